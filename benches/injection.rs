@@ -1,0 +1,16 @@
+//! Criterion benches for palisade-injection against the budgets in DESIGN.md.
+//! Placeholder until the guard lands; run with `cargo bench --bench injection`.
+
+// criterion_group!/criterion_main! generate undocumented public items.
+#![allow(missing_docs)]
+
+use criterion::{criterion_group, criterion_main, Criterion};
+
+fn placeholder(c: &mut Criterion) {
+    c.bench_function("injection/placeholder", |b| {
+        b.iter(|| std::hint::black_box(1 + 1))
+    });
+}
+
+criterion_group!(benches, placeholder);
+criterion_main!(benches);

@@ -1,0 +1,8 @@
+//! `palisade check claims --jsonl`.
+
+use super::{LineChecker, NotBuilt};
+
+/// The checker for this guard.
+pub fn checker() -> Box<dyn LineChecker> {
+    Box::new(NotBuilt("claims"))
+}

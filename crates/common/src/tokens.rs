@@ -1,0 +1,288 @@
+//! Content tokens: the words two texts must share to be "about" the same thing.
+//!
+//! Latin tokens are words of three or more letters, lower-cased, minus a short
+//! stopword list. CJK tokens are character bigrams of each run of CJK
+//! characters (a run of one character yields no bigram).
+//!
+//! ```
+//! use palisade_common::tokens::content_tokens;
+//! assert_eq!(content_tokens("The user wants the Postgres DB"), vec!["user", "wants", "postgres"]);
+//! assert_eq!(content_tokens("使用数据库"), vec!["使用", "用数", "数据", "据库"]);
+//! ```
+
+use crate::span::Span;
+
+/// English stopwords removed from content tokens (all lower case, ≥ 3 letters;
+/// shorter words are dropped by length anyway).
+pub const STOPWORDS: &[&str] = &[
+    "about",
+    "above",
+    "after",
+    "again",
+    "all",
+    "also",
+    "and",
+    "any",
+    "are",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "can",
+    "could",
+    "did",
+    "does",
+    "doing",
+    "down",
+    "during",
+    "each",
+    "few",
+    "for",
+    "from",
+    "further",
+    "had",
+    "has",
+    "have",
+    "having",
+    "her",
+    "here",
+    "hers",
+    "herself",
+    "him",
+    "himself",
+    "his",
+    "how",
+    "into",
+    "its",
+    "itself",
+    "just",
+    "let",
+    "lets",
+    "more",
+    "most",
+    "myself",
+    "nor",
+    "not",
+    "now",
+    "off",
+    "once",
+    "only",
+    "other",
+    "our",
+    "ours",
+    "ourselves",
+    "out",
+    "over",
+    "own",
+    "same",
+    "she",
+    "should",
+    "some",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "themselves",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "too",
+    "under",
+    "until",
+    "very",
+    "was",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "would",
+    "yes",
+    "you",
+    "your",
+    "yours",
+    "yourself",
+    "yourselves",
+];
+
+/// Whether `word` (lower case) is a stopword.
+///
+/// ```
+/// use palisade_common::tokens::is_stopword;
+/// assert!(is_stopword("the"));
+/// assert!(!is_stopword("postgres"));
+/// ```
+pub fn is_stopword(word: &str) -> bool {
+    STOPWORDS.binary_search(&word).is_ok()
+}
+
+/// Whether `c` is a CJK character for tokenization (Han ideographs, kana,
+/// Hangul syllables).
+///
+/// ```
+/// use palisade_common::tokens::is_cjk;
+/// assert!(is_cjk('用'));
+/// assert!(is_cjk('カ'));
+/// assert!(!is_cjk('a'));
+/// assert!(!is_cjk('。'));
+/// ```
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF
+        | 0x20000..=0x2A6DF | 0x2A700..=0x2EBEF | 0x30000..=0x3134F)
+}
+
+/// Whether `c` can be part of a Latin-script word (a letter that is not CJK).
+fn is_word_char(c: char) -> bool {
+    c.is_alphabetic() && !is_cjk(c)
+}
+
+/// Words: maximal runs of non-CJK letters, with an apostrophe (`'` or `’`)
+/// allowed between letters (`don't`). Yields the span and the word as written.
+///
+/// ```
+/// use palisade_common::tokens::words;
+/// let w: Vec<&str> = words("Don't ship v2.0 — ever").map(|(_, w)| w).collect();
+/// assert_eq!(w, vec!["Don't", "ship", "v", "ever"]);
+/// ```
+pub fn words(text: &str) -> impl Iterator<Item = (Span, &str)> + '_ {
+    let mut chars = text.char_indices().peekable();
+    std::iter::from_fn(move || {
+        // Skip to the next word character.
+        let start = loop {
+            let (i, c) = chars.next()?;
+            if is_word_char(c) {
+                break i;
+            }
+        };
+        let mut end = text.len();
+        while let Some(&(i, c)) = chars.peek() {
+            if is_word_char(c) {
+                chars.next();
+                continue;
+            }
+            if c == '\'' || c == '’' {
+                let after = text[i + c.len_utf8()..].chars().next();
+                if after.is_some_and(is_word_char) {
+                    chars.next();
+                    continue;
+                }
+            }
+            end = i;
+            break;
+        }
+        Some((Span::new(start, end), &text[start..end]))
+    })
+}
+
+/// Content tokens of `text`, in order of appearance, duplicates kept.
+///
+/// ```
+/// use palisade_common::tokens::content_tokens;
+/// assert_eq!(content_tokens("Ship it on FRIDAY"), vec!["ship", "friday"]);
+/// assert!(content_tokens("a an it").is_empty());
+/// ```
+pub fn content_tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cjk_run: Vec<char> = Vec::new();
+    let flush_cjk = |run: &mut Vec<char>, out: &mut Vec<String>| {
+        for pair in run.windows(2) {
+            out.push(pair.iter().collect());
+        }
+        run.clear();
+    };
+    let mut word = String::new();
+    let flush_word = |word: &mut String, out: &mut Vec<String>| {
+        let lower = word.to_lowercase().replace('’', "'");
+        if lower.chars().filter(|c| c.is_alphabetic()).count() >= 3 && !is_stopword(&lower) {
+            out.push(lower);
+        }
+        word.clear();
+    };
+    let mut prev: Option<char> = None;
+    let mut iter = text.chars().peekable();
+    while let Some(c) = iter.next() {
+        if is_cjk(c) {
+            flush_word(&mut word, &mut out);
+            cjk_run.push(c);
+        } else if is_word_char(c) {
+            flush_cjk(&mut cjk_run, &mut out);
+            word.push(c);
+        } else if (c == '\'' || c == '’')
+            && prev.is_some_and(is_word_char)
+            && iter.peek().is_some_and(|&n| is_word_char(n))
+        {
+            word.push(c);
+        } else {
+            flush_word(&mut word, &mut out);
+            flush_cjk(&mut cjk_run, &mut out);
+        }
+        prev = Some(c);
+    }
+    flush_word(&mut word, &mut out);
+    flush_cjk(&mut cjk_run, &mut out);
+    out
+}
+
+/// How many distinct content tokens `a` and `b` share.
+///
+/// ```
+/// use palisade_common::tokens::shared_token_count;
+/// assert_eq!(shared_token_count("ship on Friday", "we ship the release Friday"), 2);
+/// assert_eq!(shared_token_count("lint", "linter"), 0);
+/// ```
+pub fn shared_token_count(a: &str, b: &str) -> usize {
+    let left: std::collections::HashSet<String> = content_tokens(a).into_iter().collect();
+    let right: std::collections::HashSet<String> = content_tokens(b).into_iter().collect();
+    left.intersection(&right).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stopwords_sorted_for_binary_search() {
+        let mut sorted = STOPWORDS.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(sorted, STOPWORDS, "keep STOPWORDS sorted");
+    }
+
+    #[test]
+    fn cases() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "User decided to use GPUs",
+                &["user", "decided", "use", "gpus"],
+            ),
+            ("用户决定", &["用户", "户决", "决定"]),
+            ("用 a 户", &[]),
+            ("混合 text 与中文", &["混合", "text", "与中", "中文"]),
+            ("don't DELETE prod", &["don't", "delete", "prod"]),
+            (
+                "full-width Ｐｏｓｔｇｒｅｓ",
+                &["full", "width", "ｐｏｓｔｇｒｅｓ"],
+            ),
+        ];
+        for (input, want) in cases {
+            assert_eq!(content_tokens(input), *want, "content_tokens({input:?})");
+        }
+    }
+}

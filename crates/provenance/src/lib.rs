@@ -1,0 +1,13 @@
+//! Provenance guard: does a memory or skill write claim a user decision without the user's own quoted words?
+//!
+//! Re-creates the provenance-gate seed's detection side (claim detection,
+//! quote evidence, write replay, capture cleaning) as a pure library.
+//!
+//! # What this crate does not do
+//!
+//! It reads no files, no environment, no clock and no randomness, and does no
+//! network or process I/O. Everything it needs — time, session state, stored
+//! text — is passed in by the caller, so every verdict is a deterministic
+//! function of its inputs.
+
+#![forbid(unsafe_code)]
