@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 mod check;
+mod scan;
 
 use clap::{Parser, Subcommand};
 use std::io::{self, BufWriter};
@@ -37,11 +38,14 @@ enum Command {
     },
     /// Audit a recorded agent session (OpenAI chat format, one message per line).
     Scan {
-        /// The session file.
+        /// The session file (`-` for stdin).
         session: std::path::PathBuf,
-        /// One JSON object per finding instead of the human report.
+        /// One JSON object per finding and line instead of the human report.
         #[arg(long)]
         json: bool,
+        /// Exit with 1 when a finding is at or above this severity.
+        #[arg(long, value_enum, default_value = "high")]
+        fail_on: scan::FailOn,
     },
 }
 
@@ -63,12 +67,90 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Scan { session, .. } => {
-            eprintln!(
-                "palisade scan {}: not available in this build yet (the session scanner has not landed)",
-                session.display()
-            );
-            ExitCode::from(2)
+        Command::Scan {
+            session,
+            json,
+            fail_on,
+        } => run_scan(&session, json, fail_on),
+    }
+}
+
+/// `palisade scan`: stream the session, print findings, pick the exit code.
+fn run_scan(path: &std::path::Path, json: bool, fail_on: scan::FailOn) -> ExitCode {
+    use std::io::{BufRead, BufReader, IsTerminal, Write};
+
+    let source = path.display().to_string();
+    let (input, size): (Box<dyn BufRead>, Option<u64>) = if source == "-" {
+        (Box::new(BufReader::new(io::stdin().lock())), None)
+    } else {
+        match std::fs::File::open(path) {
+            Ok(f) => {
+                let size = f.metadata().ok().map(|m| m.len());
+                (Box::new(BufReader::with_capacity(1 << 16, f)), size)
+            }
+            Err(e) => {
+                eprintln!("palisade scan: cannot read {source}: {e}");
+                return ExitCode::from(2);
+            }
         }
+    };
+    // A progress bar only for big files, and only when a person is watching.
+    let bar = match size {
+        Some(len) if len > 8 << 20 && io::stderr().is_terminal() => {
+            let bar = indicatif::ProgressBar::new(len);
+            if let Ok(style) =
+                indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {eta}")
+            {
+                bar.set_style(style);
+            }
+            Some(bar)
+        }
+        _ => None,
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut write_failed = false;
+    let result = scan::scan(
+        input,
+        |finding| {
+            if json {
+                let written = serde_json::to_writer(&mut out, finding).map_err(io::Error::from);
+                if written.and_then(|()| out.write_all(b"\n")).is_err() {
+                    write_failed = true;
+                }
+            }
+        },
+        |bytes| {
+            if let Some(bar) = &bar {
+                bar.set_position(bytes);
+            }
+        },
+    );
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let outcome = match result {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            eprintln!("palisade scan: reading {source} failed: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for error in &outcome.errors {
+        eprintln!(
+            "palisade scan: {source}:{}: skipped: {}",
+            error.line, error.error
+        );
+    }
+    if !json {
+        let _ = out.write_all(scan::render_human(&source, &outcome, &scan::not_built()).as_bytes());
+    }
+    if out.flush().is_err() || write_failed {
+        return ExitCode::from(2);
+    }
+    if outcome.findings.iter().any(|f| fail_on.trips(f.severity)) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
