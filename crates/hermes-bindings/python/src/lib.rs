@@ -1,0 +1,80 @@
+//! `palisade_hermes._native`: the PyO3 face of [`palisade_hermes::Plugin`].
+//!
+//! The Python shim builds one [`Guard`] per plugin at `register(ctx)` time and
+//! sends every Hermes hook call through [`Guard::handle`]: kwargs as JSON in,
+//! the callback's return value as JSON out. The guard work runs with the GIL
+//! released, so Hermes' worker threads are not serialised behind it.
+//!
+//! No code here is `unsafe`; the only unsafe code is PyO3's own FFI layer.
+
+#![deny(unsafe_code)]
+
+use std::path::Path;
+
+use palisade_hermes::{Env, GuardName, Host, Plugin};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// Parses the guard names the Python plugins use.
+fn guard_name(name: &str) -> Option<GuardName> {
+    match name {
+        "provenance" | "provenance-gate" | "palisade-provenance" => Some(GuardName::Provenance),
+        "egress" | "egress-guard" | "palisade-egress" => Some(GuardName::Egress),
+        "injection" | "hermes-guard" | "palisade-injection" => Some(GuardName::Injection),
+        "closure" | "turn-closure-audit" | "palisade-closure" => Some(GuardName::Closure),
+        _ => None,
+    }
+}
+
+/// One guard's dispatcher, shared by all of its hook callbacks.
+#[pyclass(frozen, module = "palisade_hermes._native")]
+struct Guard {
+    plugin: Plugin,
+}
+
+#[pymethods]
+impl Guard {
+    /// Builds the dispatcher; reads the seeds' environment variables once.
+    #[new]
+    #[pyo3(signature = (guard, host_version = ""))]
+    fn new(guard: &str, host_version: &str) -> PyResult<Self> {
+        let name = guard_name(guard)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown palisade guard {guard:?}")))?;
+        Ok(Guard {
+            plugin: Plugin::new(name, Host::from_version(host_version), Env::from_process()),
+        })
+    }
+
+    /// The Hermes hook names this guard wants registered.
+    fn hooks(&self) -> Vec<String> {
+        self.plugin
+            .hooks()
+            .iter()
+            .map(|h| h.name().to_string())
+            .collect()
+    }
+
+    /// One hook call: `kwargs_json` in, the callback's return value as JSON out.
+    fn handle(&self, py: Python<'_>, hook: &str, home: &str, kwargs_json: &str) -> String {
+        py.detach(|| self.plugin.handle(Path::new(home), hook, kwargs_json))
+    }
+
+    /// One user command (`status`, `report`, `release`, …) as JSON.
+    fn command(&self, py: Python<'_>, name: &str, home: &str, args_json: &str) -> String {
+        py.detach(|| self.plugin.command(Path::new(home), name, args_json))
+    }
+}
+
+/// The version of this wheel.
+#[pyfunction]
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+/// Module initialisation.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Guard>()?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    Ok(())
+}
