@@ -11,19 +11,14 @@
 
 use std::path::Path;
 
-use palisade_hermes::{Env, GuardName, Host, Plugin};
+use palisade_hermes::{GuardName, Plugin};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// Parses the guard names the Python plugins use.
+/// Parses the guard names the Python plugins use (`egress`, `egress-guard`,
+/// `palisade-egress`).
 fn guard_name(name: &str) -> Option<GuardName> {
-    match name {
-        "provenance" | "provenance-gate" | "palisade-provenance" => Some(GuardName::Provenance),
-        "egress" | "egress-guard" | "palisade-egress" => Some(GuardName::Egress),
-        "injection" | "hermes-guard" | "palisade-injection" => Some(GuardName::Injection),
-        "closure" | "turn-closure-audit" | "palisade-closure" => Some(GuardName::Closure),
-        _ => None,
-    }
+    GuardName::parse(name.strip_prefix("palisade-").unwrap_or(name))
 }
 
 /// One guard's dispatcher, shared by all of its hook callbacks.
@@ -41,7 +36,7 @@ impl Guard {
         let name = guard_name(guard)
             .ok_or_else(|| PyValueError::new_err(format!("unknown palisade guard {guard:?}")))?;
         Ok(Guard {
-            plugin: Plugin::new(name, Host::from_version(host_version), Env::from_process()),
+            plugin: Plugin::from_process(name, host_version),
         })
     }
 

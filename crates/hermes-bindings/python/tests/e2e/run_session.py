@@ -63,7 +63,9 @@ def write_config(home: Path, base_url: str, plugins: list, extra: dict) -> None:
 
 def snapshot(home: Path) -> dict:
     files = {}
-    for sub in ("memories", "plugin-data", "work"):
+    if (home / "config.yaml").exists():
+        files["config.yaml"] = (home / "config.yaml").read_text(encoding="utf-8")
+    for sub in ("memories", "plugin-data", "work", "knowledge", "skills"):
         root = home / sub
         if not root.exists():
             continue

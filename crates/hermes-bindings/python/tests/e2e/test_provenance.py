@@ -1,0 +1,62 @@
+"""palisade-provenance in real Hermes turns (provenance-gate seed)."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import jsonl_rows, memory_md
+
+PLUGIN = ["palisade-provenance"]
+USER = "Let's keep it simple: ship on Friday. Please remember that."
+UNQUOTED = "User decided to ship on Friday."
+QUOTED = 'User decided to ship on Friday ("ship on Friday").'
+
+
+def add(content: str) -> dict:
+    return {"tool": "memory", "args": {"action": "add", "target": "memory", "content": content}}
+
+
+def test_unquoted_decision_is_refused_then_quoted_write_passes(session):
+    r = session([{"user": USER, "script": [add(UNQUOTED), add(QUOTED), {"text": "Saved with your words."}]}],
+                PLUGIN)
+    assert r["plugins"]["palisade-provenance"]["enabled"], r["plugins"]
+    first, second = r["turns"][0]["tool_results"][:2]
+    # refused: the model got the seed's instruction, nothing was written
+    assert "provenance-gate" in first and "Quote the user's exact words" in first, first
+    assert "Nothing was written" in first, first
+    mem = memory_md(r)
+    assert UNQUOTED not in mem.replace(QUOTED, "")
+    # the corrected, quoted write went through
+    assert "error" not in json.loads(second), second
+    assert QUOTED in mem
+    rows = jsonl_rows(r, "provenance")
+    verdicts = [row.get("verdict") for row in rows]
+    assert "blocked" in verdicts and "pass" in verdicts, rows
+    passed = [row for row in rows if row.get("verdict") == "pass"]
+    assert any("ship on Friday" in json.dumps(row, ensure_ascii=False) for row in passed), passed
+
+
+def test_observe_mode_writes_and_records_would_block(session):
+    r = session([{"user": USER, "script": [add(UNQUOTED), {"text": "ok"}]}], PLUGIN,
+                env={"PROVENANCE_GATE_MODE": "observe"})
+    assert "error" not in json.loads(r["turns"][0]["tool_results"][0])
+    assert UNQUOTED in memory_md(r)
+    assert "would_block" in [row.get("verdict") for row in jsonl_rows(r, "provenance")]
+
+
+def test_ask_mode_reaches_the_approval_gate_with_the_rule_key(session):
+    # "always" persists the approved pattern key, which is how the rule key shows.
+    r = session([{"user": USER, "script": [add(UNQUOTED), {"text": "ok"}]}], PLUGIN,
+                env={"PROVENANCE_GATE_MODE": "ask"}, human="always")
+    assert len(r["approval_prompts"]) == 1, r["approval_prompts"]
+    assert UNQUOTED in memory_md(r)  # approved by the (simulated) human
+    cfg = r["files"].get("config.yaml") or ""
+    assert "plugin_rule:provenance-gate:" in cfg, cfg[-2000:]
+
+
+def test_ask_mode_with_nobody_present_writes_nothing(session):
+    r = session([{"user": USER, "script": [add(UNQUOTED), {"text": "ok"}]}], PLUGIN,
+                env={"PROVENANCE_GATE_MODE": "ask"})
+    out = r["turns"][0]["tool_results"][0]
+    assert "BLOCKED" in out and "requires approval" in out, out
+    assert UNQUOTED not in memory_md(r)

@@ -1,0 +1,157 @@
+"""Unit tests of the Python shim: directive translation and failure policy.
+
+These need only the installed wheel (no Hermes): a failing native call is
+simulated by swapping the cached dispatcher for one that raises.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from palisade_hermes import _shim, injection
+
+
+class Raising:
+    def hooks(self):
+        return ["pre_tool_call", "pre_llm_call", "transform_llm_output", "on_session_end"]
+
+    def handle(self, hook, home, kwargs_json):
+        raise RuntimeError("boom")
+
+    def command(self, name, home, args_json):
+        raise RuntimeError("boom")
+
+
+class Fixed:
+    def __init__(self, out):
+        self.out = out
+        self.calls = []
+
+    def hooks(self):
+        return ["pre_tool_call"]
+
+    def handle(self, hook, home, kwargs_json):
+        self.calls.append((hook, json.loads(kwargs_json)))
+        return self.out
+
+
+@pytest.fixture
+def swap(monkeypatch):
+    def _swap(guard, obj):
+        monkeypatch.setitem(_shim._DISPATCHERS, guard, obj)
+        return obj
+    return _swap
+
+
+@pytest.mark.parametrize("guard,tool,blocked", [
+    ("provenance", "memory", True),
+    ("provenance", "skill_manage", True),
+    ("provenance", "terminal", False),   # provenance only guards memory/skill writes
+    ("egress", "terminal", True),
+    ("injection", "write_file", True),
+    ("closure", "memory", False),        # closure never blocks
+])
+def test_pre_tool_call_fails_closed_where_the_seed_does(swap, guard, tool, blocked):
+    swap(guard, Raising())
+    cb = _shim.hook_callback(guard, "pre_tool_call")
+    out = cb(tool_name=tool, args={"content": "x"}, session_id="s", telemetry_schema_version="v1")
+    if blocked:
+        assert out["action"] == "block"
+        assert "fail-closed" in out["message"]
+    else:
+        assert out is None
+
+
+def test_other_hooks_never_raise(swap):
+    swap("egress", Raising())
+    assert _shim.hook_callback("egress", "transform_llm_output")(response_text="hi") is None
+    assert _shim.hook_callback("egress", "on_session_end")(session_id="s") is None
+    assert _shim.hook_callback("egress", "pre_llm_call")(user_message="hi") is None
+
+
+def test_injection_scanner_error_holds_the_turn(swap):
+    swap("injection", Raising())
+    assert injection.pre_llm_call(session_id="s-err", turn_id="t1", user_message="hello") is None
+    reply = injection.HELD.reply_for("s-err", "t1")
+    assert reply and "fail-closed" in reply
+
+
+def test_directive_translation(swap):
+    fixed = swap("egress", Fixed(json.dumps({"action": "approve", "message": "m", "rule_key": "egress-guard:EG-NET-001"})))
+    out = _shim.hook_callback("egress", "pre_tool_call")(tool_name="terminal", args={"command": "x"})
+    assert out == {"action": "approve", "message": "m", "rule_key": "egress-guard:EG-NET-001"}
+    assert fixed.calls[0][0] == "pre_tool_call"
+    assert fixed.calls[0][1]["args"] == {"command": "x"}
+
+    swap("egress", Fixed(json.dumps({"action": "modify", "args": {"command": "echo [REDACTED]"}})))
+    live = {"command": "echo sk-live"}
+    assert _shim.hook_callback("egress", "pre_tool_call")(tool_name="terminal", args=live) is None
+    assert live == {"command": "echo [REDACTED]"}  # 0.19.0: applied to the executed dict
+
+    swap("egress", Fixed(json.dumps("rewritten reply")))
+    assert _shim.hook_callback("egress", "transform_llm_output")(response_text="x") == "rewritten reply"
+
+    swap("egress", Fixed("null"))
+    assert _shim.hook_callback("egress", "transform_llm_output")(response_text="x") is None
+
+    swap("provenance", Fixed(json.dumps({"context": "note"})))
+    assert _shim.hook_callback("provenance", "pre_llm_call")(user_message="x") == {"context": "note"}
+
+
+def test_unserialisable_kwargs_are_encoded_not_raised():
+    class Obj:
+        def __str__(self):
+            return "<obj>"
+
+    text = _shim.encode_kwargs({"a": {1, 2}, "b": b"\xff", "c": Obj(), "gateway": object()})
+    data = json.loads(text)
+    assert sorted(data["a"]) == [1, 2] and data["c"] == "<obj>" and "gateway" not in data
+
+
+def test_held_turns_are_scoped_and_thread_safe():
+    held = _shim.HeldTurns()
+    def worker(i):
+        held.hold("s", f"t{i}", f"r{i}")
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert held.reply_for("s", "t7") == "r7"
+    assert held.reply_for("other", "t7") is None
+
+
+def test_guard_review_refuses_owner_actions():
+    for action in ("release", "delete"):
+        out = json.loads(injection.guard_review({"action": action, "id": "1"}))
+        assert "owner-only" in out["error"]
+
+
+def test_llm_execution_short_circuits_only_held_turns():
+    injection.HELD.hold("s-mw", "t-held", "held reply")
+    calls = []
+    def next_call(req):
+        calls.append(req)
+        return "provider"
+    resp = injection.llm_execution(request={"messages": []}, next_call=next_call, session_id="s-mw",
+                                   turn_id="t-held", api_mode="chat_completions", model="m")
+    assert resp.choices[0].message.content == "held reply" and calls == []
+    assert injection.llm_execution(request={}, next_call=next_call, session_id="s-mw",
+                                   turn_id="t-other", api_mode="chat_completions") == "provider"
+    # a non-chat wire format never carries the held text
+    injection.llm_execution(request={"messages": [{"role": "user", "content": "EVIL"}]},
+                            next_call=next_call, session_id="s-mw", turn_id="t-held",
+                            api_mode="anthropic_messages")
+    assert "EVIL" not in json.dumps(calls[-1])
+
+
+def test_native_guard_builds_for_every_plugin():
+    pytest.importorskip("palisade_hermes._native")
+    for guard in ("provenance", "egress", "injection", "closure"):
+        hooks = _shim.dispatcher(guard).hooks()
+        assert isinstance(hooks, list) and hooks, guard
+    with pytest.raises(Exception):
+        _shim._native.Guard("nope", "0.19.0")
