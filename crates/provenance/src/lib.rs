@@ -11,3 +11,9 @@
 //! function of its inputs.
 
 #![forbid(unsafe_code)]
+
+pub mod detect;
+mod lexicon;
+
+pub use detect::{Claim, ClaimDetector, Scope};
+pub use lexicon::ClaimClass;

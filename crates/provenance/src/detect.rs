@@ -1,0 +1,1139 @@
+//! Claim detection: which sentences of a write say the user made a decision.
+//!
+//! The detector works clause by clause on normalized text (NFKC, invisible
+//! characters removed, Markdown emphasis ignored):
+//!
+//! 1. **Lines.** Code (fenced, indented by four spaces or a tab — but an
+//!    indented list item is prose), table rows, key/value lines with an
+//!    identifier key or a scalar value, QA/spec/ticket labels, data-dictionary
+//!    lines and scripts are not prose and hold no claims.
+//! 2. **Sentences and clauses.** Each logical line is split into sentences; a
+//!    question is no claim. A contrast (`but`, `however`, 但是 …) starts a new
+//!    clause, so "Usually we wait, but the user approved …" is a claim.
+//! 3. **Grammar.** A claim is a *subject* (user, the user, owner, my human,
+//!    a name marked as the user, `we` / the user and I, 用户, 主人, 老板,
+//!    负责人, 我们) with optional parentheticals and adverbs, followed by a
+//!    *decision predicate* from the lexicon (`data/claim_lexicon.json`); or
+//!    a passive (`was approved by the user`); or a phrase (`per the user`,
+//!    `as the user requested`, `the user's decision:`).
+//! 4. **Not claims.** Negated and modal forms (the grammar admits neither,
+//!    except instructions such as "doesn't want"); conditionals and
+//!    hypotheticals before the subject; study, flow, example and test words
+//!    before the subject in the same clause; reported sources ("Docs say …");
+//!    third parties and populations (repo owner, new users, 新用户, 仓库主人);
+//!    field names ("the user approved column"); Chinese noun phrases and
+//!    rules (用户确认码, 用户确认收货后，…, …才能注册).
+//!
+//! ```
+//! use palisade_provenance::detect::{ClaimDetector, Scope};
+//!
+//! let detector = ClaimDetector::new(Scope::Decisions);
+//! assert_eq!(detector.detect("User wants all commit messages in Conventional Commits.").len(), 1);
+//! assert_eq!(detector.detect("用户说以后不要再自动提交代码。").len(), 1);
+//! assert!(detector.detect("In the usability study, the user chose the blue button.").is_empty());
+//! assert!(detector.detect("The PM decided to ship on Friday.").is_empty());
+//! ```
+//!
+//! # Untrusted input
+//!
+//! Matching uses the `regex` crate (linear time). Look-behind windows are
+//! bounded (a few hundred bytes), and at most [`MAX_CLAIMS_PER_SENTENCE`]
+//! claims are examined per sentence, so detection is linear in the input.
+
+use crate::lexicon::{self, ClaimClass, Rule, Slot};
+use palisade_common::normalize::{normalize, Normalized};
+use palisade_common::text::{line_content, logical_lines, sentences, starts_list_item};
+use palisade_common::tokens::is_cjk;
+use palisade_common::Span;
+use regex::Regex;
+
+/// At most this many claims are examined in one sentence (the seed's bound).
+pub const MAX_CLAIMS_PER_SENTENCE: usize = 101;
+
+/// How far back (bytes) the not-claim rules look from a subject.
+const LOOKBACK: usize = 320;
+
+/// Which decisions need the user's quote.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Hash)]
+#[non_exhaustive]
+pub enum Scope {
+    /// Decisions, approvals, rejections and instructions (the default).
+    #[default]
+    Decisions,
+    /// Also preferences: "prefers", "likes", 喜欢, 偏好 ….
+    DecisionsAndPreferences,
+}
+
+impl Scope {
+    /// Parse the seed's spelling (`decisions`, `decisions+preferences`).
+    ///
+    /// ```
+    /// use palisade_provenance::detect::Scope;
+    /// assert_eq!(Scope::parse("decisions+preferences"), Some(Scope::DecisionsAndPreferences));
+    /// assert_eq!(Scope::parse("bogus"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<Scope> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "decisions" => Some(Scope::Decisions),
+            "decisions+preferences" | "decisions+prefs" => Some(Scope::DecisionsAndPreferences),
+            _ => None,
+        }
+    }
+}
+
+/// One detected claim.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Claim {
+    /// Byte span in the original input: the text this claim owns, from its
+    /// start (the sentence start for the first claim of a sentence) to the
+    /// next claim or the end of the sentence.
+    pub span: Span,
+    /// The original text of [`Claim::span`].
+    pub text: String,
+    /// What kind of decision.
+    pub class: ClaimClass,
+    /// The lexicon rule id that matched (e.g. `prov.claim.en.decide.1`).
+    pub rule: String,
+    /// The same span in the normalized text.
+    pub normalized_span: Span,
+    /// The enclosing sentence in the normalized text.
+    pub sentence: Span,
+    /// Where the matched subject+predicate starts in the normalized text.
+    pub anchor: Span,
+}
+
+/// The claim detector, built once and reused (it holds compiled regexes).
+#[derive(Clone, Debug)]
+pub struct ClaimDetector {
+    scope: Scope,
+    rules: Vec<(String, Slot, ClaimClass, Regex)>,
+    en_main: Regex,
+    en_we: Regex,
+    en_passive: Regex,
+    en_phrase: Regex,
+    zh_main: Regex,
+    zh_we: Regex,
+    fixed: Fixed,
+}
+
+/// The hand-written regexes of the not-claim rules.
+#[derive(Clone, Debug)]
+struct Fixed {
+    contrast: Regex,
+    label: Regex,
+    ticket: Regex,
+    key_value: Regex,
+    ident_key: Regex,
+    decision_word: Regex,
+    scalar: Regex,
+    script_zh: Regex,
+    code_like: Regex,
+    cond_any: Regex,
+    cond_near: Regex,
+    generic: Regex,
+    reported: Regex,
+    question_aux: Regex,
+    field_after: Regex,
+    want_know: Regex,
+    noun_after_user: Regex,
+    asked_for_help: Regex,
+    tag_question: Regex,
+    aux_before: Regex,
+    zh_prefix_block: Regex,
+    zh_noun_after: Regex,
+    zh_cond_after: Regex,
+    zh_de_noun: Regex,
+    zh_kv_key: Regex,
+}
+
+/// A detection in normalized coordinates, before span ownership.
+#[derive(Clone, Debug)]
+struct Raw {
+    anchor: Span,
+    class: ClaimClass,
+    rule: String,
+}
+
+impl ClaimDetector {
+    /// Build the detector with the built-in lexicon.
+    ///
+    /// ```
+    /// use palisade_provenance::detect::{ClaimDetector, Scope};
+    /// let d = ClaimDetector::new(Scope::DecisionsAndPreferences);
+    /// assert_eq!(d.detect("User prefers tabs.").len(), 1);
+    /// assert!(ClaimDetector::new(Scope::Decisions).detect("User prefers tabs.").is_empty());
+    /// ```
+    pub fn new(scope: Scope) -> ClaimDetector {
+        let rules = lexicon::builtin_rules();
+        let alt = |slot, class| lexicon::alternation(&rules, slot, class).unwrap_or_else(never);
+        let en_subject = r"(?:\b(?-i:[A-Z][a-z]+)\s*\(\s*(?:the\s+|my\s+)?(?:user|owner)\s*\)|\b(?-i:[A-Z][a-z]+),\s+(?:the|my|our)\s+(?:user|owner),|\b(?:(?:the|my|our)\s+)?(?:user|owner)\b|\bmy\s+human\b)";
+        let en_adverbs = r"(?:already|explicitly|really|actually|definitely|finally|clearly|just|also|then|now|today|yesterday|tonight|earlier|recently|eventually|ultimately|personally|firmly|formally|officially|originally|initially|previously|specifically|expressly|repeatedly|again|kindly|happily|reluctantly|verbally|quickly|immediately|since|herself|himself|themselves|has|have|had|both|this morning|last week|in chat|once again)";
+        let en_main = format!(
+            r"(?i)(?P<subj>{en_subject})(?:\s*\([^()\n]{{1,40}}\))?(?:\s*,\s*[^,\n]{{1,40}}?,)?(?:\s*[—–]\s*[^—–\n]{{1,40}}?\s*[—–]|\s+--?\s+[^\n]{{1,40}}?\s+--?)?(?:\s+(?-i:[A-Z][a-z]+))?(?:\s+{en_adverbs})*(?P<neg>\s+(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer))?\s*(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{})|(?P<pref>{}))\b",
+            alt(Slot::EnPred, Some(ClaimClass::Approval)),
+            alt(Slot::EnPred, Some(ClaimClass::Rejection)),
+            alt(Slot::EnPredNeg, None),
+            alt(Slot::EnPref, None),
+        );
+        let en_we = format!(
+            r"(?i)(?P<subj>\bwe\b|\b(?:the\s+)?(?:user|owner)\s+and\s+i\b|\bi\s+and\s+the\s+(?:user|owner)\b)(?:\s+(?:both|all|jointly|together|mutually|already|explicitly|finally|just|also|then|now|today|yesterday|eventually|ultimately|formally|officially|have|had))*\s*(?P<appr>{})\b",
+            alt(Slot::EnWe, None)
+        );
+        let en_passive = format!(
+            r"(?i)\b(?P<verb>{})\s+by\s+(?:(?:the|my|our)\s+)?(?:user|owner)\b(?P<poss>'s)?",
+            alt(Slot::EnPassive, None)
+        );
+        let en_phrase = format!("(?i)(?P<appr>{})", alt(Slot::EnPhrase, None));
+        let zh_adverbs = r"(?:已经|已|明确地|明确|明確|正式|亲自|刚刚|刚才|刚|也|再次|最终|最后|终于|今天|昨天|上午|下午|晚上|当面|口头|特别|专门|一直|还|又|自己|确实|之前|早就|主动|直接|坚决|一再|反复|多次|特意|强烈|特地|今早|并|本人|在会上|在群里|都说|\s)*";
+        let zh_main = format!(
+            r"(?P<subj>用户|用戶|主人|老板|老闆|负责人|負責人)(?:[（(][^）)\n]{{1,20}}[）)])?{zh_adverbs}(?:(?P<rej>{})|(?P<appr>{})|(?P<instr>{})|(?P<pref>{}))",
+            alt(Slot::ZhPred, Some(ClaimClass::Rejection)),
+            alt(Slot::ZhPred, Some(ClaimClass::Approval)),
+            alt(Slot::ZhPred, Some(ClaimClass::Instruction)),
+            alt(Slot::ZhPref, None),
+        );
+        let zh_we = format!(
+            r"(?P<subj>我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)(?:{zh_adverbs}|都|一致|共同)*(?P<appr>{})",
+            alt(Slot::ZhWe, None)
+        );
+        let compiled_rules = rules
+            .iter()
+            .map(|r: &Rule| {
+                (
+                    r.id.clone(),
+                    r.slot,
+                    r.class,
+                    build(&format!("(?i)^(?:{})", r.pattern)),
+                )
+            })
+            .collect();
+        ClaimDetector {
+            scope,
+            rules: compiled_rules,
+            en_main: build(&en_main),
+            en_we: build(&en_we),
+            en_passive: build(&en_passive),
+            en_phrase: build(&en_phrase),
+            zh_main: build(&zh_main),
+            zh_we: build(&zh_we),
+            fixed: Fixed::new(),
+        }
+    }
+
+    /// The scope this detector was built with.
+    ///
+    /// ```
+    /// use palisade_provenance::detect::{ClaimDetector, Scope};
+    /// assert_eq!(ClaimDetector::new(Scope::Decisions).scope(), Scope::Decisions);
+    /// ```
+    pub fn scope(&self) -> Scope {
+        self.scope
+    }
+
+    /// The claims in `text`, with spans in `text`.
+    ///
+    /// ```
+    /// use palisade_provenance::detect::{ClaimDetector, Scope};
+    /// let d = ClaimDetector::new(Scope::Decisions);
+    /// let text = "Notes.\nThe user (Dana) picked FastAPI. Build is green.";
+    /// let claims = d.detect(text);
+    /// assert_eq!(claims.len(), 1);
+    /// assert_eq!(&text[claims[0].span.range()], "The user (Dana) picked FastAPI.");
+    /// ```
+    pub fn detect(&self, text: &str) -> Vec<Claim> {
+        let normalized = normalize(text);
+        self.detect_in(text, &normalized, &[])
+    }
+
+    /// Claims of `original` given its normalization, with the normalized
+    /// spans in `masked` blanked out first (verified user quotes).
+    pub(crate) fn detect_in(
+        &self,
+        original: &str,
+        norm: &Normalized,
+        masked: &[Span],
+    ) -> Vec<Claim> {
+        let owned;
+        let text: &str = if masked.is_empty() {
+            norm.as_str()
+        } else {
+            owned = blank_spans(norm.as_str(), masked);
+            &owned
+        };
+        let mut claims = Vec::new();
+        let mut in_fence = false;
+        for line in logical_lines(text) {
+            let content = line_content(&text[line.range()]);
+            let trimmed = content.trim_start();
+            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+                in_fence = !in_fence;
+                continue;
+            }
+            if in_fence || self.line_exempt(content) {
+                continue;
+            }
+            let line_text = &text[line.range()];
+            for sentence in sentences(line_text) {
+                let sentence = sentence.shift(line.start);
+                self.sentence_claims(text, sentence, &mut claims);
+            }
+        }
+        claims
+            .into_iter()
+            .map(|(raw, owned, sentence): (Raw, Span, Span)| {
+                let span = norm.original_span(owned);
+                let span = clamp_span(original, span);
+                Claim {
+                    span,
+                    text: original[span.range()].to_owned(),
+                    class: raw.class,
+                    rule: raw.rule,
+                    normalized_span: owned,
+                    sentence,
+                    anchor: raw.anchor,
+                }
+            })
+            .collect()
+    }
+
+    /// Append the claims of one sentence (normalized coordinates).
+    fn sentence_claims(&self, text: &str, sentence: Span, out: &mut Vec<(Raw, Span, Span)>) {
+        let s = &text[sentence.range()];
+        if self.is_question(s) {
+            return;
+        }
+        let mut raws: Vec<Raw> = Vec::new();
+        // Clauses: a contrast starts a new one.
+        let mut clause_start = 0usize;
+        let mut bounds: Vec<(usize, usize)> = Vec::new();
+        for m in self.fixed.contrast.find_iter(s) {
+            bounds.push((clause_start, m.start()));
+            clause_start = m.end();
+        }
+        bounds.push((clause_start, s.len()));
+        for (cs, ce) in bounds {
+            if raws.len() >= MAX_CLAIMS_PER_SENTENCE {
+                break;
+            }
+            let clause = &s[cs..ce];
+            self.clause_claims(clause, sentence.start + cs, &mut raws);
+        }
+        raws.sort_by_key(|r| r.anchor.start);
+        // Overlapping detections of one claim (phrase + verb) count once.
+        let mut kept: Vec<Raw> = Vec::new();
+        for r in raws {
+            match kept.last() {
+                Some(last) if r.anchor.start < last.anchor.end => {}
+                _ => kept.push(r),
+            }
+        }
+        kept.truncate(MAX_CLAIMS_PER_SENTENCE);
+        let trimmed = trim_span(text, sentence);
+        let n = kept.len();
+        let starts: Vec<usize> = kept.iter().map(|r| r.anchor.start).collect();
+        for (i, raw) in kept.into_iter().enumerate() {
+            let start = if i == 0 { trimmed.start } else { starts[i] };
+            let end = if i + 1 < n {
+                starts[i + 1]
+            } else {
+                trimmed.end
+            };
+            let owned = trim_span(text, Span::new(start, end.max(start)));
+            out.push((raw, owned, sentence));
+        }
+    }
+
+    /// Detections in one clause that starts at byte `offset` of the text.
+    fn clause_claims(&self, clause: &str, offset: usize, out: &mut Vec<Raw>) {
+        let mut push = |start: usize, end: usize, class: ClaimClass, rule: String| {
+            out.push(Raw {
+                anchor: Span::new(offset + start, offset + end),
+                class,
+                rule,
+            });
+        };
+        let mut found = 0usize;
+        // English: subject + predicate.
+        for caps in self.en_main.captures_iter(clause) {
+            if found >= MAX_CLAIMS_PER_SENTENCE {
+                return;
+            }
+            let (Some(m), Some(subj)) = (caps.get(0), caps.name("subj")) else {
+                continue;
+            };
+            let (class, pred) = if let Some(p) = caps.name("appr") {
+                (ClaimClass::Approval, p)
+            } else if let Some(p) = caps.name("rej") {
+                (ClaimClass::Rejection, p)
+            } else if let Some(p) = caps.name("instr") {
+                (ClaimClass::Instruction, p)
+            } else if let Some(p) = caps.name("pref") {
+                (ClaimClass::Preference, p)
+            } else {
+                continue;
+            };
+            if class == ClaimClass::Preference && self.scope == Scope::Decisions {
+                continue;
+            }
+            if caps.name("neg").is_some() && class == ClaimClass::Approval {
+                continue;
+            }
+            if !self.en_subject_ok(clause, subj.start(), subj.as_str()) {
+                continue;
+            }
+            if !self.en_after_ok(clause, pred.as_str(), m.end()) {
+                continue;
+            }
+            let slot = match class {
+                ClaimClass::Instruction => Slot::EnPredNeg,
+                ClaimClass::Preference => Slot::EnPref,
+                _ => Slot::EnPred,
+            };
+            found += 1;
+            push(
+                m.start(),
+                m.end(),
+                class,
+                self.rule_for(slot, pred.as_str()),
+            );
+        }
+        for caps in self.en_we.captures_iter(clause) {
+            let (Some(m), Some(subj), Some(pred)) =
+                (caps.get(0), caps.name("subj"), caps.name("appr"))
+            else {
+                continue;
+            };
+            if found >= MAX_CLAIMS_PER_SENTENCE {
+                return;
+            }
+            if !self.en_subject_ok(clause, subj.start(), "the")
+                || !self.en_after_ok(clause, pred.as_str(), m.end())
+            {
+                continue;
+            }
+            found += 1;
+            push(
+                m.start(),
+                m.end(),
+                ClaimClass::Approval,
+                self.rule_for(Slot::EnWe, pred.as_str()),
+            );
+        }
+        for caps in self.en_passive.captures_iter(clause) {
+            let (Some(m), Some(verb)) = (caps.get(0), caps.name("verb")) else {
+                continue;
+            };
+            if found >= MAX_CLAIMS_PER_SENTENCE {
+                return;
+            }
+            if caps.name("poss").is_some() || !self.passive_ok(clause, verb.start(), verb.as_str())
+            {
+                continue;
+            }
+            if !self.prefix_ok(clause, verb.start()) || next_is_word_char(clause, m.end()) {
+                continue;
+            }
+            found += 1;
+            let v = verb.as_str().to_ascii_lowercase();
+            let class = if ["vetoed", "rejected", "nixed", "ruled out"].contains(&v.as_str()) {
+                ClaimClass::Rejection
+            } else {
+                ClaimClass::Approval
+            };
+            push(
+                m.start(),
+                m.end(),
+                class,
+                self.rule_for(Slot::EnPassive, verb.as_str()),
+            );
+        }
+        for m in self.en_phrase.find_iter(clause) {
+            if found >= MAX_CLAIMS_PER_SENTENCE {
+                return;
+            }
+            if !self.prefix_ok(clause, m.start()) {
+                continue;
+            }
+            let after = &clause[m.end()..];
+            if self.fixed.noun_after_user.is_match(after) {
+                continue;
+            }
+            let lower_before = clause[..m.start()].to_ascii_lowercase();
+            if lower_before.trim_end().ends_with("without") {
+                continue;
+            }
+            found += 1;
+            push(
+                m.start(),
+                m.end(),
+                ClaimClass::Instruction,
+                self.rule_for(Slot::EnPhrase, m.as_str()),
+            );
+        }
+        // Chinese.
+        for caps in self.zh_main.captures_iter(clause) {
+            if found >= MAX_CLAIMS_PER_SENTENCE {
+                return;
+            }
+            let (Some(m), Some(subj)) = (caps.get(0), caps.name("subj")) else {
+                continue;
+            };
+            let (class, pred) = if let Some(p) = caps.name("rej") {
+                (ClaimClass::Rejection, p)
+            } else if let Some(p) = caps.name("appr") {
+                (ClaimClass::Approval, p)
+            } else if let Some(p) = caps.name("instr") {
+                (ClaimClass::Instruction, p)
+            } else if let Some(p) = caps.name("pref") {
+                (ClaimClass::Preference, p)
+            } else {
+                continue;
+            };
+            if class == ClaimClass::Preference && self.scope == Scope::Decisions {
+                continue;
+            }
+            if !self.zh_prefix_ok(clause, subj.start())
+                || !self.zh_after_ok(clause, pred.as_str(), m.end())
+            {
+                continue;
+            }
+            let slot = if class == ClaimClass::Preference {
+                Slot::ZhPref
+            } else {
+                Slot::ZhPred
+            };
+            found += 1;
+            push(
+                m.start(),
+                m.end(),
+                class,
+                self.rule_for(slot, pred.as_str()),
+            );
+        }
+        for caps in self.zh_we.captures_iter(clause) {
+            let (Some(m), Some(subj), Some(pred)) =
+                (caps.get(0), caps.name("subj"), caps.name("appr"))
+            else {
+                continue;
+            };
+            if found >= MAX_CLAIMS_PER_SENTENCE {
+                return;
+            }
+            if !self.zh_prefix_ok(clause, subj.start())
+                || !self.zh_after_ok(clause, pred.as_str(), m.end())
+            {
+                continue;
+            }
+            found += 1;
+            push(
+                m.start(),
+                m.end(),
+                ClaimClass::Approval,
+                self.rule_for(Slot::ZhWe, pred.as_str()),
+            );
+        }
+    }
+
+    /// The lexicon rule id whose pattern matches `pred` in `slot`.
+    fn rule_for(&self, slot: Slot, pred: &str) -> String {
+        self.rules
+            .iter()
+            .find(|(_, s, _, re)| *s == slot && re.is_match(pred))
+            .or_else(|| self.rules.iter().find(|(_, s, _, _)| *s == slot))
+            .map(|(id, _, _, _)| id.clone())
+            .unwrap_or_default()
+    }
+
+    /// Whether a question: ends with `?`/`？` (not a tag like ", ok?") or a
+    /// Chinese question particle.
+    fn is_question(&self, s: &str) -> bool {
+        let t = s.trim_end();
+        if t.ends_with('?') || t.ends_with('？') {
+            return !self.fixed.tag_question.is_match(t);
+        }
+        let t = t.trim_end_matches(['。', '.', '！', '!']);
+        t.ends_with('吗') || t.ends_with('么') || t.ends_with('呢')
+    }
+
+    /// The English subject rule: who may stand before the subject.
+    fn en_subject_ok(&self, clause: &str, subj_start: usize, subj: &str) -> bool {
+        let lower = subj.trim_start().to_ascii_lowercase();
+        let determined = lower.starts_with("the")
+            || lower.starts_with("my")
+            || lower.starts_with("our")
+            || subj.contains('(')
+            || subj.contains(',');
+        let prev = previous_word(clause, subj_start);
+        if let Some(word) = prev.as_deref() {
+            if determined {
+                if PREPOSITIONS.contains(&word) {
+                    return false;
+                }
+            } else if !BARE_OK.contains(&word) && !word.chars().all(|c| c.is_ascii_digit()) {
+                return false;
+            }
+        }
+        self.prefix_ok(clause, subj_start)
+    }
+
+    /// The prefix rules shared by every English form: conditionals,
+    /// hypotheticals, study/flow/example words, reported sources and
+    /// question inversion between the clause start and `at`.
+    fn prefix_ok(&self, clause: &str, at: usize) -> bool {
+        let start = floor_boundary(clause, at.saturating_sub(LOOKBACK));
+        let window = &clause[start..at];
+        let lower = window.to_lowercase().replace("once again", "again");
+        if self.fixed.cond_any.is_match(&lower) || self.fixed.generic.is_match(&lower) {
+            return false;
+        }
+        if let Some(m) = self.fixed.cond_near.find_iter(&lower).last() {
+            if !lower[m.end()..].contains([',', ':', ';', '—']) {
+                return false;
+            }
+        }
+        if self.fixed.reported.is_match(&lower) {
+            let t = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
+            if !(t.starts_with("i ") || t.starts_with("we ") || t.starts_with("noted")) {
+                return false;
+            }
+        }
+        if start == 0 && self.fixed.question_aux.is_match(&lower) {
+            return false;
+        }
+        true
+    }
+
+    /// What may follow an English predicate.
+    fn en_after_ok(&self, clause: &str, pred: &str, end: usize) -> bool {
+        if next_is_word_char(clause, end) && !pred.ends_with(' ') {
+            return false;
+        }
+        let after = &clause[end..];
+        let lp = pred.to_ascii_lowercase();
+        if lp.trim_end().ends_with("signed off")
+            && after.trim_start().to_ascii_lowercase().starts_with("with")
+        {
+            return false;
+        }
+        if self.fixed.field_after.is_match(after) {
+            return false;
+        }
+        if (lp.contains("want") || lp.contains("like")) && self.fixed.want_know.is_match(after) {
+            return false;
+        }
+        if lp.ends_with("asked for") && self.fixed.asked_for_help.is_match(after) {
+            return false;
+        }
+        true
+    }
+
+    /// Passive voice: who may stand before the participle.
+    fn passive_ok(&self, clause: &str, verb_start: usize, verb: &str) -> bool {
+        let before = &clause[floor_boundary(clause, verb_start.saturating_sub(60))..verb_start];
+        let lower = before.to_ascii_lowercase();
+        if let Some(c) = self.fixed.aux_before.captures(&lower) {
+            let aux = c.get(1).map_or("", |m| m.as_str());
+            return !matches!(aux, "is" | "are" | "be" | "get");
+        }
+        let t = before.trim_end();
+        if t.is_empty() || t.ends_with(|c: char| !c.is_alphanumeric()) {
+            return true;
+        }
+        let weak = [
+            "chosen",
+            "picked",
+            "selected",
+            "confirmed",
+            "specified",
+            "decided",
+            "agreed",
+            "asked for",
+        ];
+        !weak.contains(&verb.to_ascii_lowercase().as_str())
+    }
+
+    /// The Chinese subject rule: third parties, populations, conditions,
+    /// study words and reported sources before the subject.
+    fn zh_prefix_ok(&self, clause: &str, subj_start: usize) -> bool {
+        let start = floor_boundary(clause, subj_start.saturating_sub(LOOKBACK));
+        let window = &clause[start..subj_start];
+        if self.fixed.zh_prefix_block.is_match(window) {
+            return false;
+        }
+        let lower = window.to_lowercase();
+        if self.fixed.cond_any.is_match(&lower) || self.fixed.generic.is_match(&lower) {
+            return false;
+        }
+        match window.chars().next_back() {
+            Some(c) if is_cjk(c) => ZH_PREV_OK.iter().any(|w| window.ends_with(w)),
+            _ => true,
+        }
+    }
+
+    /// What may follow a Chinese predicate.
+    fn zh_after_ok(&self, clause: &str, pred: &str, end: usize) -> bool {
+        let rest_all = &clause[end..];
+        let seg_end = rest_all
+            .find(['，', ',', '。', '；', ';', '！', '？', '!', '?', '\n'])
+            .unwrap_or(rest_all.len());
+        let rest = &rest_all[..seg_end];
+        if self.fixed.zh_noun_after.is_match(rest) {
+            return false;
+        }
+        if rest.starts_with('的') && !rest[3..].starts_with('是') {
+            return false;
+        }
+        if self.fixed.zh_de_noun.is_match(rest) || self.fixed.zh_cond_after.is_match(rest) {
+            return false;
+        }
+        if pred.starts_with("要求")
+            && ["较", "很", "比较", "高", "低", "严格", "越来越"]
+                .iter()
+                .any(|w| rest.starts_with(w))
+        {
+            return false;
+        }
+        if pred.starts_with("希望") && (rest.starts_with("能") || rest.starts_with("可以")) {
+            return false;
+        }
+        // Whether-questions after the predicate: 用户确认是否…
+        !rest.starts_with("是否")
+    }
+
+    /// Line-level not-claim rules (the generic-actor rule for non-prose).
+    fn line_exempt(&self, line: &str) -> bool {
+        let indent_spaces = line.len() - line.trim_start_matches(' ').len();
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() {
+            return true;
+        }
+        if (indent_spaces >= 4 || line.starts_with('\t') || line[indent_spaces..].starts_with('\t'))
+            && !starts_list_item(trimmed)
+        {
+            return true;
+        }
+        if trimmed.starts_with('|')
+            || trimmed.matches(" | ").count() >= 2
+            || trimmed.starts_with("//")
+            || trimmed.starts_with("/*")
+        {
+            return true;
+        }
+        let body = strip_markers(trimmed);
+        if self.fixed.label.is_match(body)
+            || self.fixed.ticket.is_match(body)
+            || self.fixed.script_zh.is_match(body)
+        {
+            return true;
+        }
+        if self.fixed.code_like.is_match(body) {
+            return true;
+        }
+        if let Some(c) = self.fixed.key_value.captures(body) {
+            let key = c.name("key").map_or("", |m| m.as_str()).trim();
+            let sep = c.name("sep").map_or("", |m| m.as_str());
+            let value = c.name("val").map_or("", |m| m.as_str()).trim();
+            if sep == "=" || sep == "＝" {
+                return true;
+            }
+            if self.fixed.ident_key.is_match(key)
+                && (key.contains(['_', '.']) || has_inner_upper(key))
+            {
+                return true;
+            }
+            if self.fixed.zh_kv_key.is_match(key) {
+                return true;
+            }
+            if self.fixed.decision_word.is_match(key) && self.fixed.scalar.is_match(value) {
+                let v = value.trim_end_matches(['.', ',', ';']).to_ascii_lowercase();
+                let literal = matches!(
+                    v.as_str(),
+                    "true" | "false" | "yes" | "no" | "null" | "none" | "nil" | "n/a" | "na"
+                ) || v.chars().next().is_some_and(|c| c.is_ascii_digit());
+                if literal || key.starts_with(|c: char| c.is_lowercase()) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+impl Default for ClaimDetector {
+    fn default() -> Self {
+        ClaimDetector::new(Scope::Decisions)
+    }
+}
+
+impl Fixed {
+    fn new() -> Fixed {
+        Fixed {
+            contrast: build(
+                r"(?i)(?:[,;]\s*|\s+)(?:but|however|yet|although|though|whereas|except that)\s+|，?(?:但是|但|不过|然而|可是)",
+            ),
+            label: build(
+                r"(?i)^(?:bug|issue|defect|incident|steps?|expected(?: result| behaviou?r| outcome)?|actual(?: result| behaviou?r)?|scenario|test(?: case| plan| step| scenario)?|tc|case|examples?|e\.g\.|acceptance criteria|ac|repro|steps to reproduce|ticket|changelog|release notes?|interview(?: notes?)?|policy|user story|story|fixture|mock|sample|persona|use case|flow|qa|spec|requirement|req|feature|edge case|assert(?:ion)?|input|output|prompt|transcript|log|fr|nfr|jira|q|a|given|when|then|precondition|postcondition|gherkin|测试|测试用例|用例|示例|例如|例子|比如|场景|步骤|预期|预期结果|实际结果|需求|工单|规则|话术|政策|更新日志|访谈)(?:\s*[#\w.\-/]{1,12}){0,3}\s*[:：]|^(?i:given)\s",
+            ),
+            ticket: build(
+                r"^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\s*[:：]|v?\d+(?:\.\d+)+\s*[:：]|(?i:changelog|release)\b)",
+            ),
+            key_value: build(r"^(?P<key>[^:=：＝\n]{1,60}?)\s*(?P<sep>:|：|=|＝)\s*(?P<val>.*)$"),
+            ident_key: build(r"^[A-Za-z_][A-Za-z0-9_.\-]*$"),
+            decision_word: build(
+                r"(?i)decided|chose|chosen|picked|selected|approved|agreed|confirmed|signed off|rejected|vetoed|决定|同意|确认|批准|选择|拒绝",
+            ),
+            scalar: build(r"(?i)^[\w\-./%]+\s*[.,;]?$"),
+            script_zh: build(r"话术|剧本|台词|这是.{0,30}的记录|记录如下|对话记录|聊天记录|范例"),
+            code_like: build(
+                r"==|=>|&&|\|\||::|\(\)\s*[;{]|\{\s*$|^\s*(?:if|elif|else|return|def|fn|function|const|let|var|assert|expect)\b.*[(){};=]",
+            ),
+            cond_any: build(
+                r"(?i)\b(?:if|unless|whether|until|till|once|suppose|supposing|assuming|imagine|hypothetically|lest|whenever|in case|provided that|what if|let's say|should|would|could|might)\b|如果|若是|假如|假设|要是|一旦|除非|是否|每当",
+            ),
+            cond_near: build(r"(?i)\b(?:when|before|after|while|as soon as|by the time)\b"),
+            generic: build(
+                r"(?i)\be\.g\.|\b(?:eg|for example|for instance|examples?|study|studies|scenarios?|flows?|personas?|simulation|simulated|stor(?:y|ies)|mock-?ups?|mocks?|prototypes?|wireframes?|demos?|walkthrough|usability|surveys?|experiments?|journey|use cases?|happy path|edge cases?|tutorials?|fixtures?|samples?|templates?|role-?play|game|hypothetical|tests?|testing|specs?|specification|requirements?|onboarding|checkout|wizard|dialog|modal|screens?|ui|ux|qa|a/b|interviews?|transcripts?|sandbox|staging users?)\b|测试中|测试|例如|比如|示例|场景|流程|用例|假定|模拟|演示",
+            ),
+            reported: build(
+                r"(?i)\b(?:says|said|say|claims?|claimed|states|stated|mentions?|mentioned|reports?|reported|writes|wrote|suggests|suggested|argues|argued|told|tells|heard|hears|allegedly|supposedly|apparently|reportedly|rumou?rs?|according to)\b",
+            ),
+            question_aux: build(
+                r"(?i)^\W*(?:did|does|do|has|have|had|is|was|were|should|can|could|would|will|may|might|must|shall|why|how|what|which|who)\b",
+            ),
+            field_after: build(
+                r"(?i)^\s+(?:columns?|fields?|flags?|attributes?|property|properties|events?|states?|status|timestamps?|booleans?|bits?|enums?|values?|keys?|params?|parameters?|metrics?|counts?|rates?|badges?|checkbox(?:es)?|tables?|rows?)\b",
+            ),
+            want_know: build(
+                r"(?i)^\s+to\s+(?:know|understand|learn|see (?:if|whether|how|why|what)|check (?:if|whether)|find out|ask|discuss|talk|explore|hear|clarify|compare|investigate|get a sense)\b",
+            ),
+            asked_for_help: build(
+                r"(?i)^\s+(?:some\s+|more\s+)?(?:help|advice|clarification|an? explanation|explanations|details|info|information|examples?|ideas|suggestions|feedback|options|alternatives|a recommendation|recommendations|an? opinion|pointers|tips)\b",
+            ),
+            noun_after_user: build(
+                r"(?i)^\s*(?:guide|manual|docs?|documentation|story|stories|agreement|interface|profile|settings|table|model|record|id|account|count|basis|limits?|quota|level|group|role|data|session|name|list|input|experience|research|base|segment|types?|object|class|page|menu|testing)\b",
+            ),
+            tag_question: build(
+                r"(?i)[,，]\s*(?:ok|okay|right|yes|yeah|correct|got it|fine|agreed|ja|对吧|好吗|对吗)\s*[?？]$|\([^()]*[?？][^()]*\)\s*[?？]?$",
+            ),
+            aux_before: build(
+                r"(?i)\b(was|were|been|got|gotten|is|are|be|get)\s+(?:(?:already|explicitly|personally|formally|officially|also|just|finally|later|eventually)\s+)?$",
+            ),
+            zh_prefix_block: build(
+                r"由|待|让|請|请|提示|引导|供|允许|需要|需|须|必须|文档|据说|听说|说|称|提到|写道|表示|报告|规则|政策|条款|当|等到|只有|所有|每个|每位|部分|很多|大多数|一些|其他|各",
+            ),
+            zh_noun_after: build(
+                r"^(?:码|碼|率|灯|燈|书|書|函|页|頁|框|按钮|弹窗|状态|字段|列|事件|回调|接口|流程|环节|机制|逻辑|时间戳|次数|人数|比例|模块|功能|协议|条款|单|数|量)",
+            ),
+            zh_cond_after: build(
+                r"才|即可|则|就会|就能|就可以|(?:后|之后|以后|前|之前|时|的时候)(?:$|[再才就则便])",
+            ),
+            zh_de_noun: build(
+                r"^.{0,8}?的(?:回调|请求|事件|消息|通知|记录|数据|接口|日志|报销单|订单|单据|页面|按钮|状态|字段|比例|人数)",
+            ),
+            zh_kv_key: build(r"状态|字段|说明|含义|定义|类型|取值|枚举"),
+        }
+    }
+}
+
+/// Words that may stand right before a bare `user`/`owner` subject.
+const BARE_OK: &[&str] = &[
+    "and",
+    "but",
+    "so",
+    "then",
+    "also",
+    "now",
+    "today",
+    "yesterday",
+    "tonight",
+    "earlier",
+    "later",
+    "recently",
+    "finally",
+    "already",
+    "just",
+    "since",
+    "because",
+    "that",
+    "noted",
+    "note",
+    "update",
+    "updated",
+    "fyi",
+    "important",
+    "decision",
+    "ps",
+    "nb",
+    "edit",
+    "correction",
+    "reminder",
+    "context",
+    "background",
+    "remember",
+    "meanwhile",
+    "afterwards",
+    "eventually",
+    "ok",
+    "okay",
+    "again",
+    "thus",
+    "hence",
+    "therefore",
+    "plus",
+    "additionally",
+    "ultimately",
+    "instead",
+    "originally",
+    "initially",
+    "previously",
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
+    "week",
+    "month",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "am",
+    "pm",
+    "utc",
+    "confirmed",
+    "so,",
+    "yes",
+    "here",
+    "memory",
+    "heads",
+];
+
+/// Prepositions that make "the user" an object, not a subject.
+const PREPOSITIONS: &[&str] = &[
+    "of", "for", "to", "with", "from", "about", "at", "in", "into", "by", "on", "than", "like",
+    "whom", "every", "each", "any", "no",
+];
+
+/// Chinese words that may end the text right before a subject.
+const ZH_PREV_OK: &[&str] = &[
+    "今天",
+    "昨天",
+    "刚才",
+    "刚刚",
+    "后来",
+    "最后",
+    "最终",
+    "之前",
+    "上次",
+    "这次",
+    "此前",
+    "目前",
+    "现在",
+    "另外",
+    "同时",
+    "并且",
+    "而且",
+    "然后",
+    "所以",
+    "因此",
+    "因为",
+    "但",
+    "但是",
+    "不过",
+    "已",
+    "讨论后",
+    "沟通后",
+    "会上",
+    "今早",
+    "早上",
+    "上午",
+    "下午",
+    "晚上",
+    "注意",
+    "补充",
+    "更新",
+    "重要",
+    "刚",
+    "经过讨论",
+    "和",
+    "与",
+    "跟",
+    "我",
+    "备注",
+    "记录",
+    "记住",
+    "确认",
+];
+
+/// Compile a built-in pattern.
+fn build(pattern: &str) -> Regex {
+    // Invariant: every built-in pattern (lexicon and fixed rules) is compiled
+    // by the unit tests, so this cannot fail in a tested build.
+    #[allow(clippy::expect_used)] // invariant stated above
+    Regex::new(pattern).expect("built-in pattern compiles")
+}
+
+/// A pattern that matches nothing, for an empty lexicon slot.
+fn never() -> String {
+    r"[^\s\S]".to_owned()
+}
+
+/// The lower-cased word right before `at`, if the text before it (after
+/// trimming spaces) ends in a letter or digit.
+fn previous_word(clause: &str, at: usize) -> Option<String> {
+    let before = clause[..at].trim_end();
+    let last = before.chars().next_back()?;
+    if !last.is_alphanumeric() {
+        return None;
+    }
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric() || *c == '\'' || *c == '-')
+        .last()
+        .map_or(before.len(), |(i, _)| i);
+    Some(before[start..].to_lowercase())
+}
+
+fn next_is_word_char(s: &str, at: usize) -> bool {
+    s[at..].chars().next().is_some_and(|c| c.is_alphanumeric())
+}
+
+fn has_inner_upper(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_lowercase()) && s.chars().any(|c| c.is_uppercase())
+}
+
+/// Strip list markers, blockquote marks and checkboxes.
+fn strip_markers(s: &str) -> &str {
+    let mut t = s.trim_start();
+    for _ in 0..4 {
+        let before = t.len();
+        if let Some(r) = t.strip_prefix('>') {
+            t = r.trim_start();
+        }
+        if starts_list_item(t) {
+            let skip = t.find([' ', '\t']).unwrap_or(t.len());
+            t = t[skip..].trim_start();
+        }
+        for cb in ["[ ]", "[x]", "[X]"] {
+            if let Some(r) = t.strip_prefix(cb) {
+                t = r.trim_start();
+            }
+        }
+        if t.len() == before {
+            break;
+        }
+    }
+    t
+}
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// `span` without leading/trailing whitespace.
+fn trim_span(text: &str, span: Span) -> Span {
+    let s = &text[span.range()];
+    let start = span.start + (s.len() - s.trim_start().len());
+    let end = span.start + s.trim_end().len();
+    Span::new(start, end.max(start))
+}
+
+/// Clamp a span to char boundaries of `s`.
+fn clamp_span(s: &str, span: Span) -> Span {
+    let start = floor_boundary(s, span.start);
+    let end = floor_boundary(s, span.end).max(start);
+    Span::new(start, end)
+}
+
+/// `text` with the given spans replaced by spaces (byte lengths kept).
+pub(crate) fn blank_spans(text: &str, spans: &[Span]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0usize;
+    let mut sorted: Vec<Span> = spans.to_vec();
+    sorted.sort_by_key(|s| s.start);
+    for sp in sorted {
+        let start = floor_boundary(text, sp.start.max(at));
+        let end = floor_boundary(text, sp.end);
+        if end <= start {
+            continue;
+        }
+        out.push_str(&text[at..start]);
+        out.extend(std::iter::repeat_n(' ', end - start));
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d() -> ClaimDetector {
+        ClaimDetector::new(Scope::Decisions)
+    }
+
+    #[test]
+    fn lexicon_examples() {
+        let det = d();
+        let prefs = ClaimDetector::new(Scope::DecisionsAndPreferences);
+        for r in lexicon::builtin_rules() {
+            // Preference rules are claims only in the wider scope.
+            let positive = if matches!(r.slot, Slot::EnPref | Slot::ZhPref) {
+                &prefs
+            } else {
+                &det
+            };
+            for ex in &r.examples {
+                assert!(
+                    !positive.detect(ex).is_empty(),
+                    "{}: example not detected: {ex}",
+                    r.id
+                );
+            }
+            for ex in &r.negative_examples {
+                assert!(
+                    det.detect(ex).is_empty(),
+                    "{}: negative example detected: {ex}",
+                    r.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn spans_map_to_original() {
+        let det = d();
+        let text = "Ｔｈｅ ｕｓｅｒ de\u{200B}cided to ship. ok";
+        let c = det.detect(text);
+        assert_eq!(c.len(), 1);
+        assert_eq!(
+            &text[c[0].span.range()],
+            "Ｔｈｅ ｕｓｅｒ de\u{200B}cided to ship."
+        );
+    }
+
+    #[test]
+    fn two_claims_own_their_spans() {
+        let det = d();
+        let text = "User decided X (\"a b c d\") and the user approved Y.";
+        let c = det.detect(text);
+        assert_eq!(c.len(), 2, "{c:?}");
+        assert!(c[0].text.contains("a b c d"));
+        assert!(c[1].text.starts_with("the user approved"));
+    }
+
+    #[test]
+    fn blanking_keeps_offsets() {
+        let t = "ab“cd”ef";
+        let b = blank_spans(t, &[Span::new(2, 11)]);
+        assert_eq!(b.len(), t.len());
+    }
+}
