@@ -406,7 +406,7 @@ impl ClaimDetector {
             if found >= MAX_CLAIMS_PER_SENTENCE {
                 return;
             }
-            if !self.en_subject_ok(clause, subj.start(), "the")
+            if !self.we_subject_ok(clause, subj.start())
                 || !self.en_after_ok(clause, pred.as_str(), m.end())
             {
                 continue;
@@ -564,12 +564,32 @@ impl ClaimDetector {
             || subj.contains('(')
             || subj.contains(',');
         let prev = previous_word(clause, subj_start);
+        if prev.as_deref() == Some("that") {
+            // "verify that the user …", "make sure that the user …"
+            let that_at = clause[..subj_start].trim_end().len().saturating_sub(4);
+            if previous_word(clause, that_at)
+                .is_some_and(|w| OBJECT_CLAUSE_VERBS.contains(&w.as_str()))
+            {
+                return false;
+            }
+        }
         if let Some(word) = prev.as_deref() {
             if determined {
-                if PREPOSITIONS.contains(&word) {
+                if PREPOSITIONS.contains(&word) || OBJECT_CLAUSE_VERBS.contains(&word) {
                     return false;
                 }
             } else if !BARE_OK.contains(&word) && !word.chars().all(|c| c.is_ascii_digit()) {
+                return false;
+            }
+        }
+        self.prefix_ok(clause, subj_start)
+    }
+
+    /// The subject rule for "we" / "the user and I": only a clause start or
+    /// a function word may stand before it ("why we chose" is no claim).
+    fn we_subject_ok(&self, clause: &str, subj_start: usize) -> bool {
+        if let Some(word) = previous_word(clause, subj_start) {
+            if !BARE_OK.contains(&word.as_str()) || word == "that" {
                 return false;
             }
         }
@@ -914,6 +934,52 @@ const BARE_OK: &[&str] = &[
 const PREPOSITIONS: &[&str] = &[
     "of", "for", "to", "with", "from", "about", "at", "in", "into", "by", "on", "than", "like",
     "whom", "every", "each", "any", "no",
+];
+
+/// Verbs and wh-words after which "the user decided …" is an object clause
+/// (an instruction to check or a question), not a statement.
+const OBJECT_CLAUSE_VERBS: &[&str] = &[
+    "check",
+    "verify",
+    "ensure",
+    "confirm",
+    "sure",
+    "ask",
+    "tell",
+    "remind",
+    "let",
+    "see",
+    "assume",
+    "whether",
+    "if",
+    "once",
+    "why",
+    "how",
+    "what",
+    "which",
+    "who",
+    "where",
+    "unless",
+    "until",
+    "claim",
+    "pretend",
+    "imply",
+    "state",
+    "know",
+    "knows",
+    "knew",
+    "sure",
+    "unclear",
+    "unsure",
+    "wonder",
+    "wondering",
+    "doubt",
+    "guess",
+    "explain",
+    "show",
+    "prove",
+    "determine",
+    "find",
 ];
 
 /// Chinese words that may end the text right before a subject.
