@@ -11,3 +11,8 @@
 //! policy types; everything is a deterministic function of its inputs.
 
 #![forbid(unsafe_code)]
+
+pub mod error;
+pub mod secrets;
+
+pub use error::{Error, ErrorKind};

@@ -1,0 +1,422 @@
+//! Candidate filters: placeholders, structure checks, credential-assignment
+//! values, Hermes markers.
+
+use super::{Check, SecretRule, Tier};
+use palisade_common::Span;
+
+/// Whether `value` is a placeholder, a documentation example or an already
+/// masked value rather than a secret: `<your-api-key>`, `sk-...`, `xxxx`,
+/// `${TOKEN}`, `AKIAIOSFODNN7EXAMPLE`, `ghp_…****`, `********`, `changeme`.
+///
+/// Documentation example keys (AWS's `…EXAMPLE` keys and the like) are
+/// treated as placeholders: they are published on purpose and flagging them
+/// would make every tutorial a finding.
+///
+/// ```
+/// use palisade_egress::secrets::is_placeholder;
+/// assert!(is_placeholder("<your-api-key>"));
+/// assert!(is_placeholder("sk-..."));
+/// assert!(is_placeholder("AKIAIOSFODNN7EXAMPLE"));
+/// assert!(is_placeholder("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
+/// assert!(is_placeholder("AKIA…****"));
+/// assert!(!is_placeholder("ghp_R8aWq2LmZ0xT5vNcK7pB3yHd9JfE1sUgQ4iO"));
+/// ```
+pub fn is_placeholder(value: &str) -> bool {
+    if value.trim().is_empty() {
+        return true;
+    }
+    if value.contains('…') || value.contains("****") || value.contains('«') || value.contains('»')
+    {
+        return true;
+    }
+    let lower = value.to_ascii_lowercase();
+    const MARKERS: &[&str] = &[
+        "xxxx",
+        "your",
+        "example",
+        "placeholder",
+        "changeme",
+        "change_me",
+        "change-me",
+        "replace",
+        "redacted",
+        "insert",
+        "dummy",
+        "<",
+        ">",
+        "${",
+        "{{",
+        "...",
+        "todo",
+        "fixme",
+        "_here",
+        "-here",
+        "here_",
+        "here-",
+        " here",
+    ];
+    if MARKERS.iter().any(|m| lower.contains(m)) {
+        return true;
+    }
+    // A run of six identical alphanumerics in a short value: AAAAAA, 000000.
+    if value.len() <= 128 {
+        let mut run = 0;
+        let mut last = '\0';
+        for c in value.chars() {
+            if c == last && c.is_ascii_alphanumeric() {
+                run += 1;
+                if run >= 6 {
+                    return true;
+                }
+            } else {
+                run = 1;
+                last = c;
+            }
+        }
+    }
+    false
+}
+
+/// Whether a token body looks machine-generated rather than like a word or
+/// an identifier: it mixes digits with letters, or mixes cases often.
+///
+/// This is a plausibility check for candidates a rule already matched, not a
+/// detector on its own.
+///
+/// ```
+/// use palisade_egress::secrets::looks_random;
+/// assert!(looks_random("9f8e7d6c5b4a3f2e1d0c"));
+/// assert!(looks_random("hXkQpLmWzRtYvBnJcDfGsAeU"));
+/// assert!(!looks_random("learn-is-a-python-library"));
+/// assert!(!looks_random("BearerAuthentication"));
+/// ```
+pub fn looks_random(value: &str) -> bool {
+    let mut digits = 0usize;
+    let mut upper = 0usize;
+    let mut lower = 0usize;
+    let mut case_changes = 0usize;
+    let mut prev_upper: Option<bool> = None;
+    for c in value.chars() {
+        if c.is_ascii_digit() {
+            digits += 1;
+        } else if c.is_ascii_alphabetic() {
+            let is_upper = c.is_ascii_uppercase();
+            if is_upper {
+                upper += 1;
+            } else {
+                lower += 1;
+            }
+            if prev_upper.is_some_and(|p| p != is_upper) {
+                case_changes += 1;
+            }
+            prev_upper = Some(is_upper);
+        }
+    }
+    let letters = upper + lower;
+    (digits > 0 && letters > 0) || (upper >= 2 && lower >= 2 && case_changes >= 6)
+}
+
+/// Decide one candidate: `None` to drop it, `Some(verified)` to keep it.
+pub(super) fn accept(rule: &SecretRule, text: &str, span: Span) -> Option<bool> {
+    let value = &text[span.range()];
+    if is_placeholder(value) {
+        return None;
+    }
+    // The visible prefix of a value masked earlier (`xoxb-…****`).
+    let rest = &text[span.end..];
+    if rest.starts_with('…') || rest.starts_with("****") {
+        return None;
+    }
+    let spec = &rule.spec;
+    let mut verified = false;
+    match spec.check {
+        Some(Check::GithubCrc32) | Some(Check::NpmCrc32) => {
+            verified = crc32_tail_ok(value);
+            if !verified && !looks_random(token_body(value)) {
+                return None;
+            }
+        }
+        Some(Check::Random) if !looks_random(token_body(value)) => return None,
+        Some(Check::Random) => {}
+        Some(Check::Base64PrivateKey) => {
+            if !base64_private_key(value) {
+                return None;
+            }
+            verified = true;
+        }
+        None => {}
+    }
+    if spec.tier != Tier::Specific && is_stop_value(value) {
+        return None;
+    }
+    if spec.tier == Tier::Generic && !assignment_value_ok(text, span) {
+        return None;
+    }
+    Some(verified)
+}
+
+/// The part of a token after its vendor prefix (`ghp_`, `sk-`, `hf_`).
+fn token_body(value: &str) -> &str {
+    let cut = value
+        .char_indices()
+        .take(12)
+        .find(|&(_, c)| c == '_' || c == '-')
+        .map(|(i, _)| i + 1)
+        .unwrap_or(0);
+    let body = &value[cut..];
+    if body.is_empty() {
+        value
+    } else {
+        body
+    }
+}
+
+const BASE62: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/// GitHub and npm tokens: `prefix_` + 30 random + 6 base62 digits of CRC32(random).
+fn crc32_tail_ok(value: &str) -> bool {
+    let Some(underscore) = value.find('_') else {
+        return false;
+    };
+    let rest = &value[underscore + 1..];
+    if rest.len() != 36 || !rest.is_ascii() {
+        return false;
+    }
+    let (body, tail) = rest.split_at(30);
+    let mut n = crc32fast::hash(body.as_bytes());
+    let mut digits = [b'0'; 6];
+    for slot in digits.iter_mut().rev() {
+        *slot = BASE62[(n % 62) as usize];
+        n /= 62;
+    }
+    n == 0 && tail.as_bytes() == digits
+}
+
+fn base64_private_key(value: &str) -> bool {
+    use base64::Engine as _;
+    let take = value.len().min(64) / 4 * 4;
+    match base64::engine::general_purpose::STANDARD.decode(&value.as_bytes()[..take]) {
+        Ok(bytes) => {
+            let head = String::from_utf8_lossy(&bytes);
+            head.contains("PRIVATE KEY")
+        }
+        Err(_) => false,
+    }
+}
+
+/// Values that name a type, a literal or a variable instead of holding a secret.
+fn is_stop_value(value: &str) -> bool {
+    const STOP: &[&str] = &[
+        "true",
+        "false",
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "required",
+        "optional",
+        "str",
+        "string",
+        "int",
+        "integer",
+        "bool",
+        "boolean",
+        "bytes",
+        "any",
+        "object",
+        "secret",
+        "secrets",
+        "password",
+        "passwd",
+        "pass",
+        "token",
+        "key",
+        "value",
+        "env",
+        "default",
+        "empty",
+        "hidden",
+        "masked",
+        "unset",
+        "omitted",
+        "sensitive",
+        "admin",
+        "root",
+        "user",
+        "username",
+        "guest",
+        "test",
+        "foo",
+        "bar",
+        "baz",
+        "pwd",
+        "secure",
+        "auto",
+        "disabled",
+        "enabled",
+        "base64",
+        "bearer",
+        "basic",
+        "apikey",
+        "api_key",
+        "oauth",
+        "oauth2",
+        "jwt",
+        "letmein",
+        "qwerty",
+        "12345678",
+    ];
+    let lower = value.trim().to_ascii_lowercase();
+    STOP.contains(&lower.as_str())
+}
+
+/// Credential-named assignments: reject references, expressions and prose.
+fn assignment_value_ok(text: &str, span: Span) -> bool {
+    let value = &text[span.range()];
+    let before = text[..span.start].chars().next_back();
+    let after = text[span.end..].chars().next();
+    let quoted = matches!(
+        (before, after),
+        (Some('"'), Some('"')) | (Some('\''), Some('\'')) | (Some('`'), Some('`'))
+    );
+    if value.chars().count() < 4 || !value.chars().any(|c| c.is_alphanumeric()) {
+        return false;
+    }
+    // Code, not a value: concatenation, calls, interpolated variables, routes.
+    if value.contains(" + ")
+        || value.starts_with(['+', '.', ',', ':', ' '])
+        || value.ends_with(['+', ' '])
+        || has_call(value)
+        || has_interpolation(value)
+    {
+        return false;
+    }
+    if value.contains('/')
+        && value
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || "/#_.-".contains(c))
+    {
+        return false;
+    }
+    if value.starts_with('$') || value.starts_with('%') || value.starts_with('@') {
+        return false;
+    }
+    let lower = value.to_ascii_lowercase();
+    const REFERENCES: &[&str] = &[
+        "environ",
+        "getenv",
+        "process.env",
+        "secrets.",
+        "vault:",
+        "ssm:",
+        "arn:aws",
+        "file://",
+        "keyring",
+        "input(",
+        "prompt(",
+    ];
+    if REFERENCES.iter().any(|r| lower.contains(r)) {
+        return false;
+    }
+    if value.starts_with('/') || value.starts_with("~/") || value.starts_with("./") {
+        return false;
+    }
+    if lower.starts_with("http://") || lower.starts_with("https://") {
+        return false;
+    }
+    if value
+        .chars()
+        .all(|c| c.is_ascii_digit() || c == '.' || c == '-' || c == '_')
+    {
+        return false;
+    }
+    if is_bcrypt_like(value) {
+        return false;
+    }
+    if quoted {
+        // A quoted sentence is prose, not a passphrase.
+        return value.split_whitespace().count() <= 5;
+    }
+    // Unquoted: code expressions (`get_password()`, `cfg["x"]`, `self.secret`).
+    if matches!(after, Some('(') | Some('[') | Some('.')) {
+        return false;
+    }
+    let identifier = value
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+    let has_digit = value.chars().any(|c| c.is_ascii_digit());
+    if identifier && !has_digit && (value.contains('_') || value.contains('.')) {
+        return false;
+    }
+    if value.chars().all(|c| c.is_ascii_alphabetic()) {
+        // `PASSWORD=letmein` is a value; `password: required` in prose is not.
+        let separator = separator_before(text, span.start);
+        if separator != Some('=') {
+            return false;
+        }
+    }
+    true
+}
+
+/// The assignment operator just before a value, if it is directly adjacent
+/// (no spaces): `=` in `KEY=value`.
+fn separator_before(text: &str, start: usize) -> Option<char> {
+    text[..start].chars().next_back()
+}
+
+/// `name(` inside a value: a function call.
+fn has_call(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'('
+            && i >= 3
+            && bytes[i - 3..i]
+                .iter()
+                .all(|c| c.is_ascii_alphabetic() || *c == b'_')
+            && bytes[i..].contains(&b')')
+    })
+}
+
+/// `$NAME`, `${…}`, `$(…)`: shell or template interpolation.
+fn has_interpolation(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    bytes.windows(2).any(|w| {
+        w[0] == b'$' && (w[1].is_ascii_uppercase() || w[1] == b'{' || w[1] == b'(' || w[1] == b'_')
+    })
+}
+
+fn is_bcrypt_like(value: &str) -> bool {
+    value.starts_with("$2a$")
+        || value.starts_with("$2b$")
+        || value.starts_with("$2y$")
+        || value.starts_with("$argon2")
+        || value.starts_with("pbkdf2_")
+        || value.starts_with("{SSHA}")
+}
+
+/// Spans of Hermes' own redaction markers (`«redacted:…»`), bounded in length.
+pub(super) fn hermes_markers(text: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(rel) = text[from..].find('«') {
+        let start = from + rel;
+        let open_end = start + '«'.len_utf8();
+        let mut window_end = (open_end + 512).min(text.len());
+        while !text.is_char_boundary(window_end) {
+            window_end -= 1;
+        }
+        match text[open_end..window_end].find('»') {
+            Some(close) => {
+                let end = open_end + close + '»'.len_utf8();
+                out.push(Span::new(start, end));
+                from = end;
+            }
+            None => from = open_end,
+        }
+    }
+    out
+}

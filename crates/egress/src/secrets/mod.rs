@@ -1,0 +1,603 @@
+//! The secrets rule (EG-SECRET-001): credentials found by data-defined rules.
+//!
+//! Rules live in `data/secrets/*.json`, compiled in. Each has an id
+//! (`egress.secret.<provider>.<n>`), a name, a `kind`, a pattern whose last
+//! participating capture group is the secret, keywords for the Aho-Corasick
+//! prefilter, a description, examples and negative examples (a test proves
+//! every example matches and no negative does).
+//!
+//! The pipeline follows gitleaks / Nosey Parker: one Aho-Corasick pass over the
+//! text finds which rules' keywords occur; only those rules' regexes run. Each
+//! candidate then passes the placeholder filter (`<your-api-key>`, `sk-...`,
+//! `xxxx`, documentation keys such as `AKIAIOSFODNN7EXAMPLE`, values already
+//! masked), the rule's structure check (GitHub/npm CRC32 tail, random-looking
+//! value, base64 of a PEM *private* key) and, for credential-named
+//! assignments, a value filter (no env references, numbers, booleans or code
+//! expressions). Overlapping candidates are resolved in favour of the more
+//! specific rule, then the longer match.
+//!
+//! There is deliberately no generic "random-looking string" rule: it would
+//! flag hashes, UUIDs and IDs.
+//!
+//! # Untrusted input
+//!
+//! Scanning is total and linear: the regex crate guarantees linear-time
+//! matching, the number of matches per rule is capped, and spans are always on
+//! `char` boundaries of the scanned text.
+//!
+//! ```
+//! use palisade_egress::secrets::SecretScanner;
+//! let scanner = SecretScanner::builtin();
+//! let text = "export GITHUB_TOKEN=ghp_R8aWq2LmZ0xT5vNcK7pB3yHd9JfE1sUgQ4iO";
+//! let out = scanner.redact(text);
+//! assert_eq!(out.findings.len(), 1);
+//! assert_eq!(out.text, "export GITHUB_TOKEN=ghp_…****");
+//! assert!(scanner.scan(&out.text).is_empty());
+//! ```
+
+mod filters;
+
+use crate::error::{Error, ErrorKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use palisade_common::mask::mask_secret;
+use palisade_common::{Severity, Span};
+use regex::{Regex, RegexBuilder};
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+pub use filters::{is_placeholder, looks_random};
+
+/// The built-in rule files, compiled in.
+const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
+    ("cloud.json", include_str!("../../data/secrets/cloud.json")),
+    ("keys.json", include_str!("../../data/secrets/keys.json")),
+    ("vcs.json", include_str!("../../data/secrets/vcs.json")),
+    ("ai.json", include_str!("../../data/secrets/ai.json")),
+    (
+        "commerce.json",
+        include_str!("../../data/secrets/commerce.json"),
+    ),
+    ("comms.json", include_str!("../../data/secrets/comms.json")),
+    (
+        "generic.json",
+        include_str!("../../data/secrets/generic.json"),
+    ),
+];
+
+/// At most this many regex matches are considered per rule and text, so a
+/// pathological input cannot make the candidate list grow without bound.
+const MAX_MATCHES_PER_RULE: usize = 4096;
+
+/// A structure check a rule's candidates must pass.
+///
+/// ```
+/// use palisade_egress::secrets::Check;
+/// let c: Check = serde_json::from_str("\"github_crc32\"").unwrap();
+/// assert_eq!(c, Check::GithubCrc32);
+/// ```
+#[derive(Clone, Copy, Debug, Eq, PartialEq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Check {
+    /// GitHub token: the last 6 characters are base62(CRC32) of the 30 before
+    /// them. A valid tail marks the finding verified; a failing tail still
+    /// reports the value when it [`looks_random`].
+    GithubCrc32,
+    /// npm token: the same checksum scheme as GitHub.
+    NpmCrc32,
+    /// The value must [`looks_random`] (mixes digits and letters, or cases).
+    Random,
+    /// The value is base64 whose decoded prefix is a PEM *private* key header.
+    Base64PrivateKey,
+}
+
+/// How specific a rule is; overlapping candidates go to the more specific.
+///
+/// ```
+/// use palisade_egress::secrets::Tier;
+/// assert!(Tier::Specific > Tier::Generic);
+/// ```
+#[derive(
+    Clone, Copy, Debug, Default, Eq, PartialEq, Hash, Ord, PartialOrd, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Tier {
+    /// Found by the name a value is assigned to (`password=…`): the value
+    /// filter applies (no env references, numbers, code expressions).
+    Generic,
+    /// Found by surrounding context (`Bearer …`, `user:pass@`, a vendor-named
+    /// variable).
+    Contextual,
+    /// Found by the credential's own format (a known prefix or structure).
+    #[default]
+    Specific,
+}
+
+/// A secret rule as written in the data files.
+///
+/// ```
+/// use palisade_egress::secrets::RuleSpec;
+/// let spec: RuleSpec = serde_json::from_str(r#"{
+///   "id": "egress.secret.acme.1", "name": "Acme key", "kind": "acme_key",
+///   "pattern": "\\b(acme_[a-z0-9]{20})\\b", "keywords": ["acme_"],
+///   "description": "An Acme API key.",
+///   "examples": ["ACME=acme_k3j4h5g6f7d8s9a0q1w2"], "negative_examples": ["acme_short"]
+/// }"#).unwrap();
+/// assert_eq!(spec.kind, "acme_key");
+/// ```
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSpec {
+    /// Stable dotted id, `egress.secret.<provider>.<n>`; never reused.
+    pub id: String,
+    /// Human-readable name.
+    pub name: String,
+    /// The finding kind reported to callers (`github_token`, `private_key`, …).
+    pub kind: String,
+    /// Regex; the last capture group that participates in a match is the secret.
+    pub pattern: String,
+    /// Literals (ASCII case-insensitive) one of which must occur for the rule to run.
+    pub keywords: Vec<String>,
+    /// What the rule finds and why it is a secret.
+    pub description: String,
+    /// Texts that must produce a finding of this rule.
+    pub examples: Vec<String>,
+    /// Texts that must not.
+    pub negative_examples: Vec<String>,
+    /// Structure check, if the format has one.
+    #[serde(default)]
+    pub check: Option<Check>,
+    /// Specificity.
+    #[serde(default)]
+    pub tier: Tier,
+    /// Severity of a finding.
+    #[serde(default = "default_severity")]
+    pub severity: Severity,
+    /// A regex describing the bare secret's shape, used to generate test values.
+    #[serde(default)]
+    pub shape: Option<String>,
+    /// Where the format is documented.
+    #[serde(default)]
+    pub references: Vec<String>,
+}
+
+fn default_severity() -> Severity {
+    Severity::High
+}
+
+/// A compiled rule.
+///
+/// ```
+/// use palisade_egress::secrets::SecretScanner;
+/// let rule = SecretScanner::builtin().rule("egress.secret.aws.1").unwrap();
+/// assert_eq!(rule.spec().kind, "aws_access_key_id");
+/// ```
+#[derive(Clone, Debug)]
+pub struct SecretRule {
+    spec: RuleSpec,
+    regex: Regex,
+}
+
+impl SecretRule {
+    /// The rule as written in its data file.
+    ///
+    /// ```
+    /// use palisade_egress::secrets::SecretScanner;
+    /// assert!(SecretScanner::builtin().rules().iter().all(|r| r.spec().id.starts_with("egress.secret.")));
+    /// ```
+    pub fn spec(&self) -> &RuleSpec {
+        &self.spec
+    }
+}
+
+/// One secret found in a text. Holds no raw secret: only its span and a
+/// masked preview.
+///
+/// ```
+/// use palisade_egress::secrets::SecretScanner;
+/// let f = &SecretScanner::builtin().scan("key: AKIAZ7QPMX3RWB5TLN2K")[0];
+/// assert_eq!(f.kind, "aws_access_key_id");
+/// assert_eq!(f.preview, "AKIA…****");
+/// assert_eq!(f.span.start, 5);
+/// ```
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+pub struct SecretFinding {
+    /// The rule id (`egress.secret.aws.1`).
+    pub rule_id: String,
+    /// The finding kind (`aws_access_key_id`).
+    pub kind: String,
+    /// Byte span of the secret in the scanned text.
+    pub span: Span,
+    /// Masked preview ([`mask_secret`]).
+    pub preview: String,
+    /// Severity.
+    pub severity: Severity,
+    /// Whether a structure check (checksum, decoded header) confirmed the format.
+    pub verified: bool,
+}
+
+/// A redacted text and what was replaced.
+///
+/// ```
+/// use palisade_egress::secrets::SecretScanner;
+/// let r = SecretScanner::builtin().redact("nothing here");
+/// assert_eq!(r.text, "nothing here");
+/// assert!(r.findings.is_empty());
+/// ```
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+pub struct Redacted {
+    /// The text with every finding's span replaced by its preview.
+    pub text: String,
+    /// The findings, with spans into the *original* text, in order.
+    pub findings: Vec<SecretFinding>,
+}
+
+/// A compiled set of secret rules with its keyword prefilter.
+///
+/// ```
+/// use palisade_egress::secrets::SecretScanner;
+/// let s = SecretScanner::builtin();
+/// assert!(s.rules().len() >= 60);
+/// assert!(s.scan("plain words, no credentials").is_empty());
+/// ```
+#[derive(Clone, Debug)]
+pub struct SecretScanner {
+    rules: Vec<SecretRule>,
+    prefilter: AhoCorasick,
+    /// For each prefilter pattern, the rules it enables.
+    keyword_rules: Vec<Vec<usize>>,
+}
+
+impl SecretScanner {
+    /// The scanner over the built-in rules, compiled once per process.
+    ///
+    /// ```
+    /// let a = palisade_egress::secrets::SecretScanner::builtin();
+    /// let b = palisade_egress::secrets::SecretScanner::builtin();
+    /// assert!(std::ptr::eq(a, b));
+    /// ```
+    pub fn builtin() -> &'static SecretScanner {
+        static BUILTIN: OnceLock<SecretScanner> = OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            // Invariant: the built-in rule files are compiled in and every
+            // rule is compiled by the crate's own tests
+            // (`builtin_rules_compile`), so building them cannot fail at run
+            // time.
+            #[allow(clippy::expect_used)] // invariant stated above
+            SecretScanner::new(builtin_specs().expect("built-in secret rules parse"))
+                .expect("built-in secret rules compile")
+        })
+    }
+
+    /// Compile a scanner from rule specs (built-in ones from [`builtin_specs`],
+    /// custom ones from [`parse_rules`]).
+    ///
+    /// # Errors
+    ///
+    /// A pattern that does not compile, an id that is not
+    /// `egress.secret.<provider>.<n>` or is repeated, or a rule without keywords.
+    ///
+    /// ```
+    /// use palisade_egress::secrets::{parse_rules, SecretScanner};
+    /// let specs = parse_rules(r#"[{"id":"egress.secret.acme.1","name":"Acme","kind":"acme_key",
+    ///   "pattern":"\\b(acme_[a-z0-9]{20})\\b","keywords":["acme_"],"description":"d",
+    ///   "examples":[],"negative_examples":[]}]"#).unwrap();
+    /// let s = SecretScanner::new(specs).unwrap();
+    /// assert_eq!(s.scan("k=acme_k3j4h5g6f7d8s9a0q1w2").len(), 1);
+    /// let bad = parse_rules(r#"[{"id":"x","name":"n","kind":"k","pattern":"(","keywords":["a"],
+    ///   "description":"d","examples":[],"negative_examples":[]}]"#).unwrap();
+    /// assert!(SecretScanner::new(bad).is_err());
+    /// ```
+    pub fn new(specs: Vec<RuleSpec>) -> Result<Self, Error> {
+        let mut rules = Vec::with_capacity(specs.len());
+        let mut seen = std::collections::HashSet::new();
+        let mut keywords: Vec<String> = Vec::new();
+        let mut keyword_rules: Vec<Vec<usize>> = Vec::new();
+        for spec in specs {
+            validate_id(&spec.id)?;
+            if !seen.insert(spec.id.clone()) {
+                return Err(Error::new(
+                    ErrorKind::Rule,
+                    format!("duplicate rule id `{}`", spec.id),
+                ));
+            }
+            if spec.keywords.iter().all(|k| k.is_empty()) {
+                return Err(Error::new(
+                    ErrorKind::Rule,
+                    format!("rule `{}` has no keywords for the prefilter", spec.id),
+                ));
+            }
+            let regex = compile_pattern(&spec.pattern)
+                .map_err(|e| Error::new(ErrorKind::Pattern, format!("rule `{}`: {e}", spec.id)))?;
+            let index = rules.len();
+            for kw in spec.keywords.iter().filter(|k| !k.is_empty()) {
+                let lower = kw.to_ascii_lowercase();
+                match keywords.iter().position(|k| *k == lower) {
+                    Some(p) => keyword_rules[p].push(index),
+                    None => {
+                        keywords.push(lower);
+                        keyword_rules.push(vec![index]);
+                    }
+                }
+            }
+            rules.push(SecretRule { spec, regex });
+        }
+        let prefilter = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(&keywords)
+            .map_err(|e| Error::new(ErrorKind::Rule, format!("keyword prefilter: {e}")))?;
+        Ok(SecretScanner {
+            rules,
+            prefilter,
+            keyword_rules,
+        })
+    }
+
+    /// The compiled rules, in file order.
+    ///
+    /// ```
+    /// assert!(!palisade_egress::secrets::SecretScanner::builtin().rules().is_empty());
+    /// ```
+    pub fn rules(&self) -> &[SecretRule] {
+        &self.rules
+    }
+
+    /// The rule with this id.
+    ///
+    /// ```
+    /// use palisade_egress::secrets::SecretScanner;
+    /// assert!(SecretScanner::builtin().rule("egress.secret.github.1").is_some());
+    /// assert!(SecretScanner::builtin().rule("nope").is_none());
+    /// ```
+    pub fn rule(&self, id: &str) -> Option<&SecretRule> {
+        self.rules.iter().find(|r| r.spec.id == id)
+    }
+
+    /// Find every secret in `text`. Never fails; spans are sorted, disjoint
+    /// and on `char` boundaries. Values inside Hermes' own redaction markers
+    /// (`«redacted:…»`) are left alone.
+    ///
+    /// ```
+    /// use palisade_egress::secrets::SecretScanner;
+    /// let s = SecretScanner::builtin();
+    /// let found = s.scan("DB_PASSWORD=Tr0ub4dor&3x\nDATABASE_URL=postgres://app:Zq8wLp2mXv@db:5432/app");
+    /// let kinds: Vec<_> = found.iter().map(|f| f.kind.as_str()).collect();
+    /// assert_eq!(kinds, ["credential_assignment", "url_password"]);
+    /// assert!(s.scan("key «redacted:AKIA…» left by hermes").is_empty());
+    /// ```
+    pub fn scan(&self, text: &str) -> Vec<SecretFinding> {
+        self.scan_filtered(text, |_| true)
+    }
+
+    /// Like [`scan`](Self::scan), keeping only candidates for which `keep`
+    /// returns true when given the raw value (used for policy allowlists; the
+    /// value never leaves the process).
+    ///
+    /// ```
+    /// use palisade_egress::secrets::SecretScanner;
+    /// let s = SecretScanner::builtin();
+    /// let text = "AKIAZ7QPMX3RWB5TLN2K";
+    /// assert!(s.scan_filtered(text, |v| !v.starts_with("AKIAZ7")).is_empty());
+    /// ```
+    pub fn scan_filtered(&self, text: &str, keep: impl Fn(&str) -> bool) -> Vec<SecretFinding> {
+        if text.is_empty() {
+            return Vec::new();
+        }
+        let triggered = self.triggered_rules(text);
+        let mut candidates: Vec<Candidate> = Vec::new();
+        for (index, rule) in self.rules.iter().enumerate() {
+            if !triggered[index] {
+                continue;
+            }
+            for caps in rule.regex.captures_iter(text).take(MAX_MATCHES_PER_RULE) {
+                let Some(m) = (1..caps.len())
+                    .rev()
+                    .find_map(|g| caps.get(g))
+                    .or(caps.get(0))
+                else {
+                    continue;
+                };
+                if m.as_str().is_empty() {
+                    continue;
+                }
+                let span = Span::new(m.start(), m.end());
+                let Some(verified) = filters::accept(rule, text, span) else {
+                    continue;
+                };
+                if !keep(m.as_str()) {
+                    continue;
+                }
+                candidates.push(Candidate {
+                    rule: index,
+                    span,
+                    verified,
+                });
+            }
+        }
+        let markers = filters::hermes_markers(text);
+        let chosen = resolve_overlaps(&self.rules, candidates)
+            .into_iter()
+            .filter(|c| !markers.iter().any(|m| m.overlaps(c.span)));
+        chosen
+            .map(|c| {
+                let rule = &self.rules[c.rule].spec;
+                SecretFinding {
+                    rule_id: rule.id.clone(),
+                    kind: rule.kind.clone(),
+                    span: c.span,
+                    preview: mask_secret(&text[c.span.range()]),
+                    severity: rule.severity,
+                    verified: c.verified,
+                }
+            })
+            .collect()
+    }
+
+    /// Scan and replace exactly each found span by its masked preview. Every
+    /// other byte is unchanged; redacting the result again changes nothing.
+    ///
+    /// ```
+    /// use palisade_egress::secrets::SecretScanner;
+    /// let s = SecretScanner::builtin();
+    /// let once = s.redact("curl -H 'Authorization: Bearer 9f8e7d6c5b4a3f2e1d0c9b8a7f6e' https://api");
+    /// assert_eq!(once.text, "curl -H 'Authorization: Bearer 9f8e…****' https://api");
+    /// assert_eq!(s.redact(&once.text).text, once.text);
+    /// ```
+    pub fn redact(&self, text: &str) -> Redacted {
+        let findings = self.scan(text);
+        Redacted {
+            text: apply_redactions(text, &findings),
+            findings,
+        }
+    }
+
+    fn triggered_rules(&self, text: &str) -> Vec<bool> {
+        let mut triggered = vec![false; self.rules.len()];
+        let mut seen_keyword = vec![false; self.keyword_rules.len()];
+        let mut remaining = self.keyword_rules.len();
+        for m in self.prefilter.find_overlapping_iter(text) {
+            let p = m.pattern().as_usize();
+            if !seen_keyword[p] {
+                seen_keyword[p] = true;
+                for &r in &self.keyword_rules[p] {
+                    triggered[r] = true;
+                }
+                remaining -= 1;
+                if remaining == 0 {
+                    break;
+                }
+            }
+        }
+        triggered
+    }
+}
+
+/// Replace each finding's span in `text` by its preview. Findings must have
+/// been produced on `text` (sorted, disjoint, on char boundaries); any that
+/// are not are skipped rather than panicking.
+///
+/// ```
+/// use palisade_egress::secrets::{apply_redactions, SecretScanner};
+/// let text = "token=ghp_R8aWq2LmZ0xT5vNcK7pB3yHd9JfE1sUgQ4iO ok";
+/// let found = SecretScanner::builtin().scan(text);
+/// assert_eq!(apply_redactions(text, &found), "token=ghp_…**** ok");
+/// ```
+pub fn apply_redactions(text: &str, findings: &[SecretFinding]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut cursor = 0;
+    for f in findings {
+        let (start, end) = (f.span.start, f.span.end);
+        if start < cursor
+            || end > text.len()
+            || !text.is_char_boundary(start)
+            || !text.is_char_boundary(end)
+        {
+            continue;
+        }
+        out.push_str(&text[cursor..start]);
+        out.push_str(&f.preview);
+        cursor = end;
+    }
+    out.push_str(&text[cursor..]);
+    out
+}
+
+/// Parse a rule file (a JSON array of [`RuleSpec`]).
+///
+/// # Errors
+///
+/// The text is not a JSON array of rule objects.
+///
+/// ```
+/// use palisade_egress::secrets::parse_rules;
+/// assert!(parse_rules("[]").unwrap().is_empty());
+/// assert!(parse_rules("{").is_err());
+/// ```
+pub fn parse_rules(json: &str) -> Result<Vec<RuleSpec>, Error> {
+    serde_json::from_str(json)
+        .map_err(|e| Error::new(ErrorKind::Rule, format!("rule file is not valid: {e}")))
+}
+
+/// The built-in rule specs, in file order.
+///
+/// # Errors
+///
+/// Only if a built-in data file is malformed, which the crate's tests rule out.
+///
+/// ```
+/// let specs = palisade_egress::secrets::builtin_specs().unwrap();
+/// assert!(specs.len() >= 60);
+/// ```
+pub fn builtin_specs() -> Result<Vec<RuleSpec>, Error> {
+    let mut all = Vec::new();
+    for (name, text) in BUILTIN_RULE_FILES {
+        let specs = parse_rules(text)
+            .map_err(|e| Error::new(ErrorKind::Rule, format!("{name}: {}", e.message())))?;
+        all.extend(specs);
+    }
+    Ok(all)
+}
+
+fn validate_id(id: &str) -> Result<(), Error> {
+    let parts: Vec<&str> = id.split('.').collect();
+    let ok = parts.len() == 4
+        && parts[0] == "egress"
+        && parts[1] == "secret"
+        && !parts[2].is_empty()
+        && parts[2]
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && !parts[3].is_empty()
+        && parts[3].chars().all(|c| c.is_ascii_digit());
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::new(
+            ErrorKind::Rule,
+            format!("rule id `{id}` is not egress.secret.<provider>.<n>"),
+        ))
+    }
+}
+
+/// Compile a rule pattern. `\b` is made ASCII-only: token boundaries are
+/// ASCII, and an ASCII boundary keeps the lazy DFA usable on non-ASCII text.
+fn compile_pattern(pattern: &str) -> Result<Regex, regex::Error> {
+    let ascii_boundaries = pattern.replace(r"\b", r"(?-u:\b)");
+    RegexBuilder::new(&ascii_boundaries)
+        .size_limit(32 * (1 << 20))
+        .dfa_size_limit(32 * (1 << 20))
+        .build()
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    rule: usize,
+    span: Span,
+    verified: bool,
+}
+
+/// Keep a disjoint subset: more specific tier first, then longer, then earlier.
+fn resolve_overlaps(rules: &[SecretRule], mut candidates: Vec<Candidate>) -> Vec<Candidate> {
+    candidates.sort_by(|a, b| {
+        let ta = rules[a.rule].spec.tier;
+        let tb = rules[b.rule].spec.tier;
+        tb.cmp(&ta)
+            .then(b.span.len().cmp(&a.span.len()))
+            .then(a.span.start.cmp(&b.span.start))
+            .then(a.rule.cmp(&b.rule))
+    });
+    let mut chosen: Vec<Candidate> = Vec::new();
+    for c in candidates {
+        let pos = chosen.partition_point(|x| x.span.start < c.span.start);
+        let clash_before = pos > 0 && chosen[pos - 1].span.end > c.span.start;
+        let clash_after = pos < chosen.len() && chosen[pos].span.start < c.span.end;
+        if !clash_before && !clash_after {
+            chosen.insert(pos, c);
+        }
+    }
+    chosen
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,202 @@
+use super::*;
+
+fn single(rule: &SecretRule) -> SecretScanner {
+    SecretScanner::new(vec![rule.spec.clone()]).expect("rule compiles alone")
+}
+
+#[test]
+fn builtin_rules_compile() {
+    let specs = builtin_specs().expect("built-in rule files parse");
+    assert!(specs.len() >= 60, "only {} rules", specs.len());
+    SecretScanner::new(specs).expect("built-in rules compile");
+}
+
+#[test]
+fn every_rule_documents_itself() {
+    for rule in SecretScanner::builtin().rules() {
+        let s = rule.spec();
+        assert!(!s.name.is_empty() && !s.description.is_empty(), "{}", s.id);
+        assert!(!s.examples.is_empty(), "{} has no examples", s.id);
+        assert!(
+            !s.negative_examples.is_empty(),
+            "{} has no negative examples",
+            s.id
+        );
+    }
+}
+
+#[test]
+fn every_example_matches_its_rule_and_the_full_set() {
+    let full = SecretScanner::builtin();
+    let mut failures = Vec::new();
+    for rule in full.rules() {
+        let alone = single(rule);
+        for ex in &rule.spec().examples {
+            let found = alone.scan(ex);
+            if found.is_empty() {
+                failures.push(format!("{}: example not matched: {ex:?}", rule.spec().id));
+                continue;
+            }
+            for f in &found {
+                let raw = &ex[f.span.range()];
+                assert!(
+                    !f.preview.contains(raw) || raw.len() < 5,
+                    "{}",
+                    rule.spec().id
+                );
+            }
+            if full.scan(ex).is_empty() {
+                failures.push(format!("{}: full set misses {ex:?}", rule.spec().id));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn no_negative_example_matches_its_rule() {
+    let mut failures = Vec::new();
+    for rule in SecretScanner::builtin().rules() {
+        let alone = single(rule);
+        for neg in &rule.spec().negative_examples {
+            let found = alone.scan(neg);
+            if !found.is_empty() {
+                failures.push(format!(
+                    "{}: negative example matched: {neg:?} -> {:?}",
+                    rule.spec().id,
+                    found
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn ids_are_unique_and_well_formed() {
+    let mut specs = builtin_specs().unwrap();
+    let n = specs.len();
+    specs.sort_by(|a, b| a.id.cmp(&b.id));
+    specs.dedup_by(|a, b| a.id == b.id);
+    assert_eq!(specs.len(), n);
+    let mut bad = builtin_specs().unwrap();
+    bad[0].id = "secret.aws".into();
+    assert_eq!(SecretScanner::new(bad).unwrap_err().kind(), ErrorKind::Rule);
+}
+
+fn github_token(prefix: &str, body: &str) -> String {
+    let mut n = crc32fast::hash(body.as_bytes());
+    let mut tail = [b'0'; 6];
+    for slot in tail.iter_mut().rev() {
+        *slot = filters_base62(n % 62);
+        n /= 62;
+    }
+    format!("{prefix}{body}{}", String::from_utf8_lossy(&tail))
+}
+
+fn filters_base62(d: u32) -> u8 {
+    b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"[d as usize]
+}
+
+#[test]
+fn github_checksum_marks_findings_verified() {
+    let tok = github_token("ghp_", "k7QpZ2mLx9VtR4wNc8BdF1sHj6YgUe");
+    let f = SecretScanner::builtin().scan(&format!("token: {tok}"));
+    assert_eq!(f.len(), 1);
+    assert!(f[0].verified);
+    let npm = github_token("npm_", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5");
+    let f = SecretScanner::builtin().scan(&format!("//registry.npmjs.org/:_authToken={npm}"));
+    assert_eq!(f.len(), 1);
+    assert!(f[0].verified);
+    // Same shape, checksum broken, still random-looking: reported, unverified.
+    let broken = format!("{}AAAAAB", &tok[..34]);
+    let f = SecretScanner::builtin().scan(&broken);
+    assert_eq!(f.len(), 1);
+    assert!(!f[0].verified);
+}
+
+#[test]
+fn hermes_markers_and_masked_values_are_left_alone() {
+    let s = SecretScanner::builtin();
+    assert!(s.scan("aws_access_key_id=«redacted:AKIA…»").is_empty());
+    assert!(s.scan("password=****").is_empty());
+    assert!(s.scan("GITHUB_TOKEN=ghp_…****").is_empty());
+    assert!(s.scan("postgres://app:****@db/app").is_empty());
+}
+
+#[test]
+fn types_are_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<SecretScanner>();
+    assert_send_sync::<SecretFinding>();
+    assert_send_sync::<Redacted>();
+}
+
+/// One case of `testdata/secrets*.jsonl`.
+#[derive(serde::Deserialize)]
+struct Case {
+    name: String,
+    input: String,
+    /// The exact secrets that must be masked, in order.
+    expected: Vec<String>,
+    #[allow(dead_code)] // documentation for humans reading the corpus
+    note: String,
+}
+
+fn run_corpus(file: &str, text: &str) {
+    let scanner = SecretScanner::builtin();
+    let mut failures = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let case: Case = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("{file}:{}: bad case: {e}", i + 1));
+        let found: Vec<&str> = scanner
+            .scan(&case.input)
+            .iter()
+            .map(|f| &case.input[f.span.range()])
+            .collect();
+        if found != case.expected {
+            failures.push(format!(
+                "{file}:{} `{}`: expected {:?}, found {:?}\n  repro: SecretScanner::builtin().scan({:?})",
+                i + 1,
+                case.name,
+                case.expected,
+                found,
+                case.input
+            ));
+        }
+        let redacted = scanner.redact(&case.input);
+        if case
+            .expected
+            .iter()
+            .any(|secret| redacted.text.contains(secret.as_str()))
+        {
+            failures.push(format!("{}: raw secret survives redaction", case.name));
+        }
+        if !scanner.scan(&redacted.text).is_empty() {
+            failures.push(format!(
+                "{}: rescan of redacted text finds something",
+                case.name
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn corpus_positive() {
+    run_corpus(
+        "secrets.jsonl",
+        include_str!("../../testdata/secrets.jsonl"),
+    );
+}
+
+#[test]
+fn corpus_negative() {
+    run_corpus(
+        "secrets_negative.jsonl",
+        include_str!("../../testdata/secrets_negative.jsonl"),
+    );
+}
