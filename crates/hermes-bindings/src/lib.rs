@@ -3,5 +3,79 @@
 //! It maps Hermes hook calls onto the pure guard crates and owns storage
 //! (`$HERMES_HOME/plugin-data/<guard>/`), configuration (environment variables
 //! and policy files) and the user commands of the four seeds.
+//!
+//! # Entry point for hosts (the Python shim, the CLI)
+//!
+//! One [`Plugin`] per guard. Build it once at `register(ctx)` time and call
+//! [`Plugin::handle`] from every hook callback:
+//!
+//! ```
+//! use palisade_hermes::{Env, GuardName, Host, Plugin};
+//!
+//! let home = tempfile::tempdir().unwrap();
+//! // Env::from_process() in a real host; an explicit snapshot in tests.
+//! let env = Env::from_pairs([("PROVENANCE_GATE_MODE", "block")]);
+//! let plugin = Plugin::new(GuardName::Provenance, Host::from_version("0.19.0"), env);
+//!
+//! // Which hooks to register with ctx.register_hook(name, callback):
+//! let hooks: Vec<&str> = plugin.hooks().iter().map(|h| h.name()).collect();
+//! assert!(hooks.contains(&"pre_tool_call"));
+//!
+//! // Every callback: kwargs as JSON in, the Python return value as JSON out.
+//! let out = plugin.handle(home.path(), "pre_llm_call",
+//!     r#"{"session_id":"s1","user_message":"I decided we ship on Friday"}"#);
+//! assert_eq!(out, "null");
+//!
+//! // Commands return structured JSON; rendering is the caller's job.
+//! let status = plugin.command(home.path(), "status", "{}");
+//! let status: serde_json::Value = serde_json::from_str(&status).unwrap();
+//! assert_eq!(status["ok"], true);
+//! ```
+//!
+//! The contract of [`Plugin::handle`]:
+//!
+//! * `home` is `hermes_constants.get_hermes_home()`, resolved by the caller
+//!   **at call time** (profiles switch it).
+//! * The return value is JSON text whose `json.loads` is exactly what the
+//!   Python callback returns to Hermes: `null` (no opinion), a directive dict
+//!   (`{"action":"block","message"}`, `{"action":"approve","message","rule_key"}`,
+//!   `{"action":"modify","args"}` on 0.21+ hosts, `{"context"}` for
+//!   `pre_llm_call`) or a string (the replacement text for the transform hooks).
+//! * It never panics and never returns an error: a malformed call, a storage
+//!   failure or an internal error becomes the guard's fail-mode verdict (for
+//!   example a `block` for a fail-closed guard on `pre_tool_call`) and is
+//!   recorded. The shim should still wrap the call in `try/except
+//!   BaseException` and return a block for `pre_tool_call`, because Hermes
+//!   0.19.0 lets a raising callback's tool run.
+//! * It is thread-safe (`Plugin: Send + Sync`): Hermes runs `post_tool_call`
+//!   on worker threads.
+//!
+//! # Modules
+//!
+//! * [`hooks`] — typed payloads for the seven hooks and the [`Directive`]s back;
+//! * [`host`] — what the running Hermes supports ([`Host`]);
+//! * [`config`] — the seeds' environment variables and policy files, read once
+//!   into typed config ([`Env`] is the only place the environment is read);
+//! * [`storage`] — locked, 0600, crash-tolerant JSONL logs; the SQLite
+//!   quarantine, pattern store, telemetry and hash-chained decision ledger;
+//!   safe per-session file names;
+//! * [`commands`] — the seeds' user commands as functions returning JSON;
+//! * [`Plugin`] — the per-guard dispatcher.
 
 #![forbid(unsafe_code)]
+
+pub mod commands;
+pub mod config;
+pub mod hooks;
+pub mod host;
+mod plugin;
+pub mod storage;
+mod time;
+
+mod dispatch;
+
+pub use config::Env;
+pub use hooks::{Directive, Hook, HookCall};
+pub use host::Host;
+pub use plugin::{GuardName, Outcome, Plugin};
+pub use time::Timestamp;

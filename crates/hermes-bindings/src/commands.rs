@@ -1,0 +1,657 @@
+//! The seeds' user commands as functions returning structured JSON.
+//!
+//! Rendering is the caller's job (the CLI prints text or `--json`; the
+//! Python plugin formats slash-command replies). Call them through
+//! [`crate::Plugin::command`]; the arguments are a JSON object:
+//!
+//! | guard | command | arguments |
+//! |---|---|---|
+//! | all | `status` | — |
+//! | provenance | `report` | `days`? |
+//! | provenance | `log` | `limit`? (20), `verdict`? (`pass`/`blocked`/`would_block`/`approve`) |
+//! | provenance | `check` | `text`, `session`? — dry run, writes nothing |
+//! | provenance, egress, closure | `purge` | exactly one of `older_than` (days) or `all: true` |
+//! | egress | `report` | — (reads at most the last 16 MB of the audit log) |
+//! | egress | `check` | `text` — dry run in every scope, writes nothing |
+//! | injection | `list` | `limit`? (20) |
+//! | injection | `show`, `clean_copy` | `id` |
+//! | injection | `release`, `delete` | `id` — **owner only**: expose them only on owner surfaces (slash command, CLI), never as a model tool |
+//! | injection | `simulate` | — (in memory; never touches live data) |
+//! | injection | `verify` | — (walks the ledger chain) |
+//! | closure | `recent` | `n`? (10) |
+//! | closure | `last`, `path`, `report` | — |
+//! | closure | `pending` | `n`? (20) |
+//! | closure | `promote` | `dry_run` (must be true), `candidate`? |
+//!
+//! Negative `days`, `limit`, `n` or `older_than` are rejected with a clear error.
+
+use crate::config::{EgressConfig, InjectionConfig, ProvenanceConfig};
+use crate::dispatch::adapters::{self, EgressScope, SaidMessage};
+use crate::dispatch::{closure, egress, injection, provenance, Ctx, DispatchError, State};
+use crate::plugin::GuardName;
+use crate::storage::jsonl::{row_time, JsonlLog};
+use crate::storage::ledger::Ledger;
+use crate::storage::quarantine::GuardDb;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// Reports read at most this much of a log.
+pub const REPORT_MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Why a command failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CommandError {
+    /// The arguments are not a JSON object of the right shape.
+    #[error("bad arguments: {0}")]
+    BadArgs(String),
+    /// The guard has no such command.
+    #[error("{guard} has no command {name:?}; try one of: {known}")]
+    Unknown {
+        /// The guard.
+        guard: &'static str,
+        /// The command asked for.
+        name: String,
+        /// The commands it has.
+        known: String,
+    },
+    /// A file could not be read or written.
+    #[error("storage error: {0}")]
+    Io(#[from] std::io::Error),
+    /// The SQLite store failed.
+    #[error("database error: {0}")]
+    Db(#[from] rusqlite::Error),
+    /// The guard itself failed or is not in this build.
+    #[error("{0}")]
+    Guard(String),
+}
+
+impl From<DispatchError> for CommandError {
+    fn from(e: DispatchError) -> Self {
+        CommandError::Guard(e.to_string())
+    }
+}
+
+type Res = Result<Value, CommandError>;
+
+/// The commands each guard has.
+///
+/// ```
+/// use palisade_hermes::{commands::commands_of, GuardName};
+/// assert!(commands_of(GuardName::Injection).contains(&"verify"));
+/// ```
+pub fn commands_of(guard: GuardName) -> &'static [&'static str] {
+    match guard {
+        GuardName::Provenance => &["status", "report", "log", "check", "purge"],
+        GuardName::Egress => &["status", "report", "check", "purge"],
+        GuardName::Injection => &[
+            "status",
+            "list",
+            "show",
+            "clean_copy",
+            "release",
+            "delete",
+            "simulate",
+            "verify",
+        ],
+        GuardName::Closure => &[
+            "status", "recent", "last", "path", "pending", "report", "promote", "purge",
+        ],
+    }
+}
+
+pub(crate) fn run(ctx: &Ctx<'_>, state: &mut State, name: &str, args: &Value) -> Res {
+    if !args.is_object() {
+        return Err(CommandError::BadArgs(
+            "arguments must be a JSON object".to_owned(),
+        ));
+    }
+    let name = name.trim().trim_start_matches('/').replace('-', "_");
+    match (ctx.guard, name.as_str()) {
+        (GuardName::Provenance, "status") => provenance_status(ctx),
+        (GuardName::Provenance, "report") => provenance_report(ctx, args),
+        (GuardName::Provenance, "log") => provenance_log(ctx, args),
+        (GuardName::Provenance, "check") => provenance_check(ctx, state, args),
+        (GuardName::Provenance, "purge") => {
+            let (said, evidence) = provenance::files(ctx.home);
+            purge(ctx, args, &[said, evidence])
+        }
+        (GuardName::Egress, "status") => egress_status(ctx, state),
+        (GuardName::Egress, "report") => egress_report(ctx),
+        (GuardName::Egress, "check") => egress_check(ctx, state, args),
+        (GuardName::Egress, "purge") => purge(ctx, args, &[egress::audit_log(ctx.home)]),
+        (GuardName::Injection, "status") => injection_status(ctx),
+        (GuardName::Injection, "list") => {
+            let limit = count_arg(args, "limit")?.unwrap_or(20);
+            Ok(json!({"entries": open_db(ctx)?.list(limit as usize)?}))
+        }
+        (GuardName::Injection, "show") => {
+            let id = id_arg(args)?;
+            match open_db(ctx)?.show(&id)? {
+                Some(entry) => Ok(json!({"entry": entry})),
+                None => Err(CommandError::BadArgs(format!("no quarantine entry {id:?}"))),
+            }
+        }
+        (GuardName::Injection, "clean_copy") => {
+            let id = id_arg(args)?;
+            match open_db(ctx)?.full_text(&id)? {
+                Some(text) => Ok(json!({"id": id, "clean_copy": adapters::injection_clean(&text)})),
+                None => Err(CommandError::BadArgs(format!("no quarantine entry {id:?}"))),
+            }
+        }
+        (GuardName::Injection, "release") => {
+            let id = id_arg(args)?;
+            let db = open_db(ctx)?;
+            let released = db.release(&id, ctx.now)?;
+            if released {
+                open_ledger(ctx)?.append(
+                    ctx.now,
+                    "",
+                    "release",
+                    &json!({"id": id, "by": "owner"}).to_string(),
+                )?;
+            }
+            Ok(json!({"id": id, "released": released}))
+        }
+        (GuardName::Injection, "delete") => {
+            let id = id_arg(args)?;
+            let deleted = open_db(ctx)?.delete(&id)?;
+            if deleted {
+                open_ledger(ctx)?.append(
+                    ctx.now,
+                    "",
+                    "delete",
+                    &json!({"id": id, "by": "owner"}).to_string(),
+                )?;
+            }
+            Ok(json!({"id": id, "deleted": deleted}))
+        }
+        (GuardName::Injection, "simulate") => Ok(adapters::injection_arena()?),
+        (GuardName::Injection, "verify") => {
+            Ok(serde_json::to_value(open_ledger(ctx)?.verify()?).unwrap_or(Value::Null))
+        }
+        (GuardName::Closure, "status") => closure_status(ctx),
+        (GuardName::Closure, "path") => Ok(closure_paths(ctx)),
+        (GuardName::Closure, "recent") => {
+            let n = count_arg(args, "n")?.unwrap_or(10) as usize;
+            let rows = closure::turns_log(ctx.home).read_tail(REPORT_MAX_BYTES)?;
+            let skipped = rows.skipped;
+            let newest: Vec<Value> = rows.rows.into_iter().rev().take(n).collect();
+            Ok(json!({"turns": newest, "skipped_lines": skipped}))
+        }
+        (GuardName::Closure, "last") => {
+            let rows = closure::turns_log(ctx.home).read_tail(REPORT_MAX_BYTES)?;
+            Ok(json!({"turn": rows.rows.last()}))
+        }
+        (GuardName::Closure, "pending") => {
+            let n = count_arg(args, "n")?.unwrap_or(20) as usize;
+            let cands = candidates(ctx)?;
+            let pending: Vec<&Value> = cands
+                .values()
+                .filter(|c| c["status"] == "pending")
+                .collect();
+            let overdue = pending.iter().filter(|c| is_overdue(ctx, c)).count();
+            Ok(json!({
+                "pending": pending.len(),
+                "overdue": overdue,
+                "candidates": pending.iter().rev().take(n).collect::<Vec<_>>(),
+            }))
+        }
+        (GuardName::Closure, "report") => closure_report(ctx),
+        (GuardName::Closure, "promote") => closure_promote(ctx, args),
+        (GuardName::Closure, "purge") => {
+            let mut logs = vec![closure::turns_log(ctx.home)];
+            for dir in [
+                closure::events_dir(ctx.home),
+                closure::dir(ctx.home).join("review"),
+            ] {
+                if let Ok(entries) = std::fs::read_dir(&dir) {
+                    for e in entries.flatten().take(10_000) {
+                        if e.path().extension().is_some_and(|x| x == "jsonl") {
+                            logs.push(JsonlLog::new(e.path()));
+                        }
+                    }
+                }
+            }
+            purge(ctx, args, &logs)
+        }
+        (guard, _) => Err(CommandError::Unknown {
+            guard: guard.as_str(),
+            name,
+            known: commands_of(guard).join(", "),
+        }),
+    }
+}
+
+/// A non-negative whole number argument (`null`/absent → `None`).
+fn count_arg(args: &Value, key: &str) -> Result<Option<u64>, CommandError> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => {
+            if let Some(n) = v.as_u64() {
+                return Ok(Some(n));
+            }
+            if let Some(s) = v.as_str() {
+                if let Ok(n) = s.trim().parse::<u64>() {
+                    return Ok(Some(n));
+                }
+            }
+            Err(CommandError::BadArgs(format!(
+                "--{} must be zero or more (got {v})",
+                key.replace('_', "-")
+            )))
+        }
+    }
+}
+
+fn id_arg(args: &Value) -> Result<String, CommandError> {
+    match args.get("id").and_then(Value::as_str) {
+        Some(id) if !id.trim().is_empty() && id.len() <= 64 => Ok(id.trim().to_owned()),
+        _ => Err(CommandError::BadArgs("an entry id is required".to_owned())),
+    }
+}
+
+fn purge(ctx: &Ctx<'_>, args: &Value, logs: &[JsonlLog]) -> Res {
+    let all = args.get("all").and_then(Value::as_bool).unwrap_or(false);
+    let older = count_arg(args, "older_than")?;
+    let mut removed = 0usize;
+    let mut files = Vec::new();
+    match (all, older) {
+        (true, None) => {
+            for log in logs {
+                removed += log.purge_all()?;
+                files.push(log.path().display().to_string());
+            }
+        }
+        (false, Some(days)) => {
+            let cutoff = ctx.now.minus_days(days);
+            for log in logs {
+                removed += log.prune_before("ts", cutoff)?.removed;
+                files.push(log.path().display().to_string());
+            }
+        }
+        _ => {
+            return Err(CommandError::BadArgs(
+                "purge needs exactly one of --older-than DAYS or --all".to_owned(),
+            ))
+        }
+    }
+    Ok(json!({"removed": removed, "files": files}))
+}
+
+fn file_info(log: &JsonlLog) -> Value {
+    let meta = std::fs::metadata(log.path()).ok();
+    json!({"path": log.path().display().to_string(), "exists": meta.is_some(), "bytes": meta.map(|m| m.len())})
+}
+
+fn provenance_status(ctx: &Ctx<'_>) -> Res {
+    let config = ProvenanceConfig::from_env(ctx.env);
+    let (said, evidence) = provenance::files(ctx.home);
+    Ok(json!({
+        "guard": "provenance-gate",
+        "config": config,
+        "host": ctx.host,
+        "files": [file_info(&said), file_info(&evidence)],
+    }))
+}
+
+fn rows_within(ctx: &Ctx<'_>, rows: Vec<Value>, days: Option<u64>) -> Vec<Value> {
+    match days {
+        None => rows,
+        Some(d) => {
+            let cutoff = ctx.now.minus_days(d);
+            rows.into_iter()
+                .filter(|r| row_time(r, "ts").is_some_and(|t| t >= cutoff))
+                .collect()
+        }
+    }
+}
+
+fn provenance_report(ctx: &Ctx<'_>, args: &Value) -> Res {
+    let days = count_arg(args, "days")?;
+    let (_, evidence) = provenance::files(ctx.home);
+    let read = evidence.read_tail(REPORT_MAX_BYTES)?;
+    let rows = rows_within(ctx, read.rows, days);
+    let mut by_verdict: BTreeMap<String, u64> = BTreeMap::new();
+    let mut by_reason: BTreeMap<String, u64> = BTreeMap::new();
+    for r in &rows {
+        *by_verdict
+            .entry(r["verdict"].as_str().unwrap_or("?").to_owned())
+            .or_default() += 1;
+        if r["verdict"] != "pass" {
+            *by_reason
+                .entry(r["reason"].as_str().unwrap_or("?").to_owned())
+                .or_default() += 1;
+        }
+    }
+    let flagged: Vec<&Value> = rows
+        .iter()
+        .rev()
+        .filter(|r| r["verdict"] != "pass")
+        .take(10)
+        .collect();
+    Ok(json!({
+        "rows": rows.len(), "by_verdict": by_verdict, "by_reason": by_reason,
+        "newest_flagged": flagged, "skipped_lines": read.skipped, "partial": read.partial,
+    }))
+}
+
+fn provenance_log(ctx: &Ctx<'_>, args: &Value) -> Res {
+    let limit = count_arg(args, "limit")?.unwrap_or(20) as usize;
+    let verdict = args.get("verdict").and_then(Value::as_str);
+    if let Some(v) = verdict {
+        if !["pass", "blocked", "would_block", "approve"].contains(&v) {
+            return Err(CommandError::BadArgs(format!(
+                "--verdict must be pass, blocked, would_block or approve (got {v:?})"
+            )));
+        }
+    }
+    let (_, evidence) = provenance::files(ctx.home);
+    let read = evidence.read_tail(REPORT_MAX_BYTES)?;
+    let rows: Vec<Value> = read
+        .rows
+        .into_iter()
+        .rev()
+        .filter(|r| verdict.is_none_or(|v| r["verdict"] == v))
+        .take(limit)
+        .collect();
+    Ok(json!({"rows": rows, "skipped_lines": read.skipped}))
+}
+
+fn provenance_check(ctx: &Ctx<'_>, _state: &mut State, args: &Value) -> Res {
+    let text = args
+        .get("text")
+        .and_then(Value::as_str)
+        .ok_or_else(|| CommandError::BadArgs("check needs the text to check".to_owned()))?;
+    let config = ProvenanceConfig::from_env(ctx.env);
+    let session = args.get("session").and_then(Value::as_str).unwrap_or("");
+    let (said, _) = provenance::files(ctx.home);
+    let rows = said.read_all().map(|r| r.rows).unwrap_or_default();
+    let to_msg = |r: &Value| SaidMessage {
+        text: r["text"].as_str().unwrap_or_default().to_owned(),
+        msg_id: r["msg_id"].as_str().unwrap_or_default().to_owned(),
+        sender_id: r["sender_id"].as_str().unwrap_or_default().to_owned(),
+    };
+    let this: Vec<SaidMessage> = rows
+        .iter()
+        .filter(|r| !session.is_empty() && r["session"] == session)
+        .map(to_msg)
+        .collect();
+    let other: Vec<SaidMessage> = rows
+        .iter()
+        .filter(|r| session.is_empty() || r["session"] != session)
+        .map(to_msg)
+        .collect();
+    let args = json!({"action": "add", "target": "memory", "content": text});
+    let result = adapters::provenance_check("memory", &args, "", &this, &other, &config)?;
+    Ok(json!({
+        "verdict": if result.pass { "pass" } else { "block" },
+        "reason": if result.pass { Value::Null } else { json!(result.reason) },
+        "message": if result.pass { Value::Null } else { json!(result.message) },
+        "claims": result.claims,
+        "mode": config.mode,
+        "dry_run": true,
+    }))
+}
+
+fn egress_status(ctx: &Ctx<'_>, state: &mut State) -> Res {
+    let (config, policy): (&EgressConfig, _) = egress::policy(ctx, &mut state.egress);
+    Ok(json!({
+        "guard": "egress-guard",
+        "source": config.source,
+        "observe": config.observe,
+        "notes": config.notes,
+        "policy": adapters::egress_policy_summary(policy, config),
+        "host": ctx.host,
+        "audit": file_info(&egress::audit_log(ctx.home)),
+    }))
+}
+
+fn egress_report(ctx: &Ctx<'_>) -> Res {
+    let read = egress::audit_log(ctx.home).read_tail(REPORT_MAX_BYTES)?;
+    let mut by_rule: BTreeMap<String, u64> = BTreeMap::new();
+    let mut by_action: BTreeMap<String, u64> = BTreeMap::new();
+    for r in &read.rows {
+        if let Some(counts) = r["counts"].as_object() {
+            for (rule, n) in counts {
+                *by_rule.entry(rule.clone()).or_default() += n.as_u64().unwrap_or(0);
+            }
+        }
+        *by_action
+            .entry(r["action"].as_str().unwrap_or("?").to_owned())
+            .or_default() += 1;
+    }
+    let last: Vec<&Value> = read.rows.iter().rev().take(5).collect();
+    Ok(json!({
+        "entries": read.rows.len(), "by_rule": by_rule, "by_action": by_action, "last": last,
+        "skipped_lines": read.skipped, "partial": read.partial,
+    }))
+}
+
+fn egress_check(ctx: &Ctx<'_>, state: &mut State, args: &Value) -> Res {
+    let text = args
+        .get("text")
+        .and_then(Value::as_str)
+        .ok_or_else(|| CommandError::BadArgs("check needs the text to check".to_owned()))?;
+    let (_, policy) = egress::policy(ctx, &mut state.egress);
+    let mut out = Map::new();
+    for (name, scope) in [
+        ("args", EgressScope::Args),
+        ("result", EgressScope::Result),
+        ("reply", EgressScope::Reply),
+    ] {
+        let ins = adapters::egress_inspect(policy, scope, text)?;
+        out.insert(
+            name.to_owned(),
+            json!({
+                "action": ins.action.as_str(), "rule_key": ins.rule_key, "message": ins.message,
+                "findings": ins.findings,
+                "preview": ins.rewritten.as_deref().map(|t| palisade_common::mask::preview_line(t, 200)),
+            }),
+        );
+    }
+    out.insert("dry_run".to_owned(), json!(true));
+    Ok(Value::Object(out))
+}
+
+fn open_db(ctx: &Ctx<'_>) -> Result<GuardDb, CommandError> {
+    Ok(GuardDb::open(&injection::db_paths(ctx.home).0)?)
+}
+
+fn open_ledger(ctx: &Ctx<'_>) -> Result<Ledger, CommandError> {
+    Ok(Ledger::open(&injection::db_paths(ctx.home).1)?)
+}
+
+/// The seed's posture score from live telemetry.
+///
+/// `score = base − pending − degraded − false_positive`, floored at 0, where
+///
+/// * base = 35 (pre_llm_call) + 25 (pre_tool_call) + 20 (fail-closed) +
+///   10 (redaction) + 10 (ledger verified);
+/// * pending = min(held × 5, 25);
+/// * degraded = degraded layers × 15;
+/// * false_positive = round(min(15, released / interceptions × 30)).
+///
+/// ```
+/// use palisade_hermes::commands::posture_score;
+/// assert_eq!(posture_score(true, true, true, 1, 0, 0, 6), 95);
+/// assert_eq!(posture_score(true, true, true, 5, 0, 0, 6), 75);
+/// assert_eq!(posture_score(true, true, true, 0, 1, 0, 0), 85);
+/// assert_eq!(posture_score(true, true, true, 0, 0, 1, 1), 85);
+/// assert_eq!(posture_score(true, true, true, 0, 9, 0, 0), 0);
+/// ```
+pub fn posture_score(
+    fail_closed: bool,
+    redaction: bool,
+    ledger_verified: bool,
+    held: u64,
+    degraded_layers: u64,
+    released: u64,
+    interceptions: u64,
+) -> u64 {
+    let base: u64 = 35
+        + 25
+        + if fail_closed { 20 } else { 0 }
+        + if redaction { 10 } else { 0 }
+        + if ledger_verified { 10 } else { 0 };
+    let pending = held.saturating_mul(5).min(25);
+    let degraded = degraded_layers.saturating_mul(15);
+    let fp = if interceptions == 0 {
+        0
+    } else {
+        ((released as f64 / interceptions as f64) * 30.0)
+            .min(15.0)
+            .round() as u64
+    };
+    base.saturating_sub(pending)
+        .saturating_sub(degraded)
+        .saturating_sub(fp)
+}
+
+fn injection_status(ctx: &Ctx<'_>) -> Res {
+    let config = InjectionConfig::load(ctx.env, ctx.home);
+    let db = open_db(ctx)?;
+    let t = db.telemetry()?;
+    let v = open_ledger(ctx)?.verify()?;
+    let score = posture_score(
+        config.fail_closed_on_error,
+        config.redact_secrets,
+        v.ok,
+        t.pending,
+        t.degraded_layers.len() as u64,
+        t.released,
+        t.interceptions,
+    );
+    let latest = db.list(1)?;
+    Ok(json!({
+        "guard": "hermes-guard",
+        "posture": score,
+        "telemetry": t,
+        "ledger": v,
+        "latest_intercept": latest.first(),
+        "config": config,
+        "host": ctx.host,
+        "suppressed_patterns": db.suppressed_phrases()?,
+    }))
+}
+
+fn closure_paths(ctx: &Ctx<'_>) -> Value {
+    let d = closure::dir(ctx.home);
+    json!({
+        "dir": d.display().to_string(),
+        "turns": closure::turns_log(ctx.home).path().display().to_string(),
+        "latest": d.join("latest").display().to_string(),
+        "candidate_events": closure::events_dir(ctx.home).display().to_string(),
+        "notes": d.join("notes").display().to_string(),
+        "review": d.join("review").display().to_string(),
+    })
+}
+
+/// Materialize candidates from the event ledger: the last event wins.
+fn candidates(ctx: &Ctx<'_>) -> Result<BTreeMap<String, Value>, CommandError> {
+    let mut files: Vec<_> = match std::fs::read_dir(closure::events_dir(ctx.home)) {
+        Ok(entries) => entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .take(10_000)
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    files.sort();
+    let mut out: BTreeMap<String, Value> = BTreeMap::new();
+    for f in files {
+        for ev in JsonlLog::new(f).read_tail(REPORT_MAX_BYTES)?.rows {
+            let Some(id) = ev["candidate_id"].as_str() else {
+                continue;
+            };
+            let entry = out.entry(id.to_owned()).or_insert_with(|| json!({}));
+            if let (Value::Object(o), Some(c)) = (&mut *entry, ev["candidate"].as_object()) {
+                for (k, v) in c {
+                    o.insert(k.clone(), v.clone());
+                }
+            }
+            if let (Value::Object(o), Some(s)) = (entry, ev["status"].as_str()) {
+                o.insert("status".into(), json!(s));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn is_overdue(ctx: &Ctx<'_>, c: &Value) -> bool {
+    row_time(c, "created").is_some_and(|t| t < ctx.now.minus_days(7))
+}
+
+fn closure_status(ctx: &Ctx<'_>) -> Res {
+    let read = closure::turns_log(ctx.home).read_tail(REPORT_MAX_BYTES)?;
+    let cands = candidates(ctx)?;
+    let pending = cands.values().filter(|c| c["status"] == "pending").count();
+    Ok(json!({
+        "guard": "turn-closure-audit",
+        "turns": read.rows.len(),
+        "last": read.rows.last(),
+        "candidates": cands.len(),
+        "pending": pending,
+        "skipped_lines": read.skipped,
+        "paths": closure_paths(ctx),
+    }))
+}
+
+fn closure_report(ctx: &Ctx<'_>) -> Res {
+    let read = closure::turns_log(ctx.home).read_tail(REPORT_MAX_BYTES)?;
+    let mut by_judgment: BTreeMap<String, u64> = BTreeMap::new();
+    for r in &read.rows {
+        *by_judgment
+            .entry(r["judgment"].as_str().unwrap_or("unscanned").to_owned())
+            .or_default() += 1;
+    }
+    let cands = candidates(ctx)?;
+    let mut by_status: BTreeMap<String, u64> = BTreeMap::new();
+    let mut by_class: BTreeMap<String, u64> = BTreeMap::new();
+    for c in cands.values() {
+        *by_status
+            .entry(c["status"].as_str().unwrap_or("?").to_owned())
+            .or_default() += 1;
+        *by_class
+            .entry(c["classification"].as_str().unwrap_or("?").to_owned())
+            .or_default() += 1;
+    }
+    let overdue = cands
+        .values()
+        .filter(|c| c["status"] == "pending" && is_overdue(ctx, c))
+        .count();
+    Ok(json!({
+        "turns": read.rows.len(), "by_judgment": by_judgment,
+        "candidates": cands.len(), "by_status": by_status, "by_classification": by_class,
+        "overdue": overdue, "skipped_lines": read.skipped,
+    }))
+}
+
+fn closure_promote(ctx: &Ctx<'_>, args: &Value) -> Res {
+    if args.get("dry_run").and_then(Value::as_bool) != Some(true) {
+        return Err(CommandError::BadArgs(
+            "only promote --dry-run is available: durable writes need an explicit writer"
+                .to_owned(),
+        ));
+    }
+    let only = args.get("candidate").and_then(Value::as_str);
+    let cands = candidates(ctx)?;
+    let mut buckets: BTreeMap<&'static str, Vec<Value>> = BTreeMap::new();
+    for (id, c) in &cands {
+        if only.is_some_and(|o| o != id) {
+            continue;
+        }
+        let bucket = adapters::closure_promote_bucket(c);
+        buckets
+            .entry(bucket)
+            .or_default()
+            .push(json!({"candidate_id": id, "classification": c["classification"], "status": c["status"]}));
+    }
+    if let Some(o) = only {
+        if !cands.contains_key(o) {
+            return Err(CommandError::BadArgs(format!("no candidate {o:?}")));
+        }
+    }
+    Ok(json!({"dry_run": true, "buckets": buckets}))
+}

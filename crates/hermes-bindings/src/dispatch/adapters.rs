@@ -1,0 +1,322 @@
+//! The one place where the dispatchers call the pure guard crates.
+//!
+//! Each function here turns a guard crate's verdict into the small shape
+//! the dispatchers need. When a guard's API is not available in this build,
+//! its function returns [`DispatchError::Unavailable`], which the dispatcher
+//! turns into the guard's documented fail-mode verdict (and an evidence row
+//! with `reason: "guard_unavailable"`), never into a silent pass.
+
+use super::DispatchError;
+use crate::config::ProvenanceConfig;
+use serde_json::Value;
+
+/// One message the user typed, as stored in said.jsonl.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SaidMessage {
+    pub text: String,
+    pub msg_id: String,
+    pub sender_id: String,
+}
+
+/// What a memory/skill write targets, for evidence rows and the
+/// third-block rule (`memory:memory`, `memory:user`, `skill:<name>`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct WriteTarget {
+    pub label: String,
+}
+
+impl WriteTarget {
+    pub(crate) fn of(tool: &str, args: &Value) -> WriteTarget {
+        let label = if tool == "memory" {
+            format!("memory:{}", args["target"].as_str().unwrap_or("memory"))
+        } else {
+            let name: String = args["name"]
+                .as_str()
+                .unwrap_or("")
+                .chars()
+                .take(64)
+                .collect();
+            match args["file_path"].as_str() {
+                Some(f) if !f.is_empty() => {
+                    format!("skill:{name}/{}", f.chars().take(128).collect::<String>())
+                }
+                _ => format!("skill:{name}"),
+            }
+        };
+        WriteTarget { label }
+    }
+}
+
+/// A provenance verdict for one write.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ProvenanceCheck {
+    /// Every claim passed (or there were none).
+    pub pass: bool,
+    /// The failure class (`no_quote`, `quote_not_said`, …) when not `pass`.
+    pub reason: String,
+    /// The message for the model (block) or the human (ask).
+    pub message: String,
+    /// One evidence object per claim with the seed's fields
+    /// (`claim`, `quote`, `msg_id`, `matched_in`, `sender_id`, `role`,
+    /// `condition`, `verdict` = pass|fail, `reason`).
+    pub claims: Vec<Value>,
+}
+
+/// Check a memory/skill_manage write.
+pub(crate) fn provenance_check(
+    _tool: &str,
+    _args: &Value,
+    _stored: &str,
+    _this_session: &[SaidMessage],
+    _profile: &[SaidMessage],
+    _config: &ProvenanceConfig,
+) -> Result<ProvenanceCheck, DispatchError> {
+    Err(DispatchError::Unavailable("provenance"))
+}
+
+/// Remove the blocks Hermes adds to a user message before it is stored.
+pub(crate) fn clean_user_message(raw: &str) -> String {
+    raw.to_owned()
+}
+
+/// Mask every credential in `text` before it is persisted.
+pub(crate) fn mask_secrets(text: &str) -> String {
+    text.to_owned()
+}
+
+/// Where an egress inspection runs.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum EgressScope {
+    /// Tool arguments, before the tool runs.
+    Args,
+    /// A tool result, before the model sees it.
+    Result,
+    /// The final reply.
+    Reply,
+}
+
+/// The strongest action an inspection asks for (ordered: the strictest wins).
+#[allow(dead_code)] // Some variants are produced only by the egress crate's verdicts.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, Ord, PartialOrd)]
+pub(crate) enum EgressAction {
+    Pass,
+    Warn,
+    Redact,
+    Approve,
+    Block,
+}
+
+impl EgressAction {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            EgressAction::Pass => "pass",
+            EgressAction::Warn => "warn",
+            EgressAction::Redact => "redact",
+            EgressAction::Approve => "approve",
+            EgressAction::Block => "block",
+        }
+    }
+
+    /// The evidence-row verdict word.
+    pub(crate) fn verdict(self) -> &'static str {
+        match self {
+            EgressAction::Pass => "pass",
+            EgressAction::Warn => "warn",
+            EgressAction::Redact => "redacted",
+            EgressAction::Approve => "approve",
+            EgressAction::Block => "blocked",
+        }
+    }
+}
+
+/// One inspected string.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct EgressInspection {
+    pub action: EgressAction,
+    /// `egress-guard:<code>` of the strictest finding.
+    pub rule_key: String,
+    /// Message for approve/block (masked; ends with a command preview).
+    pub message: String,
+    /// Masked findings: `{"rule","code","severity","reason","preview"}`.
+    pub findings: Vec<Value>,
+    /// The rewritten text when anything was redacted or suppressed.
+    pub rewritten: Option<String>,
+    /// Values withheld (for the reply note).
+    pub withheld: usize,
+}
+
+/// The compiled egress policy (built once per policy-file change).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EgressPolicy {
+    _private: (),
+}
+
+/// Build the policy from the raw document; an invalid document falls back to
+/// the built-in defaults with a note in `config.notes`.
+pub(crate) fn egress_policy(_config: &mut crate::config::EgressConfig) -> EgressPolicy {
+    EgressPolicy::default()
+}
+
+/// Inspect one string.
+pub(crate) fn egress_inspect(
+    _policy: &EgressPolicy,
+    _scope: EgressScope,
+    _text: &str,
+) -> Result<EgressInspection, DispatchError> {
+    Err(DispatchError::Unavailable("egress"))
+}
+
+/// Mask every credential as `[REDACTED-SECRET]` (the injection seed's marker).
+pub(crate) fn mask_secrets_marker(text: &str) -> String {
+    text.to_owned()
+}
+
+/// The injection guard's tiers, ordered by severity.
+#[allow(dead_code)] // Some variants are produced only by the injection crate's verdicts.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, Ord, PartialOrd)]
+pub(crate) enum InjectionTier {
+    Pass,
+    Flag,
+    Quarantine,
+    Block,
+}
+
+impl InjectionTier {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            InjectionTier::Pass => "pass",
+            InjectionTier::Flag => "flag",
+            InjectionTier::Quarantine => "quarantine",
+            InjectionTier::Block => "block",
+        }
+    }
+}
+
+/// One injection scan.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct InjectionScan {
+    pub tier: InjectionTier,
+    /// `{"layer","rule","span"}` per finding.
+    pub findings: Vec<Value>,
+    /// Hidden-instruction phrases (L2) that matched, for the pattern store.
+    pub phrases: Vec<String>,
+    /// Anything besides L2 phrases fired (tokens, payloads, invisible load).
+    pub other_triggers: bool,
+    /// Layers whose sub-scan failed.
+    pub degraded: Vec<String>,
+    /// The pattern store downgraded this scan.
+    pub suppressed: bool,
+}
+
+impl InjectionScan {
+    /// The distinct rule keys, in order.
+    pub(crate) fn rules(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for f in &self.findings {
+            if let Some(r) = f["rule"].as_str() {
+                if !out.iter().any(|x| x == r) {
+                    out.push(r.to_owned());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Scan an inbound message.
+pub(crate) fn injection_scan(_text: &str) -> Result<InjectionScan, DispatchError> {
+    Err(DispatchError::Unavailable("injection"))
+}
+
+/// Scan a tool call; `tainted` asks for the stricter scrutiny.
+pub(crate) fn injection_tool_call(
+    _tool: &str,
+    _args: &Value,
+    _tainted: bool,
+) -> Result<InjectionScan, DispatchError> {
+    Err(DispatchError::Unavailable("injection"))
+}
+
+/// One observed tool call.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct ClosureToolCall {
+    pub name: String,
+    pub args: Value,
+    pub result: String,
+    pub succeeded: bool,
+    pub cwd: Option<String>,
+}
+
+/// One turn as observed by the closure dispatcher.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct ClosureTurn {
+    pub user: String,
+    pub assistant: String,
+    pub tool_calls: Vec<ClosureToolCall>,
+    pub completed: bool,
+    pub interrupted: bool,
+}
+
+/// The closure judgment.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ClosureJudgment {
+    /// `retained`, `candidate` or `routine`.
+    pub judgment: String,
+    pub reasons: Vec<String>,
+    /// Retention writes seen (`{"tool","target"}`).
+    pub writes: Vec<Value>,
+    /// The candidate record (`classification`, `candidate_content`, …).
+    pub candidate: Option<Value>,
+}
+
+/// Judge a finished turn.
+pub(crate) fn closure_judge(_turn: &ClosureTurn) -> Result<ClosureJudgment, DispatchError> {
+    Err(DispatchError::Unavailable("closure"))
+}
+
+/// Redact a preview before the closure trail stores it.
+pub(crate) fn closure_redact(text: &str) -> String {
+    mask_secrets(text)
+}
+
+/// A summary of the active egress policy for `status`.
+pub(crate) fn egress_policy_summary(
+    _policy: &EgressPolicy,
+    config: &crate::config::EgressConfig,
+) -> Value {
+    config.document.clone()
+}
+
+/// A cleaned copy of a held message: invisible characters stripped.
+pub(crate) fn injection_clean(text: &str) -> String {
+    palisade_common::normalize::normalize(text)
+        .as_str()
+        .to_owned()
+}
+
+/// Run the simulation arena in memory.
+pub(crate) fn injection_arena() -> Result<Value, DispatchError> {
+    Err(DispatchError::Unavailable("injection"))
+}
+
+/// The `promote --dry-run` bucket of a candidate.
+pub(crate) fn closure_promote_bucket(candidate: &Value) -> &'static str {
+    match candidate["status"].as_str() {
+        Some("pending") | None => {}
+        Some("promoted") | Some("merged") => return "already_satisfied",
+        Some(_) => return "would_reject",
+    }
+    let risk = candidate["risk"].as_str().unwrap_or("medium");
+    match candidate["final_sink"]
+        .as_str()
+        .or(candidate["classification"].as_str())
+    {
+        Some("user") | Some("user_preference") | Some("preference") if risk == "low" => {
+            "would_promote"
+        }
+        Some("skill") => "suggest_skill",
+        Some("knowledge") | Some("project") => "suggest_knowledge",
+        Some("discard") => "would_reject",
+        _ => "needs_confirmation",
+    }
+}

@@ -1,0 +1,328 @@
+//! egress-guard: tool arguments (pre_tool_call), tool results
+//! (transform_tool_result, JSON rewritten string by string) and the final
+//! reply (transform_llm_output, with a withheld-values note).
+//!
+//! File: `plugin-data/egress-guard/audit.jsonl` — one row per inspected
+//! string with findings: masked previews only, the first 12 hex digits of a
+//! SHA-256 of the inspected text, at most 50 findings, lines capped at 64 KB.
+
+use super::adapters::{self, EgressAction, EgressInspection, EgressScope};
+use super::{session_of, Ctx, DispatchError};
+use crate::config::EgressConfig;
+use crate::hooks::{Directive, Hook, HookCall};
+use crate::storage::jsonl::{cap_row, JsonlLog};
+use crate::storage::paths::sha256_hex;
+use serde_json::{json, Map, Value};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// Audit lines are capped at 64 KB.
+pub(crate) const AUDIT_LINE_CAP: usize = 64 * 1024;
+/// At most this many findings are listed per audit row.
+pub(crate) const AUDIT_MAX_FINDINGS: usize = 50;
+/// Strings visited per call (a bound on hostile, deeply nested args).
+const MAX_STRINGS: usize = 10_000;
+
+#[derive(Default)]
+pub(crate) struct EgressState {
+    /// The loaded config and the (path, mtime, len) stamps it came from.
+    cached: Option<(
+        PathBuf,
+        Vec<FileStamp>,
+        EgressConfig,
+        adapters::EgressPolicy,
+    )>,
+}
+
+type FileStamp = (PathBuf, Option<(SystemTime, u64)>);
+
+fn stamps(files: &[PathBuf]) -> Vec<FileStamp> {
+    files
+        .iter()
+        .map(|f| {
+            let meta = std::fs::metadata(f).ok();
+            let stamp = meta.and_then(|m| Some((m.modified().ok()?, m.len())));
+            (f.clone(), stamp)
+        })
+        .collect()
+}
+
+/// The policy for `home`, reloaded only when a policy file changed.
+pub(crate) fn policy<'s>(
+    ctx: &Ctx<'_>,
+    state: &'s mut EgressState,
+) -> (&'s EgressConfig, &'s adapters::EgressPolicy) {
+    let files = EgressConfig::files(ctx.env, ctx.home);
+    let now_stamps = stamps(&files);
+    let fresh =
+        matches!(&state.cached, Some((home, s, _, _)) if home == ctx.home && *s == now_stamps);
+    if !fresh {
+        state.cached = None;
+    }
+    let (_, _, config, policy) = state.cached.get_or_insert_with(|| {
+        let mut config = EgressConfig::load(ctx.env, ctx.home);
+        let policy = adapters::egress_policy(&mut config);
+        (ctx.home.to_path_buf(), now_stamps, config, policy)
+    });
+    (config, policy)
+}
+
+pub(crate) fn audit_log(home: &Path) -> JsonlLog {
+    JsonlLog::new(crate::GuardName::Egress.data_dir(home).join("audit.jsonl"))
+}
+
+pub(crate) fn dispatch(
+    ctx: &Ctx<'_>,
+    state: &mut EgressState,
+    call: &HookCall,
+) -> Result<Directive, DispatchError> {
+    let (config, policy) = policy(ctx, state);
+    let observe = config.observe;
+    let session = session_of(Some(call));
+    match call {
+        HookCall::PreToolCall(p) => {
+            let mut visited = 0usize;
+            let mut worst = EgressAction::Pass;
+            let mut messages = Vec::new();
+            let mut rule_key = String::new();
+            let mut rewritten = Map::new();
+            let mut rows = Vec::new();
+            if let Value::Object(args) = &p.args {
+                for (key, value) in args {
+                    let (new_value, changed) = rewrite_strings(value, &mut visited, &mut |s| {
+                        let ins = adapters::egress_inspect(policy, EgressScope::Args, s)?;
+                        if ins.action != EgressAction::Pass {
+                            rows.push(audit_row(ctx, &session, "args", &p.tool_name, s, &ins));
+                        }
+                        if ins.action > worst {
+                            worst = ins.action;
+                            rule_key = ins.rule_key.clone();
+                        }
+                        if !ins.message.is_empty() && ins.action >= EgressAction::Approve {
+                            messages.push(ins.message.clone());
+                        }
+                        Ok(ins.rewritten)
+                    })?;
+                    if changed {
+                        rewritten.insert(key.clone(), new_value);
+                    }
+                }
+            } else if let Value::String(s) = &p.args {
+                let ins = adapters::egress_inspect(policy, EgressScope::Args, s)?;
+                if ins.action != EgressAction::Pass {
+                    rows.push(audit_row(ctx, &session, "args", &p.tool_name, s, &ins));
+                }
+                worst = ins.action;
+                rule_key = ins.rule_key.clone();
+                messages.push(ins.message);
+            }
+            let mut directive = match worst {
+                _ if observe => Directive::None,
+                EgressAction::Pass | EgressAction::Warn => Directive::None,
+                EgressAction::Redact if rewritten.is_empty() => Directive::None,
+                EgressAction::Redact if ctx.host.supports_modify => {
+                    Directive::Modify { args: rewritten }
+                }
+                // Hermes 0.19.0 cannot rewrite arguments: the redaction
+                // becomes a human decision, and the audit row says so.
+                EgressAction::Redact => Directive::approve(
+                    "[egress-guard] APPROVE: the arguments carry a credential this Hermes cannot redact in place (no modify directive). Approve to send it as is.",
+                    if rule_key.is_empty() { "egress-guard:EG-SECRET-001".to_owned() } else { rule_key.clone() },
+                ),
+                EgressAction::Approve => Directive::approve(messages.join(" "), rule_key.clone()),
+                EgressAction::Block => Directive::block(messages.join(" ")),
+            };
+            if let Directive::Approve { message, .. } | Directive::Block { message } =
+                &mut directive
+            {
+                if message.trim().is_empty() {
+                    *message = format!("[egress-guard] {} ({rule_key})", worst.as_str());
+                }
+            }
+            let degraded = worst == EgressAction::Redact && !ctx.host.supports_modify && !observe;
+            write_audit(ctx, rows, degraded, observe);
+            Ok(directive)
+        }
+        HookCall::TransformToolResult(p) => {
+            let mut rows = Vec::new();
+            let out = rewrite_text_or_json(&p.result, &mut |s| {
+                let ins = adapters::egress_inspect(policy, EgressScope::Result, s)?;
+                if ins.action != EgressAction::Pass {
+                    rows.push(audit_row(ctx, &session, "result", &p.tool_name, s, &ins));
+                }
+                Ok(ins.rewritten)
+            })?;
+            write_audit(ctx, rows, false, observe);
+            Ok(match out {
+                Some(text) if !observe => Directive::Rewrite(text),
+                _ => Directive::None,
+            })
+        }
+        HookCall::TransformLlmOutput(p) => {
+            let ins = adapters::egress_inspect(policy, EgressScope::Reply, &p.response_text)?;
+            let mut rows = Vec::new();
+            if ins.action != EgressAction::Pass {
+                rows.push(audit_row(
+                    ctx,
+                    &session,
+                    "reply",
+                    "",
+                    &p.response_text,
+                    &ins,
+                ));
+            }
+            write_audit(ctx, rows, false, observe);
+            Ok(match ins.rewritten {
+                Some(mut text) if !observe => {
+                    if ins.withheld > 0 {
+                        text.push_str(&format!(
+                            "\n\n[egress-guard] {} value(s) were withheld from this reply (credentials or small counts).",
+                            ins.withheld
+                        ));
+                    }
+                    Directive::Rewrite(text)
+                }
+                _ => Directive::None,
+            })
+        }
+        _ => Ok(Directive::None),
+    }
+}
+
+fn audit_row(
+    ctx: &Ctx<'_>,
+    session: &str,
+    direction: &str,
+    tool: &str,
+    text: &str,
+    ins: &EgressInspection,
+) -> Value {
+    let mut counts: Map<String, Value> = Map::new();
+    for f in &ins.findings {
+        let rule = f["rule"].as_str().unwrap_or("?").to_owned();
+        let n = counts.get(&rule).and_then(Value::as_u64).unwrap_or(0);
+        counts.insert(rule, json!(n + 1));
+    }
+    json!({
+        "ts": ctx.now.to_string(),
+        "session": session,
+        "guard": "egress-guard",
+        "direction": direction,
+        "target": direction,
+        "tool": tool,
+        "action": ins.action.as_str(),
+        "verdict": ins.action.verdict(),
+        "reason": ins.rule_key,
+        "counts": counts,
+        "findings": ins.findings.iter().take(AUDIT_MAX_FINDINGS).collect::<Vec<_>>(),
+        "sha256_12": &sha256_hex(text.as_bytes())[..12],
+    })
+}
+
+fn write_audit(ctx: &Ctx<'_>, rows: Vec<Value>, degraded: bool, observe: bool) {
+    if rows.is_empty() {
+        return;
+    }
+    let lines: Vec<String> = rows
+        .into_iter()
+        .map(|mut r| {
+            if let Value::Object(o) = &mut r {
+                if degraded {
+                    o.insert(
+                        "degraded".into(),
+                        json!("host has no modify directive: redact became approve"),
+                    );
+                }
+                if observe {
+                    o.insert("mode".into(), json!("observe"));
+                }
+            }
+            cap_row(r, AUDIT_LINE_CAP).to_string()
+        })
+        .collect();
+    // An audit failure never changes the verdict.
+    let _ = audit_log(ctx.home).append_lines(&lines);
+}
+
+type Rewriter<'a> = dyn FnMut(&str) -> Result<Option<String>, DispatchError> + 'a;
+
+/// Rewrite every string inside `value`; returns the new value and whether
+/// anything changed. Visits at most [`MAX_STRINGS`] strings.
+fn rewrite_strings(
+    value: &Value,
+    visited: &mut usize,
+    f: &mut Rewriter<'_>,
+) -> Result<(Value, bool), DispatchError> {
+    Ok(match value {
+        Value::String(s) => {
+            *visited += 1;
+            if *visited > MAX_STRINGS {
+                return Ok((value.clone(), false));
+            }
+            match f(s)? {
+                Some(new) if new != *s => (Value::String(new), true),
+                _ => (value.clone(), false),
+            }
+        }
+        Value::Array(items) => {
+            let mut changed = false;
+            let mut out = Vec::with_capacity(items.len());
+            for item in items {
+                let (v, c) = rewrite_strings(item, visited, f)?;
+                changed |= c;
+                out.push(v);
+            }
+            (Value::Array(out), changed)
+        }
+        Value::Object(map) => {
+            let mut changed = false;
+            let mut out = Map::new();
+            for (k, item) in map {
+                let (v, c) = rewrite_strings(item, visited, f)?;
+                changed |= c;
+                out.insert(k.clone(), v);
+            }
+            (Value::Object(out), changed)
+        }
+        other => (other.clone(), false),
+    })
+}
+
+/// A tool result that is JSON is rewritten string by string, keeping its
+/// shape; anything else is rewritten as text. `None` when unchanged.
+fn rewrite_text_or_json(text: &str, f: &mut Rewriter<'_>) -> Result<Option<String>, DispatchError> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        if let Ok(value) = serde_json::from_str::<Value>(text) {
+            let mut visited = 0;
+            let (new, changed) = rewrite_strings(&value, &mut visited, f)?;
+            return Ok(changed.then(|| new.to_string()));
+        }
+    }
+    Ok(f(text)?.filter(|new| new != text))
+}
+
+pub(crate) fn fail(
+    ctx: &Ctx<'_>,
+    state: &mut EgressState,
+    hook: Option<Hook>,
+    call: Option<&HookCall>,
+    error: &str,
+) -> Directive {
+    let closed = {
+        let (config, _) = policy(ctx, state);
+        config.document["fail_mode"].as_str() == Some("closed")
+    };
+    let _ = audit_log(ctx.home).append(&json!({
+        "ts": ctx.now.to_string(), "session": session_of(call), "guard": "egress-guard",
+        "direction": hook.map(Hook::name), "action": if closed { "block" } else { "pass" },
+        "verdict": if closed { "blocked" } else { "unscanned" }, "reason": "internal_error",
+        "error": adapters::mask_secrets(error), "fail_mode": if closed { "closed" } else { "open" },
+    }));
+    match hook {
+        Some(Hook::PreToolCall) if closed => Directive::block(
+            "[egress-guard] BLOCK: the guard could not inspect this call (fail_mode: closed).",
+        ),
+        _ => Directive::None,
+    }
+}
