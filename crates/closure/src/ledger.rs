@@ -1,0 +1,1054 @@
+//! The append-only candidate event ledger, folded incrementally.
+//!
+//! The ledger is the candidate truth: a set of events, and a materialized view
+//! that is a pure function of that set. Events for one candidate are kept
+//! sorted by `(instant, kind rank, event id)` — parsed, timezone-aware
+//! instants, never strings — and folded as: the first `created` event, then
+//! every other event in that order. So the view does not depend on the order
+//! events arrive in, a transition stamped a little before its creation (clock
+//! skew) is not lost, and ties are broken the same way every time.
+//!
+//! Appending an event that sorts last for its candidate costs one fold step;
+//! an out-of-order event re-folds only its own candidate (at most
+//! [`MAX_EVENTS_PER_CANDIDATE`] events). Folding N events is therefore O(N)
+//! amortised for in-order streams.
+//!
+//! # State machine
+//!
+//! | from | event | to | requires |
+//! |---|---|---|---|
+//! | — | `candidate.created` | `pending` | payload status `pending` |
+//! | `pending` | `candidate.classified` | `pending` | no status change |
+//! | `pending` / `needs_user_confirmation` | `candidate.receipt` | same | a valid receipt |
+//! | `pending` | `candidate.promoted` | `promoted` | a `promoted` receipt |
+//! | `pending` / `needs_user_confirmation` | `candidate.merged` | `merged` | a `merged` receipt |
+//! | `pending` / `needs_user_confirmation` | `candidate.rejected` | `rejected_*` | a rejection status and a reason |
+//! | `pending` | `candidate.needs_user_confirmation` | `needs_user_confirmation` | — |
+//! | `needs_user_confirmation` | `candidate.promoted` | `promoted` | `confirmed_by_user` and a receipt |
+//! | `pending` / `needs_user_confirmation` | `candidate.expired` | `expired` | — |
+//!
+//! Anything else is rejected with a reason, and the view is unchanged.
+
+use crate::schema::{
+    event_id, CandidateRecord, CandidateStatus, FinalSink, Receipt, ReceiptAction, Risk,
+    SchemaError,
+};
+use crate::time::Timestamp;
+use serde_json::{json, Map, Value};
+use std::collections::HashMap;
+
+/// Events beyond this many for one candidate are rejected.
+pub const MAX_EVENTS_PER_CANDIDATE: usize = 256;
+
+/// What an event does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventKind {
+    /// A new candidate.
+    Created(Box<CandidateRecord>),
+    /// Re-classification of a pending candidate; `None` fields stay.
+    Classified {
+        /// New classification label.
+        classification: Option<String>,
+        /// New sink.
+        final_sink: Option<FinalSink>,
+        /// New risk.
+        risk: Option<Risk>,
+        /// New confidence.
+        confidence: Option<f64>,
+    },
+    /// A status transition.
+    Transitioned {
+        /// Target status.
+        to: CandidateStatus,
+        /// The user confirmed (needed to promote from `needs_user_confirmation`).
+        confirmed_by_user: bool,
+    },
+    /// A receipt recorded ahead of its transition.
+    Receipt,
+    /// A dry run was shown; no state change.
+    DryRun,
+}
+
+impl EventKind {
+    fn rank(&self) -> u8 {
+        match self {
+            EventKind::Created(_) => 0,
+            EventKind::Classified { .. } => 1,
+            EventKind::Receipt => 2,
+            EventKind::DryRun => 3,
+            EventKind::Transitioned { .. } => 4,
+        }
+    }
+
+    /// The wire event type.
+    ///
+    /// ```
+    /// use palisade_closure::ledger::EventKind;
+    /// use palisade_closure::schema::CandidateStatus;
+    /// let k = EventKind::Transitioned { to: CandidateStatus::RejectedNoise, confirmed_by_user: false };
+    /// assert_eq!(k.event_type(), "candidate.rejected");
+    /// ```
+    pub fn event_type(&self) -> &'static str {
+        match self {
+            EventKind::Created(_) => "candidate.created",
+            EventKind::Classified { .. } => "candidate.classified",
+            EventKind::Receipt => "candidate.receipt",
+            EventKind::DryRun => "candidate.promote.dry_run",
+            EventKind::Transitioned { to, .. } => match to {
+                CandidateStatus::Promoted => "candidate.promoted",
+                CandidateStatus::Merged => "candidate.merged",
+                CandidateStatus::NeedsUserConfirmation => "candidate.needs_user_confirmation",
+                CandidateStatus::Expired => "candidate.expired",
+                CandidateStatus::Pending => "candidate.transitioned",
+                _ => "candidate.rejected",
+            },
+        }
+    }
+
+    fn status(&self) -> Option<CandidateStatus> {
+        match self {
+            EventKind::Created(r) => Some(r.status),
+            EventKind::Classified { .. } => Some(CandidateStatus::Pending),
+            EventKind::Transitioned { to, .. } => Some(*to),
+            EventKind::Receipt | EventKind::DryRun => None,
+        }
+    }
+}
+
+/// One ledger event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CandidateEvent {
+    /// Deterministic id (see [`crate::schema`]), or the one the event carried.
+    pub event_id: String,
+    /// The candidate it concerns.
+    pub candidate_id: String,
+    /// When it happened.
+    pub at: Timestamp,
+    /// The turn record it came from.
+    pub record_id: String,
+    /// What it does.
+    pub kind: EventKind,
+    /// Why.
+    pub reason: String,
+    /// Proof, for promotions, merges and rejections.
+    pub receipt: Option<Receipt>,
+}
+
+impl CandidateEvent {
+    /// Build an event with its derived id.
+    ///
+    /// ```
+    /// use palisade_closure::ledger::{CandidateEvent, EventKind};
+    /// use palisade_closure::time::Timestamp;
+    /// let at = Timestamp::parse("2026-05-18T00:00:00Z").unwrap();
+    /// let e = CandidateEvent::new("tcand_x", at.clone(), EventKind::DryRun, "shown", None);
+    /// assert_eq!(e, CandidateEvent::new("tcand_x", at, EventKind::DryRun, "shown", None));
+    /// ```
+    pub fn new(
+        candidate_id: &str,
+        at: Timestamp,
+        kind: EventKind,
+        reason: &str,
+        receipt: Option<Receipt>,
+    ) -> CandidateEvent {
+        let receipt_v = receipt.as_ref().map(Receipt::to_value);
+        let mut status = kind.status().map(|s| s.as_str().to_owned());
+        if let EventKind::Transitioned {
+            confirmed_by_user: true,
+            ..
+        } = kind
+        {
+            status = status.map(|s| format!("{s}+confirmed"));
+        }
+        let id = event_id(
+            kind.event_type(),
+            candidate_id,
+            &at.to_utc_string(),
+            status.as_deref(),
+            reason,
+            receipt_v.as_ref(),
+        );
+        CandidateEvent {
+            event_id: id,
+            candidate_id: candidate_id.to_owned(),
+            at,
+            record_id: String::new(),
+            kind,
+            reason: reason.to_owned(),
+            receipt,
+        }
+    }
+
+    /// A `created` event for a record, stamped with the record's `created_at`
+    /// (or `at` when that is missing or unparseable).
+    ///
+    /// ```
+    /// use palisade_closure::ledger::CandidateEvent;
+    /// use palisade_closure::schema::*;
+    /// use palisade_closure::time::Timestamp;
+    /// let r = CandidateRecord::new("Remember tea", FinalSink::User, "user-preference", Risk::Low, 0.9);
+    /// let e = CandidateEvent::created(r, Timestamp::from_unix(0));
+    /// assert_eq!(e.kind.event_type(), "candidate.created");
+    /// ```
+    pub fn created(record: CandidateRecord, at: Timestamp) -> CandidateEvent {
+        let at = Timestamp::parse(&record.created_at).unwrap_or(at);
+        let reason = record.decision_reason.clone();
+        let id = record.candidate_id.clone();
+        let record_id = record.record_id.clone();
+        let mut e =
+            CandidateEvent::new(&id, at, EventKind::Created(Box::new(record)), &reason, None);
+        e.record_id = record_id;
+        e
+    }
+
+    /// Parse an event from its JSON line form, rejecting contradictions
+    /// (an event type whose status says otherwise, a rejection without a
+    /// rejection status, a timestamp without an offset).
+    ///
+    /// ```
+    /// use palisade_closure::ledger::CandidateEvent;
+    /// use serde_json::json;
+    /// assert!(CandidateEvent::from_value(&json!({"event_type":"candidate.expired","candidate_id":"tcand_x","at":"2026-05-18T00:00:00Z"})).is_ok());
+    /// let bad = json!({"event_type":"candidate.promoted","candidate_id":"tcand_x","at":"2026-05-18T00:00:00Z","status":"expired"});
+    /// assert!(CandidateEvent::from_value(&bad).unwrap_err().to_string().contains("contradicts"));
+    /// ```
+    pub fn from_value(v: &Value) -> Result<CandidateEvent, SchemaError> {
+        let Value::Object(m) = v else {
+            return Err(SchemaError::new("event must be a JSON object"));
+        };
+        let s = |k: &str| {
+            m.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .trim()
+                .to_owned()
+        };
+        let event_type = s("event_type");
+        let at_s = ["at", "created_at", "updated_at"]
+            .iter()
+            .map(|k| s(k))
+            .find(|v| !v.is_empty())
+            .unwrap_or_default();
+        let at = Timestamp::parse(&at_s).map_err(|e| SchemaError::new(e.to_string()))?;
+        let status_s = {
+            let a = s("candidate_status");
+            if a.is_empty() {
+                s("status")
+            } else {
+                a
+            }
+        };
+        let status = if status_s.is_empty() {
+            None
+        } else {
+            Some(
+                CandidateStatus::parse(&status_s)
+                    .ok_or_else(|| SchemaError::new(format!("invalid status {status_s:?}")))?,
+            )
+        };
+        let receipt = match m.get("receipt") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(o)) if o.is_empty() => None,
+            Some(r) => Some(Receipt::from_value(r)?),
+        };
+        let details = m.get("details").and_then(Value::as_object);
+        let confirmed = m
+            .get("confirmed_by_user")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+            || details
+                .and_then(|d| d.get("confirmed_by_user"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+        let contradiction = |expected: &str| {
+            SchemaError::new(format!(
+                "event type {event_type} contradicts status {status_s} (expected {expected})"
+            ))
+        };
+        let fixed = |want: CandidateStatus| -> Result<EventKind, SchemaError> {
+            match status {
+                Some(st) if st != want => Err(contradiction(want.as_str())),
+                _ => Ok(EventKind::Transitioned {
+                    to: want,
+                    confirmed_by_user: confirmed,
+                }),
+            }
+        };
+        let kind = match event_type.as_str() {
+            "candidate.created" => {
+                let c = m
+                    .get("candidate")
+                    .ok_or_else(|| SchemaError::new("created event without a candidate"))?;
+                let rec = CandidateRecord::from_value(c)?;
+                if let Some(st) = status {
+                    if st != rec.status {
+                        return Err(contradiction(rec.status.as_str()));
+                    }
+                }
+                EventKind::Created(Box::new(rec))
+            }
+            "candidate.classified" => {
+                if let Some(st) = status.filter(|st| *st != CandidateStatus::Pending) {
+                    return Err(SchemaError::new(format!(
+                        "event type {event_type} cannot change the status to {st}"
+                    )));
+                }
+                let d = details.cloned().unwrap_or_default();
+                let get = |k: &str| {
+                    d.get(k)
+                        .or_else(|| m.get(k))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                };
+                EventKind::Classified {
+                    classification: get("classification"),
+                    final_sink: match get("final_sink") {
+                        Some(x) => Some(FinalSink::parse(&x).ok_or_else(|| {
+                            SchemaError::new(format!("invalid final sink {x:?}"))
+                        })?),
+                        None => None,
+                    },
+                    risk: match get("risk") {
+                        Some(x) => Some(
+                            Risk::parse(&x)
+                                .ok_or_else(|| SchemaError::new(format!("invalid risk {x:?}")))?,
+                        ),
+                        None => None,
+                    },
+                    confidence: d
+                        .get("confidence")
+                        .or_else(|| m.get("confidence"))
+                        .and_then(Value::as_f64),
+                }
+            }
+            "candidate.promoted" => fixed(CandidateStatus::Promoted)?,
+            "candidate.merged" => fixed(CandidateStatus::Merged)?,
+            "candidate.needs_user_confirmation" => fixed(CandidateStatus::NeedsUserConfirmation)?,
+            "candidate.expired" => fixed(CandidateStatus::Expired)?,
+            "candidate.rejected" => match status {
+                Some(st) if st.is_rejection() => EventKind::Transitioned {
+                    to: st,
+                    confirmed_by_user: false,
+                },
+                _ => {
+                    return Err(SchemaError::new(format!(
+                        "event type {event_type} needs a rejection status, got {status_s:?}"
+                    )))
+                }
+            },
+            "candidate.receipt" => {
+                if receipt.is_none() {
+                    return Err(SchemaError::new("receipt event without a receipt"));
+                }
+                EventKind::Receipt
+            }
+            "candidate.promote.dry_run" => EventKind::DryRun,
+            other => return Err(SchemaError::new(format!("unknown event type {other:?}"))),
+        };
+        let candidate_id = s("candidate_id");
+        if candidate_id.is_empty() {
+            return Err(SchemaError::new("event without a candidate id"));
+        }
+        let reason = m
+            .get("reason")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let mut e = CandidateEvent::new(&candidate_id, at, kind, &reason, receipt);
+        let given = s("event_id");
+        if !given.is_empty() {
+            e.event_id = given;
+        }
+        e.record_id = s("record_id");
+        Ok(e)
+    }
+
+    /// The event's JSON line form.
+    ///
+    /// ```
+    /// use palisade_closure::ledger::{CandidateEvent, EventKind};
+    /// use palisade_closure::time::Timestamp;
+    /// let e = CandidateEvent::new("tcand_x", Timestamp::from_unix(0), EventKind::DryRun, "", None);
+    /// let back = CandidateEvent::from_value(&e.to_value()).unwrap();
+    /// assert_eq!(back, e);
+    /// ```
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("event_id".into(), json!(self.event_id));
+        m.insert("event_type".into(), json!(self.kind.event_type()));
+        m.insert("candidate_id".into(), json!(self.candidate_id));
+        m.insert("at".into(), json!(self.at.to_utc_string()));
+        m.insert("record_id".into(), json!(self.record_id));
+        m.insert(
+            "status".into(),
+            self.kind
+                .status()
+                .map_or(Value::Null, |s| json!(s.as_str())),
+        );
+        m.insert("reason".into(), json!(self.reason));
+        m.insert(
+            "receipt".into(),
+            self.receipt.as_ref().map_or(Value::Null, Receipt::to_value),
+        );
+        match &self.kind {
+            EventKind::Created(r) => {
+                m.insert("candidate".into(), r.to_value());
+            }
+            EventKind::Classified {
+                classification,
+                final_sink,
+                risk,
+                confidence,
+            } => {
+                let mut d = Map::new();
+                if let Some(c) = classification {
+                    d.insert("classification".into(), json!(c));
+                }
+                if let Some(s) = final_sink {
+                    d.insert("final_sink".into(), json!(s.as_str()));
+                }
+                if let Some(r) = risk {
+                    d.insert("risk".into(), json!(r.as_str()));
+                }
+                if let Some(c) = confidence {
+                    d.insert("confidence".into(), json!(c));
+                }
+                m.insert("details".into(), Value::Object(d));
+            }
+            EventKind::Transitioned {
+                confirmed_by_user: true,
+                ..
+            } => {
+                m.insert("confirmed_by_user".into(), json!(true));
+            }
+            _ => {}
+        }
+        Value::Object(m)
+    }
+
+    fn sort_key(&self) -> (&Timestamp, u8, &str) {
+        (&self.at, self.kind.rank(), &self.event_id)
+    }
+}
+
+/// What applying one event did.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Applied {
+    /// Folded into the view.
+    Accepted,
+    /// Already in the ledger (same event id); nothing changed.
+    Duplicate,
+    /// A second creation of an existing candidate; the first one wins.
+    Deduped,
+    /// Held until the candidate's `created` event arrives.
+    Deferred,
+    /// Refused; the view is unchanged. The string says why.
+    Rejected(String),
+}
+
+/// A candidate's materialized state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CandidateView {
+    /// The record with its current status, receipt and reason.
+    pub record: CandidateRecord,
+    /// When it was created.
+    pub created: Timestamp,
+    /// When it last changed.
+    pub updated: Timestamp,
+    /// Accepted transitions: (when, to).
+    pub transitions: Vec<(Timestamp, CandidateStatus)>,
+    /// Events refused by the fold: (event id, reason).
+    pub rejected: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Entry {
+    events: Vec<CandidateEvent>,
+    outcomes: Vec<Applied>,
+    view: Option<CandidateView>,
+}
+
+/// The ledger: events in, materialized views out.
+///
+/// ```
+/// use palisade_closure::ledger::{Applied, CandidateEvent, EventKind, Ledger};
+/// use palisade_closure::schema::*;
+/// use palisade_closure::time::Timestamp;
+/// let mut ledger = Ledger::new();
+/// let rec = CandidateRecord::new("Remember tea", FinalSink::User, "user-preference", Risk::Low, 0.9);
+/// let id = rec.candidate_id.clone();
+/// let t0 = Timestamp::parse("2026-05-16T00:00:00Z").unwrap();
+/// assert_eq!(ledger.apply(CandidateEvent::created(rec, t0.clone())), Applied::Accepted);
+/// let promote = EventKind::Transitioned { to: CandidateStatus::Promoted, confirmed_by_user: false };
+/// let no_receipt = CandidateEvent::new(&id, t0.add_seconds(60), promote.clone(), "", None);
+/// assert!(matches!(ledger.apply(no_receipt), Applied::Rejected(_)));
+/// let receipt = Receipt::promotion("2026-05-16T00:02:00Z", "fake", "user", "mem-1");
+/// let ok = CandidateEvent::new(&id, t0.add_seconds(120), promote, "", Some(receipt));
+/// assert_eq!(ledger.apply(ok), Applied::Accepted);
+/// assert_eq!(ledger.get(&id).unwrap().record.status, CandidateStatus::Promoted);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Ledger {
+    entries: HashMap<String, Entry>,
+    events: usize,
+}
+
+impl Ledger {
+    /// An empty ledger.
+    ///
+    /// ```
+    /// assert_eq!(palisade_closure::ledger::Ledger::new().len(), 0);
+    /// ```
+    pub fn new() -> Ledger {
+        Ledger::default()
+    }
+
+    /// Number of materialized candidates.
+    ///
+    /// ```
+    /// assert!(palisade_closure::ledger::Ledger::new().is_empty());
+    /// ```
+    pub fn len(&self) -> usize {
+        self.entries.values().filter(|e| e.view.is_some()).count()
+    }
+
+    /// Whether no candidate is materialized.
+    ///
+    /// ```
+    /// assert!(palisade_closure::ledger::Ledger::new().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of events stored.
+    ///
+    /// ```
+    /// assert_eq!(palisade_closure::ledger::Ledger::new().event_count(), 0);
+    /// ```
+    pub fn event_count(&self) -> usize {
+        self.events
+    }
+
+    /// A candidate's view.
+    ///
+    /// ```
+    /// assert!(palisade_closure::ledger::Ledger::new().get("tcand_x").is_none());
+    /// ```
+    pub fn get(&self, candidate_id: &str) -> Option<&CandidateView> {
+        self.entries.get(candidate_id).and_then(|e| e.view.as_ref())
+    }
+
+    /// All views, in no particular order.
+    ///
+    /// ```
+    /// assert_eq!(palisade_closure::ledger::Ledger::new().views().count(), 0);
+    /// ```
+    pub fn views(&self) -> impl Iterator<Item = &CandidateView> {
+        self.entries.values().filter_map(|e| e.view.as_ref())
+    }
+
+    /// Apply one event. Never panics; an event that breaks the state machine
+    /// is rejected with a reason and leaves the view unchanged.
+    ///
+    /// ```
+    /// use palisade_closure::ledger::{Applied, CandidateEvent, EventKind, Ledger};
+    /// use palisade_closure::time::Timestamp;
+    /// let mut l = Ledger::new();
+    /// let e = CandidateEvent::new("tcand_x", Timestamp::from_unix(0), EventKind::DryRun, "", None);
+    /// assert_eq!(l.apply(e.clone()), Applied::Deferred);
+    /// assert_eq!(l.apply(e), Applied::Duplicate);
+    /// ```
+    pub fn apply(&mut self, event: CandidateEvent) -> Applied {
+        let entry = self.entries.entry(event.candidate_id.clone()).or_default();
+        if entry.events.iter().any(|e| e.event_id == event.event_id) {
+            return Applied::Duplicate;
+        }
+        if entry.events.len() >= MAX_EVENTS_PER_CANDIDATE {
+            return Applied::Rejected(format!(
+                "candidate already has {MAX_EVENTS_PER_CANDIDATE} events"
+            ));
+        }
+        self.events += 1;
+        let is_created = matches!(event.kind, EventKind::Created(_));
+        let pos = entry
+            .events
+            .partition_point(|e| e.sort_key() <= event.sort_key());
+        let at_end = pos == entry.events.len();
+        entry.events.insert(pos, event);
+        if at_end && entry.view.is_some() {
+            // Fast path: the new event sorts last; one fold step.
+            let ev = &entry.events[pos];
+            let outcome = match entry.view.as_mut() {
+                Some(view) => step(view, ev),
+                None => Applied::Deferred,
+            };
+            if let (Applied::Rejected(why), Some(view)) = (&outcome, entry.view.as_mut()) {
+                view.rejected.push((ev.event_id.clone(), why.clone()));
+            }
+            entry.outcomes.insert(pos, outcome.clone());
+            return outcome;
+        }
+        if !is_created && entry.view.is_none() {
+            entry.outcomes.insert(pos, Applied::Deferred);
+            return Applied::Deferred;
+        }
+        refold(entry);
+        entry
+            .outcomes
+            .get(pos)
+            .cloned()
+            .unwrap_or(Applied::Deferred)
+    }
+
+    /// Parse and apply one JSON event line; a malformed event is rejected
+    /// with the parse error as the reason.
+    ///
+    /// ```
+    /// use palisade_closure::ledger::{Applied, Ledger};
+    /// let mut l = Ledger::new();
+    /// let r = l.apply_value(&serde_json::json!({"event_type":"candidate.rejected","candidate_id":"tcand_x","at":"2026-05-18T00:00:00Z","status":"promoted"}));
+    /// assert!(matches!(r, Applied::Rejected(_)));
+    /// ```
+    pub fn apply_value(&mut self, value: &Value) -> Applied {
+        match CandidateEvent::from_value(value) {
+            Ok(e) => self.apply(e),
+            Err(e) => Applied::Rejected(e.to_string()),
+        }
+    }
+
+    /// The `created` event for a new candidate, or why none is needed.
+    ///
+    /// ```
+    /// use palisade_closure::ledger::{Ledger, Proposal};
+    /// use palisade_closure::schema::*;
+    /// use palisade_closure::time::Timestamp;
+    /// let mut l = Ledger::new();
+    /// let rec = CandidateRecord::new("Remember tea", FinalSink::User, "user-preference", Risk::Low, 0.9);
+    /// let Proposal::New(e) = l.propose(rec.clone(), Timestamp::from_unix(0)) else { panic!() };
+    /// l.apply(*e);
+    /// assert!(matches!(l.propose(rec, Timestamp::from_unix(9)), Proposal::Existing { .. }));
+    /// ```
+    pub fn propose(&self, record: CandidateRecord, at: Timestamp) -> Proposal {
+        match self.get(&record.candidate_id) {
+            None => Proposal::New(Box::new(CandidateEvent::created(record, at))),
+            Some(v)
+                if matches!(
+                    v.record.status,
+                    CandidateStatus::Expired | CandidateStatus::RejectedTemporary
+                ) =>
+            {
+                Proposal::Reproposable {
+                    status: v.record.status,
+                    epoch_id: crate::schema::candidate_id_with_epoch(
+                        &record.candidate_content,
+                        record.final_sink,
+                        &record.classification,
+                        &at.local_day(),
+                    ),
+                }
+            }
+            Some(v) => Proposal::Existing {
+                status: v.record.status,
+            },
+        }
+    }
+
+    /// Validate a transition against the current view and build its event
+    /// (the caller appends it). Terminal candidates answer
+    /// [`TransitionError::Terminal`] and nothing is written.
+    ///
+    /// ```
+    /// use palisade_closure::ledger::{Ledger, TransitionError};
+    /// use palisade_closure::schema::CandidateStatus;
+    /// use palisade_closure::time::Timestamp;
+    /// let l = Ledger::new();
+    /// let r = l.transition("tcand_x", CandidateStatus::Expired, Timestamp::from_unix(0), "old", None, false);
+    /// assert_eq!(r.unwrap_err(), TransitionError::NotFound);
+    /// ```
+    pub fn transition(
+        &self,
+        candidate_id: &str,
+        to: CandidateStatus,
+        at: Timestamp,
+        reason: &str,
+        receipt: Option<Receipt>,
+        confirmed_by_user: bool,
+    ) -> Result<CandidateEvent, TransitionError> {
+        let view = self.get(candidate_id).ok_or(TransitionError::NotFound)?;
+        if view.record.status.is_terminal() {
+            return Err(TransitionError::Terminal(view.record.status));
+        }
+        let event = CandidateEvent::new(
+            candidate_id,
+            at,
+            EventKind::Transitioned {
+                to,
+                confirmed_by_user,
+            },
+            reason,
+            receipt,
+        );
+        let mut probe = view.clone();
+        match step(&mut probe, &event) {
+            Applied::Accepted => Ok(event),
+            Applied::Rejected(why) => Err(TransitionError::Invalid(why)),
+            _ => Err(TransitionError::Invalid("transition not applicable".into())),
+        }
+    }
+
+    /// `expired` events for open candidates created more than `ttl_secs`
+    /// before `now` (the caller's clock). Append them to expire.
+    ///
+    /// ```
+    /// use palisade_closure::ledger::Ledger;
+    /// use palisade_closure::time::Timestamp;
+    /// assert!(Ledger::new().expire_due(&Timestamp::from_unix(0), 3600).is_empty());
+    /// ```
+    pub fn expire_due(&self, now: &Timestamp, ttl_secs: i64) -> Vec<CandidateEvent> {
+        let mut out: Vec<CandidateEvent> = self
+            .views()
+            .filter(|v| {
+                !v.record.status.is_terminal()
+                    && now.unix_seconds() - v.created.unix_seconds() > ttl_secs
+            })
+            .map(|v| {
+                CandidateEvent::new(
+                    &v.record.candidate_id,
+                    now.clone(),
+                    EventKind::Transitioned {
+                        to: CandidateStatus::Expired,
+                        confirmed_by_user: false,
+                    },
+                    &format!("no decision within {} hours", ttl_secs / 3600),
+                    None,
+                )
+            })
+            .collect();
+        out.sort_by(|a, b| a.candidate_id.cmp(&b.candidate_id));
+        out
+    }
+
+    /// Candidates, optionally of one status, most recently updated first
+    /// (ties by id), at most `limit`.
+    ///
+    /// ```
+    /// use palisade_closure::ledger::Ledger;
+    /// assert!(Ledger::new().list(None, 10).is_empty());
+    /// ```
+    pub fn list(&self, status: Option<CandidateStatus>, limit: usize) -> Vec<&CandidateView> {
+        let mut v: Vec<&CandidateView> = self
+            .views()
+            .filter(|v| status.is_none_or(|s| v.record.status == s))
+            .collect();
+        v.sort_by(|a, b| {
+            b.updated
+                .cmp(&a.updated)
+                .then_with(|| a.record.candidate_id.cmp(&b.record.candidate_id))
+        });
+        v.truncate(limit);
+        v
+    }
+
+    /// Counts for the pending report at `now` (the caller's clock; "today"
+    /// is `now`'s calendar day in `now`'s own UTC offset).
+    ///
+    /// ```
+    /// use palisade_closure::ledger::Ledger;
+    /// use palisade_closure::time::Timestamp;
+    /// let r = Ledger::new().pending_report(&Timestamp::from_unix(0), 24 * 3600);
+    /// assert_eq!(r.pending_total, 0);
+    /// ```
+    pub fn pending_report(&self, now: &Timestamp, overdue_secs: i64) -> PendingReport {
+        let today = now.day_at_offset(now.offset_seconds());
+        let mut r = PendingReport::default();
+        let mut oldest: Option<(&Timestamp, &str)> = None;
+        for v in self.views() {
+            match v.record.status {
+                CandidateStatus::Pending => {
+                    r.pending_total += 1;
+                    if now.unix_seconds() - v.created.unix_seconds() > overdue_secs {
+                        r.pending_overdue += 1;
+                    }
+                    let key = (&v.created, v.record.candidate_id.as_str());
+                    if oldest.is_none_or(|o| key < o) {
+                        oldest = Some(key);
+                    }
+                }
+                CandidateStatus::NeedsUserConfirmation => r.needs_user_confirmation_total += 1,
+                _ => {}
+            }
+            for (at, to) in &v.transitions {
+                if at.day_at_offset(now.offset_seconds()) != today {
+                    continue;
+                }
+                match to {
+                    CandidateStatus::Promoted => r.promoted_today += 1,
+                    CandidateStatus::Merged => r.merged_today += 1,
+                    CandidateStatus::Expired => r.expired_today += 1,
+                    s if s.is_rejection() => r.rejected_today += 1,
+                    _ => {}
+                }
+            }
+        }
+        r.oldest_pending = oldest.map(|(_, id)| id.to_owned());
+        r
+    }
+}
+
+/// The answer to [`Ledger::propose`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Proposal {
+    /// Append this `created` event.
+    New(Box<CandidateEvent>),
+    /// The candidate exists; nothing to append.
+    Existing {
+        /// Its current status.
+        status: CandidateStatus,
+    },
+    /// The candidate expired or was rejected as temporary: it may be proposed
+    /// again under an epoch-salted id.
+    Reproposable {
+        /// Its current status.
+        status: CandidateStatus,
+        /// The id to use for the new proposal.
+        epoch_id: String,
+    },
+}
+
+/// Why [`Ledger::transition`] refused.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum TransitionError {
+    /// No such candidate.
+    #[error("candidate not found")]
+    NotFound,
+    /// The candidate is already final.
+    #[error("candidate is already {0}; terminal states are final")]
+    Terminal(CandidateStatus),
+    /// The state machine forbids it.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Counts for `/turn-closure report`.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct PendingReport {
+    /// Pending candidates.
+    pub pending_total: usize,
+    /// Pending for longer than the overdue threshold.
+    pub pending_overdue: usize,
+    /// Waiting for the user.
+    pub needs_user_confirmation_total: usize,
+    /// Promotions today.
+    pub promoted_today: usize,
+    /// Merges today.
+    pub merged_today: usize,
+    /// Rejections today.
+    pub rejected_today: usize,
+    /// Expiries today.
+    pub expired_today: usize,
+    /// The oldest pending candidate.
+    pub oldest_pending: Option<String>,
+}
+
+/// Re-fold one candidate from its sorted events: the first `created`, then
+/// every other event in order.
+fn refold(entry: &mut Entry) {
+    entry.view = None;
+    entry.outcomes = vec![Applied::Deferred; entry.events.len()];
+    let Some(first) = entry
+        .events
+        .iter()
+        .position(|e| matches!(e.kind, EventKind::Created(_)))
+    else {
+        return;
+    };
+    let created = &entry.events[first];
+    let view = match &created.kind {
+        EventKind::Created(rec) => start(rec, created),
+        _ => return,
+    };
+    let mut view = match view {
+        Ok(v) => v,
+        Err(why) => {
+            entry.outcomes[first] = Applied::Rejected(why);
+            // A later valid creation may still start the candidate.
+            let rest = entry.events.iter().enumerate().skip(first + 1);
+            for (i, e) in rest {
+                if let EventKind::Created(rec) = &e.kind {
+                    if let Ok(v) = start(rec, e) {
+                        entry.outcomes[i] = Applied::Accepted;
+                        let mut v = v;
+                        for (j, other) in entry.events.iter().enumerate() {
+                            if j != i && j != first {
+                                let o = step(&mut v, other);
+                                if let Applied::Rejected(why) = &o {
+                                    v.rejected.push((other.event_id.clone(), why.clone()));
+                                }
+                                entry.outcomes[j] = o;
+                            }
+                        }
+                        entry.view = Some(v);
+                        return;
+                    }
+                }
+            }
+            return;
+        }
+    };
+    entry.outcomes[first] = Applied::Accepted;
+    for (i, e) in entry.events.iter().enumerate() {
+        if i == first {
+            continue;
+        }
+        let o = step(&mut view, e);
+        if let Applied::Rejected(why) = &o {
+            view.rejected.push((e.event_id.clone(), why.clone()));
+        }
+        entry.outcomes[i] = o;
+    }
+    entry.view = Some(view);
+}
+
+fn start(rec: &CandidateRecord, e: &CandidateEvent) -> Result<CandidateView, String> {
+    if rec.status != CandidateStatus::Pending {
+        return Err(format!(
+            "a created event must carry status pending, not {}",
+            rec.status
+        ));
+    }
+    if rec.candidate_id != e.candidate_id {
+        return Err("created event's candidate id differs from its payload".into());
+    }
+    let mut record = (**match &e.kind {
+        EventKind::Created(r) => r,
+        _ => return Err("not a created event".into()),
+    })
+    .clone();
+    record.created_at = e.at.to_utc_string();
+    record.updated_at = record.created_at.clone();
+    Ok(CandidateView {
+        record,
+        created: e.at.clone(),
+        updated: e.at.clone(),
+        transitions: Vec::new(),
+        rejected: Vec::new(),
+    })
+}
+
+/// One fold step on an existing view.
+fn step(view: &mut CandidateView, e: &CandidateEvent) -> Applied {
+    let status = view.record.status;
+    let touch = |view: &mut CandidateView| {
+        if e.at > view.updated {
+            view.updated = e.at.clone();
+            view.record.updated_at = e.at.to_utc_string();
+        }
+    };
+    match &e.kind {
+        EventKind::Created(_) => Applied::Deduped,
+        EventKind::DryRun => Applied::Accepted,
+        _ if status.is_terminal() => Applied::Rejected(format!(
+            "candidate is already {status}; terminal states are final"
+        )),
+        EventKind::Classified {
+            classification,
+            final_sink,
+            risk,
+            confidence,
+        } => {
+            if status != CandidateStatus::Pending {
+                return Applied::Rejected(format!(
+                    "cannot reclassify a candidate that is {status}"
+                ));
+            }
+            if let Some(c) = confidence {
+                if !(0.0..=1.0).contains(c) {
+                    return Applied::Rejected(format!("confidence {c} is outside [0, 1]"));
+                }
+                view.record.confidence = *c;
+            }
+            if let Some(c) = classification {
+                view.record.classification = c.clone();
+            }
+            if let Some(s) = final_sink {
+                view.record.final_sink = *s;
+            }
+            if let Some(r) = risk {
+                view.record.risk = *r;
+            }
+            if !e.reason.is_empty() {
+                view.record.decision_reason = e.reason.clone();
+            }
+            touch(view);
+            Applied::Accepted
+        }
+        EventKind::Receipt => {
+            let Some(r) = &e.receipt else {
+                return Applied::Rejected("receipt event without a receipt".into());
+            };
+            view.record.receipt = Some(r.clone());
+            touch(view);
+            Applied::Accepted
+        }
+        EventKind::Transitioned {
+            to,
+            confirmed_by_user,
+        } => {
+            let receipt = e.receipt.as_ref().or(view.record.receipt.as_ref());
+            let needs = |action: ReceiptAction| receipt.is_some_and(|r| r.action == action);
+            let verdict: Result<(), String> = match (status, to) {
+                (_, CandidateStatus::Pending) => Err("cannot transition back to pending".into()),
+                (
+                    CandidateStatus::NeedsUserConfirmation,
+                    CandidateStatus::NeedsUserConfirmation,
+                ) => Err("candidate already needs user confirmation".into()),
+                (CandidateStatus::NeedsUserConfirmation, CandidateStatus::Promoted)
+                    if !confirmed_by_user =>
+                {
+                    Err(
+                        "promotion from needs_user_confirmation requires the user's confirmation"
+                            .into(),
+                    )
+                }
+                (_, CandidateStatus::Promoted) if !needs(ReceiptAction::Promoted) => {
+                    Err("promotion without a promotion receipt".into())
+                }
+                (_, CandidateStatus::Merged) if !needs(ReceiptAction::Merged) => {
+                    Err("merge without a merge receipt".into())
+                }
+                (_, s)
+                    if s.is_rejection()
+                        && e.reason.trim().is_empty()
+                        && receipt.is_none_or(|r| r.reason.trim().is_empty()) =>
+                {
+                    Err("rejection without a reason".into())
+                }
+                (_, s)
+                    if s.is_rejection()
+                        && e.receipt
+                            .as_ref()
+                            .is_some_and(|r| r.action.as_str() != s.as_str()) =>
+                {
+                    Err(format!(
+                        "rejection receipt action does not match status {s}"
+                    ))
+                }
+                _ => Ok(()),
+            };
+            if let Err(why) = verdict {
+                return Applied::Rejected(why);
+            }
+            view.record.status = *to;
+            if let Some(r) = &e.receipt {
+                view.record.receipt = Some(r.clone());
+            }
+            if !e.reason.is_empty() {
+                view.record.decision_reason = e.reason.clone();
+            }
+            view.transitions.push((e.at.clone(), *to));
+            touch(view);
+            Applied::Accepted
+        }
+    }
+}
