@@ -17,3 +17,8 @@ mod lexicon;
 
 pub use detect::{Claim, ClaimDetector, Scope};
 pub use lexicon::ClaimClass;
+pub mod gate;
+pub mod said;
+
+pub use gate::{Gate, GateConfig, Outcome, Reason, Report};
+pub use said::{SaidIndex, SearchScope};
