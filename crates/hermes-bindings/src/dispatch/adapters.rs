@@ -79,9 +79,11 @@ pub(crate) fn clean_user_message(raw: &str) -> String {
     raw.to_owned()
 }
 
-/// Mask every credential in `text` before it is persisted.
+/// Mask every credential in `text` before it is persisted (`AKIA…****`).
 pub(crate) fn mask_secrets(text: &str) -> String {
-    text.to_owned()
+    palisade_egress::secrets::SecretScanner::builtin()
+        .redact(text)
+        .text
 }
 
 /// Where an egress inspection runs.
@@ -168,7 +170,26 @@ pub(crate) fn egress_inspect(
 
 /// Mask every credential as `[REDACTED-SECRET]` (the injection seed's marker).
 pub(crate) fn mask_secrets_marker(text: &str) -> String {
-    text.to_owned()
+    let findings = palisade_egress::secrets::SecretScanner::builtin().scan(text);
+    let mut out = String::with_capacity(text.len());
+    let mut cursor = 0;
+    for f in &findings {
+        let (start, end) = (f.span.start, f.span.end);
+        // Findings are sorted and disjoint on char boundaries; skip any
+        // that are not rather than panic.
+        if start < cursor
+            || end > text.len()
+            || !text.is_char_boundary(start)
+            || !text.is_char_boundary(end)
+        {
+            continue;
+        }
+        out.push_str(&text[cursor..start]);
+        out.push_str("[REDACTED-SECRET]");
+        cursor = end;
+    }
+    out.push_str(&text[cursor..]);
+    out
 }
 
 /// The injection guard's tiers, ordered by severity.
