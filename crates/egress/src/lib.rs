@@ -14,5 +14,6 @@
 
 pub mod error;
 pub mod secrets;
+pub mod table;
 
 pub use error::{Error, ErrorKind};

@@ -1,0 +1,681 @@
+//! Complementary suppression with a certified audit.
+//!
+//! # The attacker
+//!
+//! The attacker sees every published cell and knows every additive relation
+//! of the table (row totals, column totals, subtotals, the grand total), that
+//! cells are integers, and that a hidden cell is at least `floor` (1 when
+//! zeros are never hidden, `min_value: 1`; 0 otherwise). The feasible
+//! interval of a hidden cell is the range of values it takes over all tables
+//! that satisfy all of that.
+//!
+//! # The certificate
+//!
+//! Relations come in two separable families: row relations (`target row =
+//! Σ member rows`, in every count column) and column relations (`target
+//! column = Σ member columns`, in every row). A *row pattern* is an integer
+//! vector over rows that every row relation maps to zero; a *column pattern*
+//! likewise over columns. Their outer product `σ ⊗ τ` is then zero on every
+//! equation of the table, so adding `t·(σ ⊗ τ)` to the true table gives
+//! another table the attacker cannot rule out, for every integer `t` that
+//! keeps the cells on its support at or above `floor`. When every cell of the
+//! support is hidden, that proves the hidden cell at the pattern's corner can
+//! take every value in `[x − dec, x + inc]`: an inner bound of its feasible
+//! interval. The classic 2-D rectangle is `(e_i − e_i') ⊗ (e_j − e_j')`;
+//! subtotal hierarchies give patterns such as `e_d + e_sub − e_d' − e_sub'`.
+//! Patterns with disjoint supports add up.
+//!
+//! Each hidden cell gets certificates until its proven width reaches the
+//! required width; complementary cells are chosen as the cheapest support
+//! (fewest newly hidden cells, then the smallest values) that proves it.
+//! Every newly hidden cell is itself certified by the same pattern. Because
+//! hiding more cells only removes information, a certificate stays valid
+//! whatever else is hidden later.
+//!
+//! The search is local (nearby rows and columns, bounded per cell), so it is
+//! linear in the table size. A cell it cannot certify at all makes the whole
+//! table's counts hidden (the fallback), which is always safe.
+
+use super::model::Model;
+
+/// Why a cell is hidden.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum Reason {
+    Primary,
+    Complementary,
+    Fallback,
+}
+
+/// The outcome of protecting one table's counts.
+#[derive(Clone, Debug)]
+pub(crate) struct Protection {
+    pub hidden: Vec<bool>,
+    pub reason: Vec<Option<Reason>>,
+    /// Proven increase and decrease room per hidden cell (`u64::MAX` = unbounded).
+    pub room: Vec<(u64, u64)>,
+    /// Width each hidden cell was required to reach.
+    pub required: Vec<u64>,
+    pub floor: u64,
+    pub fallback: bool,
+}
+
+impl Protection {
+    /// Proven interval `(lo, hi)` of a hidden cell; `hi == None` is unbounded.
+    pub fn interval(&self, m: &Model, cell: usize) -> Option<(u64, Option<u64>)> {
+        let v = m.values[cell]?;
+        let (inc, dec) = self.room[cell];
+        let lo = v.saturating_sub(dec);
+        let hi = if inc == u64::MAX {
+            None
+        } else {
+            Some(v.saturating_add(inc))
+        };
+        Some((lo, hi))
+    }
+
+    /// Proven width of a hidden cell (`u64::MAX` = unbounded).
+    pub fn width(&self, cell: usize) -> u64 {
+        let (inc, dec) = self.room[cell];
+        inc.saturating_add(dec)
+    }
+}
+
+/// Settings of the protection.
+pub(crate) struct Settings {
+    pub threshold: u64,
+    pub min_value: u64,
+    pub width: u64,
+}
+
+/// Rows (or columns) of patterns, per dimension.
+struct Patterns {
+    /// Null pattern of each leaf (a row that is no relation's target).
+    closure: Vec<Option<Vec<(usize, i32)>>>,
+    /// Leaves whose closure contains each row (a few, nearest first).
+    holders: Vec<Vec<usize>>,
+    /// All leaves in order.
+    leaves: Vec<usize>,
+    /// Relations each row is a member of.
+    member_of: Vec<Vec<usize>>,
+}
+
+const MAX_PATTERN: usize = 12;
+const MAX_HOLDERS: usize = 3;
+
+fn patterns(n: usize, rels: &[(usize, Vec<usize>)]) -> Patterns {
+    let mut member_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut target_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, (t, members)) in rels.iter().enumerate() {
+        if *t < n {
+            target_of[*t].push(k);
+        }
+        for &m in members {
+            if m < n {
+                member_of[m].push(k);
+            }
+        }
+    }
+    let mut closure = vec![None; n];
+    let mut holders: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut leaves = Vec::new();
+    for leaf in 0..n {
+        if !target_of[leaf].is_empty() {
+            continue;
+        }
+        leaves.push(leaf);
+        let Some(pattern) = close(leaf, rels, &member_of, &target_of) else {
+            continue;
+        };
+        for &(r, _) in &pattern {
+            if holders[r].len() < MAX_HOLDERS {
+                holders[r].push(leaf);
+            }
+        }
+        closure[leaf] = Some(pattern);
+    }
+    Patterns {
+        closure,
+        holders,
+        leaves,
+        member_of,
+    }
+}
+
+/// The all-positive null pattern through `leaf`: the leaf plus the targets
+/// of the relations it is in, transitively. `None` when it does not close
+/// within the bound or does not verify.
+fn close(
+    leaf: usize,
+    rels: &[(usize, Vec<usize>)],
+    member_of: &[Vec<usize>],
+    target_of: &[Vec<usize>],
+) -> Option<Vec<(usize, i32)>> {
+    let mut sigma: Vec<(usize, i32)> = vec![(leaf, 1)];
+    let get = |s: &[(usize, i32)], r: usize| s.iter().find(|e| e.0 == r).map_or(0, |e| e.1);
+    let rel_sum = |s: &[(usize, i32)], k: usize| -> i32 {
+        let t = rels[k].0;
+        let mut sum = -get(s, t);
+        for &(r, v) in s {
+            if member_of[r].contains(&k) {
+                sum += v;
+            }
+        }
+        sum
+    };
+    let mut steps = 0;
+    let mut work = vec![leaf];
+    while let Some(r) = work.pop() {
+        steps += 1;
+        if steps > 4 * MAX_PATTERN || sigma.len() > MAX_PATTERN {
+            return None;
+        }
+        for &k in &member_of[r] {
+            let sum = rel_sum(&sigma, k);
+            if sum != 0 {
+                let t = rels[k].0;
+                match sigma.iter_mut().find(|e| e.0 == t) {
+                    Some(e) => e.1 += sum,
+                    None => sigma.push((t, sum)),
+                }
+                work.push(t);
+            }
+        }
+    }
+    sigma.retain(|e| e.1 != 0);
+    // Verify: every relation touching the support sums to zero.
+    for &(r, _) in &sigma {
+        for &k in member_of[r].iter().chain(target_of[r].iter()) {
+            if rel_sum(&sigma, k) != 0 {
+                return None;
+            }
+        }
+    }
+    Some(sigma)
+}
+
+/// Null patterns through `i` with `σ_i = ±1`, small supports first.
+fn patterns_through(p: &Patterns, i: usize, window: usize) -> Vec<Vec<(usize, i32)>> {
+    let mut out: Vec<Vec<(usize, i32)>> = Vec::new();
+    let pos = p.leaves.partition_point(|&l| l < i);
+    for &leaf in &p.holders[i] {
+        let Some(base) = &p.closure[leaf] else {
+            continue;
+        };
+        if base.iter().any(|&(r, v)| r == i && v.abs() == 1) {
+            out.push(base.clone());
+        }
+        let lo = pos.saturating_sub(window);
+        let hi = (pos + window).min(p.leaves.len());
+        let mut near: Vec<usize> = p.leaves[lo..hi].to_vec();
+        near.sort_by_key(|&l| l.abs_diff(i));
+        for other in near {
+            if other == leaf {
+                continue;
+            }
+            let Some(second) = &p.closure[other] else {
+                continue;
+            };
+            let mut diff = base.clone();
+            for &(r, v) in second {
+                match diff.iter_mut().find(|e| e.0 == r) {
+                    Some(e) => e.1 -= v,
+                    None => diff.push((r, -v)),
+                }
+            }
+            diff.retain(|e| e.1 != 0);
+            if diff.len() <= MAX_PATTERN && diff.iter().any(|&(r, v)| r == i && v.abs() == 1) {
+                out.push(diff);
+            }
+        }
+    }
+    out.sort_by_key(Vec::len);
+    out
+}
+
+struct Candidate {
+    cells: Vec<(usize, i32)>,
+    new: usize,
+    new_sum: u64,
+}
+
+/// Protect the counts of `m`: primary cells, then certified complementary
+/// cells.
+pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
+    let n = m.nrows * m.ncols;
+    let floor = u64::from(s.min_value > 0);
+    let mut prot = Protection {
+        hidden: vec![false; n],
+        reason: vec![None; n],
+        room: vec![(0, 0); n],
+        required: vec![0; n],
+        floor,
+        fallback: false,
+    };
+    let mut queue = Vec::new();
+    for r in 0..m.nrows {
+        for c in 0..m.ncols {
+            let cell = m.idx(r, c);
+            if let Some(v) = m.values[cell] {
+                if v >= s.min_value && v < s.threshold {
+                    prot.hidden[cell] = true;
+                    prot.reason[cell] = Some(Reason::Primary);
+                    queue.push(cell);
+                }
+            }
+        }
+    }
+    if queue.is_empty() {
+        return prot;
+    }
+    let rows = patterns(m.nrows, &m.row_rel);
+    let cols = patterns(m.ncols, &m.col_rel);
+    let big = n > 20_000;
+    let caps = caps(m, floor, &rows, &cols);
+    if !certify_all(m, s, &caps, &mut prot, queue, big) {
+        // Fallback: hide every count cell, then certify again (nothing new
+        // can be needed: every support is already hidden).
+        prot.fallback = true;
+        let mut all = Vec::new();
+        for cell in 0..n {
+            // Zeros stay visible when they are never hidden: the attacker
+            // may assume a hidden cell is at least `floor`.
+            if m.values[cell].is_some_and(|v| v >= floor) {
+                if !prot.hidden[cell] {
+                    prot.hidden[cell] = true;
+                    prot.reason[cell] = Some(Reason::Fallback);
+                }
+                prot.room[cell] = (0, 0);
+                all.push(cell);
+            }
+        }
+        certify_all(m, s, &caps, &mut prot, all, big);
+    }
+    prot
+}
+
+/// Certify every cell in `queue` (and every cell hidden on the way).
+/// Returns `false` when some cell has no certificate at all.
+fn certify_all(
+    m: &Model,
+    s: &Settings,
+    caps: &Caps<'_>,
+    prot: &mut Protection,
+    mut queue: Vec<usize>,
+    big: bool,
+) -> bool {
+    let mut k = 0;
+    while k < queue.len() {
+        let p = queue[k];
+        k += 1;
+        // Primary cells need the protection width; complementary cells are
+        // not sensitive themselves and need only not to be recoverable.
+        let req = if prot.reason[p] == Some(Reason::Primary) {
+            required(m, prot, caps, p, s.width)
+        } else {
+            1
+        };
+        prot.required[p] = req;
+        if prot.width(p) >= req {
+            continue;
+        }
+        let windows: &[usize] = if big { &[3, 12] } else { &[6, 64] };
+        let mut done = false;
+        for (attempt, &window) in windows.iter().enumerate() {
+            let last = attempt + 1 == windows.len();
+            if certify(
+                m, prot, caps.rows, caps.cols, p, req, window, last, &mut queue,
+            ) {
+                done = true;
+                break;
+            }
+        }
+        if !done && prot.width(p) == 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// The width a hidden cell must reach: the configured width, capped by what
+/// its visible totals allow. A cell of a row whose total is `T` lies in
+/// `[floor, T − Σ others' floors]`, so it can never be uncertain by more
+/// than that, however much else is hidden.
+fn required(m: &Model, prot: &Protection, caps: &Caps<'_>, p: usize, width: u64) -> u64 {
+    let (i, j) = (p / m.ncols, p % m.ncols);
+    let floor = prot.floor;
+    let own = m.values[p].map_or(floor, |v| v.min(floor));
+    let mut cap = u64::MAX;
+    let mut consider = |target: usize, floors: u64| {
+        if !prot.hidden[target] {
+            if let Some(t) = m.values[target] {
+                let others = floors.saturating_sub(own);
+                cap = cap.min(t.saturating_sub(others).saturating_sub(floor));
+            }
+        }
+    };
+    for &k in &caps.rows.member_of[i] {
+        consider(m.idx(m.row_rel[k].0, j), caps.row_floors[k * m.ncols + j]);
+    }
+    for &k in &caps.cols.member_of[j] {
+        consider(m.idx(i, m.col_rel[k].0), caps.col_floors[k * m.nrows + i]);
+    }
+    // Within a block with both margins and its grand total visible, the
+    // Fréchet bounds of a two-way table are the widest the cell can be:
+    // y ∈ [max(0, R + C − N), min(R, C)] over the floors-removed margins.
+    let visible = |cell: usize| (!prot.hidden[cell]).then(|| m.values[cell]).flatten();
+    for &k in &caps.rows.member_of[i] {
+        for &l in &caps.cols.member_of[j] {
+            let (tk, tl) = (m.row_rel[k].0, m.col_rel[l].0);
+            let (Some(r), Some(c), Some(n)) = (
+                visible(m.idx(i, tl)),
+                visible(m.idx(tk, j)),
+                visible(m.idx(tk, tl)),
+            ) else {
+                continue;
+            };
+            let r = r.saturating_sub(caps.col_floors[l * m.nrows + i]);
+            let c = c.saturating_sub(caps.row_floors[k * m.ncols + j]);
+            let n = n.saturating_sub(caps.block_floors[k * caps.ncol_rels + l]);
+            let hi = r.min(c);
+            let lo = (r + c).saturating_sub(n);
+            cap = cap.min(hi.saturating_sub(lo));
+        }
+    }
+    width.min(cap).max(1)
+}
+
+/// Patterns of both dimensions and, per relation and line, the sum of the
+/// members' floors (`min(x, floor)`).
+struct Caps<'a> {
+    rows: &'a Patterns,
+    cols: &'a Patterns,
+    row_floors: Vec<u64>,
+    col_floors: Vec<u64>,
+    /// Sum of floors over (row relation k's members × column relation l's members).
+    block_floors: Vec<u64>,
+    ncol_rels: usize,
+}
+
+fn caps<'a>(m: &Model, floor: u64, rows: &'a Patterns, cols: &'a Patterns) -> Caps<'a> {
+    let f = |cell: usize| m.values[cell].map_or(floor, |v| v.min(floor));
+    let mut row_floors = vec![0u64; m.row_rel.len() * m.ncols];
+    for (k, (_, members)) in m.row_rel.iter().enumerate() {
+        for c in 0..m.ncols {
+            row_floors[k * m.ncols + c] = members.iter().map(|&r| f(m.idx(r, c))).sum();
+        }
+    }
+    let mut col_floors = vec![0u64; m.col_rel.len() * m.nrows];
+    for (k, (_, members)) in m.col_rel.iter().enumerate() {
+        for r in 0..m.nrows {
+            col_floors[k * m.nrows + r] = members.iter().map(|&c| f(m.idx(r, c))).sum();
+        }
+    }
+    let ncol_rels = m.col_rel.len();
+    let mut block_floors = vec![0u64; m.row_rel.len() * ncol_rels];
+    for k in 0..m.row_rel.len() {
+        for (l, (_, members)) in m.col_rel.iter().enumerate() {
+            block_floors[k * ncol_rels + l] =
+                members.iter().map(|&c| row_floors[k * m.ncols + c]).sum();
+        }
+    }
+    Caps {
+        rows,
+        cols,
+        row_floors,
+        col_floors,
+        block_floors,
+        ncol_rels,
+    }
+}
+
+/// Certificates accumulated for one cell. Patterns may share cells: each
+/// one is given, greedily, as much room as the cells it moves still have
+/// left (`t_k`), so the sum is a feasible combined perturbation and its
+/// increase and decrease are proven room for `p` (the two directions are
+/// separate perturbations, each feasible on its own).
+struct Acc {
+    p: usize,
+    /// Cell, room left in the increase direction, room left in the decrease direction.
+    res: Vec<(usize, u64, u64)>,
+    inc: u64,
+    dec: u64,
+    /// How far `p` itself can still go down.
+    p_budget: u64,
+}
+
+impl Acc {
+    fn new(p: usize, p_budget: u64) -> Self {
+        Acc {
+            p,
+            res: Vec::new(),
+            inc: 0,
+            dec: 0,
+            p_budget,
+        }
+    }
+
+    fn room(&self, prot: &Protection, m: &Model, q: usize) -> (u64, u64) {
+        match self.res.iter().find(|e| e.0 == q) {
+            Some(&(_, a, b)) => (a, b),
+            None => {
+                let r = m.values[q].map_or(0, |v| v - prot.floor.min(v));
+                (r, r)
+            }
+        }
+    }
+
+    /// What `cand` would add: (increase, decrease) of `p`.
+    fn gain(&self, prot: &Protection, m: &Model, cand: &Candidate) -> (u64, u64) {
+        let (mut inc, mut dec) = (u64::MAX, self.p_budget);
+        for &(q, sq) in &cand.cells {
+            if q == self.p {
+                continue;
+            }
+            let (ri, rd) = self.room(prot, m, q);
+            if sq < 0 {
+                inc = inc.min(ri);
+            } else {
+                dec = dec.min(rd);
+            }
+        }
+        (inc, dec)
+    }
+
+    fn add(&mut self, prot: &Protection, m: &Model, cand: &Candidate) {
+        let (inc, dec) = self.gain(prot, m, cand);
+        for &(q, sq) in &cand.cells {
+            if q == self.p {
+                continue;
+            }
+            let (ri, rd) = self.room(prot, m, q);
+            let updated = if sq < 0 {
+                (q, ri.saturating_sub(inc), rd)
+            } else {
+                (q, ri, rd.saturating_sub(dec))
+            };
+            match self.res.iter_mut().find(|e| e.0 == q) {
+                Some(e) => *e = updated,
+                None => self.res.push(updated),
+            }
+        }
+        self.inc = self.inc.saturating_add(inc);
+        self.dec = self.dec.saturating_add(dec);
+        self.p_budget -= dec.min(self.p_budget);
+    }
+
+    fn width(&self) -> u64 {
+        self.inc.saturating_add(self.dec)
+    }
+}
+
+/// Look for certificates of `p` within `window`; apply the best found.
+/// Returns `true` when `p` reaches `req`.
+#[allow(clippy::too_many_arguments)] // internal helper: the state of one search
+fn certify(
+    m: &Model,
+    prot: &mut Protection,
+    rows: &Patterns,
+    cols: &Patterns,
+    p: usize,
+    req: u64,
+    window: usize,
+    last: bool,
+    queue: &mut Vec<usize>,
+) -> bool {
+    let (i, j) = (p / m.ncols, p % m.ncols);
+    let Some(xp) = m.values[p] else {
+        return true;
+    };
+    let room_p = xp.saturating_sub(prot.floor);
+    let row_pats = patterns_through(rows, i, window);
+    let col_pats = patterns_through(cols, j, window);
+    let limit = if window > 8 { 4096 } else { 256 };
+    let mut acc = Acc::new(p, room_p);
+    let mut chosen: Vec<Candidate> = Vec::new();
+    // A paid candidate hides cells that can make further patterns free, so
+    // search again after paying, a few rounds at most.
+    for _round in 0..4 {
+        let mut evaluated = 0usize;
+        let mut best_paid: Option<(Candidate, u64)> = None;
+        'outer: for sigma in &row_pats {
+            for tau in &col_pats {
+                evaluated += 1;
+                if evaluated > limit {
+                    break 'outer;
+                }
+                let Some(cand) = evaluate(m, prot, &chosen, sigma, tau, i, j) else {
+                    continue;
+                };
+                let (gi, gd) = acc.gain(prot, m, &cand);
+                if gi == 0 && gd == 0 {
+                    continue;
+                }
+                if cand.new == 0 {
+                    acc.add(prot, m, &cand);
+                    chosen.push(cand);
+                    if acc.width() >= req {
+                        break 'outer;
+                    }
+                } else {
+                    let w = acc.width().saturating_add(gi).saturating_add(gd);
+                    let better = match &best_paid {
+                        None => true,
+                        Some((b, bw)) => {
+                            let (meets, bmeets) = (w >= req, *bw >= req);
+                            if meets != bmeets {
+                                meets
+                            } else if meets {
+                                (cand.new, cand.new_sum) < (b.new, b.new_sum)
+                            } else {
+                                (w, std::cmp::Reverse(cand.new)) > (*bw, std::cmp::Reverse(b.new))
+                            }
+                        }
+                    };
+                    if better {
+                        best_paid = Some((cand, w));
+                    }
+                }
+            }
+        }
+        if acc.width() >= req {
+            break;
+        }
+        match best_paid {
+            // Pay for new cells only when that reaches the requirement, or
+            // on the last attempt when it is the best there is.
+            Some((paid, w)) if w >= req || last => {
+                acc.add(prot, m, &paid);
+                chosen.push(paid);
+                if w >= req {
+                    break;
+                }
+            }
+            _ => break,
+        }
+    }
+    for cand in &chosen {
+        apply(m, prot, cand, p, queue);
+    }
+    let (cur_inc, cur_dec) = prot.room[p];
+    if acc.width() > cur_inc.saturating_add(cur_dec) {
+        prot.room[p] = (acc.inc, acc.dec);
+    }
+    prot.width(p) >= req
+}
+
+/// The support of `σ ⊗ τ` as a candidate for `p`, or `None` when some cell
+/// of it cannot be hidden or the pattern is not a unit at `p`.
+fn evaluate(
+    m: &Model,
+    prot: &Protection,
+    chosen: &[Candidate],
+    sigma: &[(usize, i32)],
+    tau: &[(usize, i32)],
+    i: usize,
+    j: usize,
+) -> Option<Candidate> {
+    let si = sigma.iter().find(|e| e.0 == i)?.1;
+    let tj = tau.iter().find(|e| e.0 == j)?.1;
+    let sp = si * tj;
+    if sp.abs() != 1 {
+        return None;
+    }
+    let floor = prot.floor;
+    let mut cells = Vec::with_capacity(sigma.len() * tau.len());
+    let (mut new, mut new_sum) = (0usize, 0u64);
+    for &(r, a) in sigma {
+        for &(c, b) in tau {
+            let s = a * b * sp;
+            if s.abs() != 1 {
+                return None;
+            }
+            let cell = m.idx(r, c);
+            if !m.is_count_col(c) {
+                return None;
+            }
+            let v = m.values[cell]?;
+            let pending = || chosen.iter().any(|c| c.cells.iter().any(|e| e.0 == cell));
+            if !prot.hidden[cell] && !pending() {
+                if m.total_cell[cell] || v <= floor {
+                    return None;
+                }
+                new += 1;
+                new_sum = new_sum.saturating_add(v);
+            }
+            cells.push((cell, s));
+        }
+    }
+    Some(Candidate {
+        cells,
+        new,
+        new_sum,
+    })
+}
+
+/// Hide the candidate's cells and record each one's own proven room.
+fn apply(m: &Model, prot: &mut Protection, cand: &Candidate, p: usize, queue: &mut Vec<usize>) {
+    let floor = prot.floor;
+    let room = |cell: usize| m.values[cell].map_or(0, |v| v - floor.min(v));
+    for &(q, sq) in &cand.cells {
+        if !prot.hidden[q] {
+            prot.hidden[q] = true;
+            prot.reason[q] = Some(Reason::Complementary);
+            queue.push(q);
+        }
+        if q == p {
+            continue;
+        }
+        let (mut inc, mut dec) = (u64::MAX, u64::MAX);
+        for &(k, sk) in &cand.cells {
+            if sk == sq {
+                dec = dec.min(room(k));
+            } else {
+                inc = inc.min(room(k));
+            }
+        }
+        let (ci, cd) = prot.room[q];
+        if inc.saturating_add(dec) > ci.saturating_add(cd) {
+            prot.room[q] = (inc, dec);
+        }
+    }
+}

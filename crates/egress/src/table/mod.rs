@@ -1,0 +1,1089 @@
+//! Small-cell suppression, rounding and microdata detection for tables in
+//! outgoing text (the seed's `smallcell` and `microdata` rules,
+//! `EG-CELL-001` and `EG-MICRO-001`).
+//!
+//! [`scan`] finds every table in a text, protects its small counts and
+//! returns the rewritten text with a [`TableReport`] saying what was hidden,
+//! why, and how far an attacker could narrow each hidden value.
+//!
+//! ```
+//! use palisade_egress::table::{scan, TableOptions};
+//! let text = "| Region | A | B | Total |\n|---|---|---|---|\n\
+//!             | North | 3 | 9 | 12 |\n| South | 7 | 8 | 15 |\n| Total | 10 | 17 | 27 |\n";
+//! let report = scan(text, &TableOptions::default());
+//! assert!(!report.text.contains("| 3 |"));
+//! // The 3 and the three cells that would give it away by subtraction.
+//! assert_eq!(report.suppressed(), vec![[0, 1], [0, 2], [1, 1], [1, 2]]);
+//! // Totals stay visible.
+//! assert!(report.text.contains("| Total | 10 | 17 | 27 |"));
+//! ```
+//!
+//! # What is a table
+//!
+//! * Markdown pipe tables (with or without the outer pipes; a separator line
+//!   or pipe-edged lines).
+//! * CSV, TSV and semicolon-separated blocks of two or more lines with the
+//!   same number of fields; `"…"` quoting, so `"1,232"` is one cell.
+//! * Lines with `cat -n` (`     1\t`) or read_file (`     1|`, `     1→`)
+//!   line-number prefixes: the prefix is kept and not part of the table.
+//! * JSON: when the whole text is a JSON document, strings that hold a table
+//!   are scanned (and re-encoded in place), and an array of two or more
+//!   objects with the same keys and scalar values is a table whose header is
+//!   the keys. The rest of the document keeps its formatting byte for byte.
+//!
+//! Columns are counts (non-negative integers, `1,232` included), labels,
+//! percentages (a header with `%`, `pct`, `percent`, `rate`, `share`, or
+//! cells ending in `%`), identifiers (`id`, `…_id`, `code`, `year`, `age` …,
+//! never treated as counts) or other numbers (decimals: left alone). Total
+//! rows and columns are found by label (`Total`, `All`, `Subtotal`,
+//! `North total`, `合计`, `小计` …) and by arithmetic, and checked against
+//! the numbers.
+//!
+//! # Cell coordinates
+//!
+//! `[r, c]`: `r` is the 0-based index of a **data row**: the header row (and
+//! a Markdown separator line) is not counted, so the first row under the
+//! header is `r = 0`. `c` is the 0-based index of the column as written,
+//! label columns included. When a text holds several tables,
+//! [`TableReport::suppressed`] numbers rows consecutively across them in
+//! document order; each [`TableResult`] has its own table-local cells.
+//!
+//! # Suppression and its audit
+//!
+//! Primary cells are counts from `min_value` to `threshold − 1` (totals
+//! included: no published count is below the threshold). Complementary
+//! cells are then added until the audit passes: for every hidden cell the
+//! guard holds a certificate, a perturbation of the hidden cells that keeps
+//! every published cell and every total/subtotal equation, proving the
+//! attacker's feasible interval contains `[lo, hi]` with `hi − lo` at least
+//! the protection width (default `threshold − 1`, so the interval holds at
+//! least `threshold` values, as many as `0..threshold`; capped by the
+//! visible totals a cell is in). The attacker is assumed to know every
+//! equation, non-negativity and integrality, and that a hidden cell is at
+//! least 1 when zeros are never hidden. All hidden cells share one marker,
+//! so primary and complementary cells cannot be told apart. See the
+//! `audit` notes in the source for the pattern algebra; it is linear in the
+//! table size. The reported interval is a proven *inner* bound of the
+//! attacker's interval; it is meant for the vetter, not for publication.
+//!
+//! # Percentages
+//!
+//! When a count is hidden, percentage cells in its row are hidden too: a
+//! percentage column named after a count column (`Referred %`, `Visit
+//! rate`) only where that count is hidden, any other percentage column in
+//! every row with a hidden count. A percentage whose denominator is visible
+//! in its row (a total column, or an `n`/`N`/`total` column) is a count:
+//! it is hidden when the count it implies is small. Not handled: a
+//! percentage column summing to 100% from which one hidden percentage
+//! could be worked out.
+//!
+//! # Rounding
+//!
+//! With [`Method::Round`] every count is published, randomly rounded to a
+//! multiple of 5: a count with remainder `r` goes up with probability
+//! `r/5`, else down, so the rounding is unbiased. Totals are rounded on their
+//! own. The draw is seeded by a SHA-256 hash of the table's cells, so the
+//! same table always gives the same output and repeated requests cannot be
+//! averaged. Percentages are hidden. Limit: a table that differs in any cell
+//! gets a fresh draw, so someone who can request many slightly different
+//! versions of a table can still average them.
+//!
+//! # Microdata
+//!
+//! A table with more than `max_rows` data rows and an identifier column
+//! (`id`, `record_id`, `uuid`, `case`, `person`, `…_id` … whose values are
+//! nearly all distinct) or two or more quasi-identifier columns (date of
+//! birth, postcode, sex, email …) looks like one row per person: it is
+//! reported as microdata. A table with total rows, percentage columns or
+//! aggregate columns (`count`, `n`, `cases`, `mean` …) is an aggregate table
+//! and is not microdata, whatever its `id` column is called. Microdata
+//! tables are not cell-suppressed (their values are not counts); with
+//! [`MicrodataAction::Withhold`] they are replaced by
+//! `[microdata table withheld: N rows]`.
+//!
+//! # Untrusted input
+//!
+//! Scanning never fails and never panics. Parsing is a single pass over
+//! lines; the certificate search is bounded per cell (nearby rows and
+//! columns, a fixed number of candidates), so the cost is linear in the
+//! table size. JSON nesting is followed to a bounded depth.
+
+mod audit;
+mod json;
+mod model;
+mod parse;
+mod round;
+
+use palisade_common::mask::mask_count;
+use palisade_common::{Finding, RuleKey, Severity, Span};
+use serde::{Deserialize, Serialize};
+
+use audit::Reason;
+use model::{ColKind, Model, RowRole};
+use parse::{Edit, RawTable};
+
+/// The marker that replaces a hidden cell.
+pub const MARKER: &str = "[suppressed]";
+
+/// Rule key of the small-cell rule.
+pub const SMALL_CELL_RULE: &str = "EG-CELL-001";
+/// Rule key of the microdata rule.
+pub const MICRODATA_RULE: &str = "EG-MICRO-001";
+
+/// How small cells are protected.
+///
+/// ```
+/// use palisade_egress::table::Method;
+/// assert_eq!(serde_json::from_str::<Method>("\"round\"").unwrap(), Method::Round);
+/// ```
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Method {
+    /// Hide small cells and the cells that would give them away.
+    #[default]
+    Suppress,
+    /// Publish every count randomly rounded to a multiple of 5.
+    Round,
+}
+
+/// What the rewrite does with a microdata table (the policy decides;
+/// warn/approve/block keep it, redact withholds it).
+///
+/// ```
+/// use palisade_egress::table::MicrodataAction;
+/// assert_eq!(MicrodataAction::default(), MicrodataAction::Keep);
+/// ```
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum MicrodataAction {
+    /// Leave the table in the text; the finding is still reported.
+    #[default]
+    Keep,
+    /// Replace the table with `[microdata table withheld: N rows]`.
+    Withhold,
+}
+
+/// Settings of the table rules; the policy converts into this.
+///
+/// ```
+/// use palisade_egress::table::{Method, TableOptions};
+/// let o: TableOptions = serde_json::from_str(r#"{"threshold": 10, "method": "round"}"#).unwrap();
+/// assert_eq!(o.threshold, 10);
+/// assert_eq!(o.method, Method::Round);
+/// assert_eq!(o.min_value, 1);
+/// assert_eq!(o.max_rows, 20);
+/// ```
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TableOptions {
+    /// Counts below this are small (default 5).
+    pub threshold: u64,
+    /// Smallest count that is flagged (default 1; 0 also flags zeros).
+    pub min_value: u64,
+    /// Suppress or round (default suppress).
+    pub method: Method,
+    /// More data rows than this with an identifier column is microdata (default 20).
+    pub max_rows: usize,
+    /// Width `hi − lo` every hidden cell's feasible interval must reach;
+    /// `None` means `threshold − 1` (as many values as `0..threshold`).
+    pub protection_width: Option<u64>,
+    /// What replaces a hidden cell (default `[suppressed]`).
+    pub marker: String,
+    /// What to do with a microdata table.
+    pub microdata: MicrodataAction,
+}
+
+impl Default for TableOptions {
+    fn default() -> Self {
+        TableOptions {
+            threshold: 5,
+            min_value: 1,
+            method: Method::Suppress,
+            max_rows: 20,
+            protection_width: None,
+            marker: MARKER.to_string(),
+            microdata: MicrodataAction::Keep,
+        }
+    }
+}
+
+impl TableOptions {
+    /// The protection width in force.
+    ///
+    /// ```
+    /// use palisade_egress::table::TableOptions;
+    /// assert_eq!(TableOptions::default().width(), 4);
+    /// ```
+    pub fn width(&self) -> u64 {
+        self.protection_width
+            .unwrap_or(self.threshold.saturating_sub(1))
+            .max(1)
+    }
+}
+
+/// The format a table was found in.
+///
+/// ```
+/// use palisade_egress::table::TableKind;
+/// assert_eq!(serde_json::to_string(&TableKind::Tsv).unwrap(), "\"tsv\"");
+/// ```
+#[derive(Clone, Copy, Debug, Eq, PartialEq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum TableKind {
+    /// A Markdown pipe table.
+    Markdown,
+    /// Comma- or semicolon-separated lines.
+    Csv,
+    /// Tab-separated lines.
+    Tsv,
+    /// A JSON array of uniform objects.
+    Json,
+}
+
+/// Why a cell was hidden.
+///
+/// ```
+/// use palisade_egress::table::HideReason;
+/// assert_eq!(serde_json::to_string(&HideReason::Complementary).unwrap(), "\"complementary\"");
+/// ```
+#[derive(Clone, Copy, Debug, Eq, PartialEq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum HideReason {
+    /// A small count.
+    Primary,
+    /// Hidden so a small count cannot be worked out from the totals.
+    Complementary,
+    /// A percentage that would give a hidden or small count away.
+    Percentage,
+    /// Hidden because the table could not be protected cell by cell.
+    Fallback,
+}
+
+/// One hidden cell and its audit.
+///
+/// ```
+/// use palisade_egress::table::{scan, TableOptions};
+/// let r = scan("a,b,total\n3,9,12\n7,8,15\n10,17,27\n", &TableOptions::default());
+/// let cell = &r.tables[0].hidden[0];
+/// assert_eq!((cell.row, cell.column), (0, 0));
+/// assert!(cell.protected);
+/// ```
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+pub struct HiddenCell {
+    /// 0-based data row (header excluded).
+    pub row: usize,
+    /// 0-based column as written.
+    pub column: usize,
+    /// Why it is hidden.
+    pub reason: HideReason,
+    /// Proven lower end of the attacker's interval (counts only).
+    pub lo: Option<u64>,
+    /// Proven upper end; `None` with `lo` set means unbounded.
+    pub hi: Option<u64>,
+    /// The width the audit aimed for (the protection width, capped by what
+    /// the cell's visible totals allow).
+    pub required_width: u64,
+    /// Whether the proven width reaches `required_width`.
+    pub full_width: bool,
+    /// Whether the cell cannot be worked out: its proven interval is not a
+    /// point. Always true for suppressed counts unless the table could not
+    /// be protected at all.
+    pub protected: bool,
+}
+
+/// What happened to one table.
+///
+/// ```
+/// use palisade_egress::table::{scan, TableKind, TableOptions};
+/// let r = scan("| x | n |\n|---|---|\n| a | 12 |\n", &TableOptions::default());
+/// assert_eq!(r.tables[0].kind, TableKind::Markdown);
+/// assert!(r.tables[0].hidden.is_empty());
+/// ```
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+pub struct TableResult {
+    /// Where the table was found.
+    pub kind: TableKind,
+    /// Its byte span in the input (for a table inside a JSON string: the
+    /// string literal's span).
+    pub span: Span,
+    /// Data rows (header excluded).
+    pub rows: usize,
+    /// Columns.
+    pub columns: usize,
+    /// Hidden cells, in row-major order.
+    pub hidden: Vec<HiddenCell>,
+    /// Counts rewritten by rounding.
+    pub rounded: usize,
+    /// Whether the table looks like record-level data.
+    pub microdata: bool,
+    /// Whether it was withheld as microdata.
+    pub withheld: bool,
+    /// Whether every count had to be hidden to protect it.
+    pub fallback: bool,
+}
+
+impl TableResult {
+    /// Whether no hidden count can be worked out (every proven interval is
+    /// wider than a point). See [`HiddenCell::full_width`] for the width
+    /// target.
+    ///
+    /// ```
+    /// use palisade_egress::table::{scan, TableOptions};
+    /// let r = scan("a,b,total\n3,9,12\n7,8,15\n10,17,27\n", &TableOptions::default());
+    /// assert!(r.tables[0].audit_passed());
+    /// ```
+    pub fn audit_passed(&self) -> bool {
+        self.hidden.iter().all(|h| h.protected)
+    }
+}
+
+/// The result of [`scan`].
+///
+/// ```
+/// use palisade_egress::table::{scan, TableOptions};
+/// let r = scan("no tables here", &TableOptions::default());
+/// assert_eq!(r.text, "no tables here");
+/// assert!(!r.changed());
+/// ```
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+pub struct TableReport {
+    /// The rewritten text.
+    pub text: String,
+    /// Every table found, in document order.
+    pub tables: Vec<TableResult>,
+}
+
+impl TableReport {
+    /// Whether the text was rewritten.
+    ///
+    /// ```
+    /// use palisade_egress::table::{scan, TableOptions};
+    /// assert!(scan("a,n\nx,3\ny,40\n", &TableOptions::default()).changed());
+    /// ```
+    pub fn changed(&self) -> bool {
+        self.tables
+            .iter()
+            .any(|t| !t.hidden.is_empty() || t.rounded > 0 || t.withheld)
+    }
+
+    /// Hidden cells as `[row, column]`, rows numbered consecutively across
+    /// tables (see the module docs).
+    ///
+    /// ```
+    /// use palisade_egress::table::{scan, TableOptions};
+    /// let r = scan("a,n\nx,3\ny,40\n", &TableOptions::default());
+    /// assert_eq!(r.suppressed(), vec![[0, 1]]);
+    /// ```
+    pub fn suppressed(&self) -> Vec<[usize; 2]> {
+        let mut out = Vec::new();
+        let mut offset = 0;
+        for t in &self.tables {
+            out.extend(t.hidden.iter().map(|h| [h.row + offset, h.column]));
+            offset += t.rows;
+        }
+        out
+    }
+
+    /// Whether any table is record-level data.
+    ///
+    /// ```
+    /// use palisade_egress::table::{scan, TableOptions};
+    /// assert!(!scan("a,n\nx,3\n", &TableOptions::default()).microdata());
+    /// ```
+    pub fn microdata(&self) -> bool {
+        self.tables.iter().any(|t| t.microdata)
+    }
+
+    /// Findings in the shared convention: one `egress-guard:EG-CELL-001`
+    /// per table with hidden or rounded cells, one `egress-guard:EG-MICRO-001`
+    /// per microdata table. Previews never hold a raw count.
+    ///
+    /// ```
+    /// use palisade_egress::table::{scan, TableOptions};
+    /// let r = scan("a,n\nx,3\ny,40\n", &TableOptions::default());
+    /// let f = r.findings(&TableOptions::default());
+    /// assert_eq!(f[0].rule.to_string(), "egress-guard:EG-CELL-001");
+    /// assert_eq!(f[0].preview, "<5 (1 cell hidden)");
+    /// ```
+    pub fn findings(&self, options: &TableOptions) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for t in &self.tables {
+            if !t.hidden.is_empty() || t.rounded > 0 {
+                let what = if t.rounded > 0 {
+                    format!("{} counts rounded", t.rounded)
+                } else if t.hidden.len() == 1 {
+                    "1 cell hidden".to_string()
+                } else {
+                    format!("{} cells hidden", t.hidden.len())
+                };
+                out.push(Finding::new(
+                    RuleKey::new("egress-guard", SMALL_CELL_RULE),
+                    t.span,
+                    format!("{} ({what})", mask_count(options.threshold)),
+                    Severity::Medium,
+                ));
+            }
+            if t.microdata {
+                out.push(Finding::new(
+                    RuleKey::new("egress-guard", MICRODATA_RULE),
+                    t.span,
+                    format!("record-level table: {} rows", t.rows),
+                    Severity::Medium,
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// Find every table in `text`, protect it per `options`, and return the
+/// rewritten text with what was done. Never fails.
+///
+/// ```
+/// use palisade_egress::table::{scan, Method, TableOptions};
+/// let opts = TableOptions { method: Method::Round, ..TableOptions::default() };
+/// let r = scan("a,n\nx,3\ny,40\n", &opts);
+/// assert_eq!(r, scan("a,n\nx,3\ny,40\n", &opts)); // deterministic per content
+/// assert!(r.text.ends_with("y,40\n"));
+/// ```
+pub fn scan(text: &str, options: &TableOptions) -> TableReport {
+    let mut tables = Vec::new();
+    let rewritten = scan_text(text, options, 0, &mut tables);
+    TableReport {
+        text: rewritten,
+        tables,
+    }
+}
+
+/// Deepest JSON-in-string nesting scanned.
+const MAX_NESTING: usize = 4;
+
+fn scan_text(text: &str, o: &TableOptions, depth: usize, out: &mut Vec<TableResult>) -> String {
+    let trimmed = text.trim_start();
+    if depth < MAX_NESTING
+        && (trimmed.starts_with('{') || trimmed.starts_with('['))
+        && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+    {
+        if let Some(node) = json::parse(text) {
+            let mut edits = Vec::new();
+            walk_json(text, &node, o, depth, &mut edits, out);
+            return apply_edits(text, edits);
+        }
+    }
+    let mut edits = Vec::new();
+    for raw in parse::find_tables(text) {
+        let (e, result) = process(text, &raw, o);
+        edits.extend(e);
+        out.push(result);
+    }
+    apply_edits(text, edits)
+}
+
+fn walk_json(
+    text: &str,
+    node: &json::Node,
+    o: &TableOptions,
+    depth: usize,
+    edits: &mut Vec<(usize, usize, String)>,
+    out: &mut Vec<TableResult>,
+) {
+    match node {
+        json::Node::Str(s, a, b) => {
+            if s.contains('\n') {
+                let before = out.len();
+                let new = scan_text(s, o, depth + 1, out);
+                for t in &mut out[before..] {
+                    t.span = Span::new(*a, *b);
+                }
+                if new != *s {
+                    if let Ok(lit) = serde_json::to_string(&new) {
+                        edits.push((*a, *b, lit));
+                    }
+                }
+            }
+        }
+        json::Node::Scalar(..) => {}
+        json::Node::Object(members) => {
+            for (_, v) in members {
+                walk_json(text, v, o, depth, edits, out);
+            }
+        }
+        json::Node::Array(items) => {
+            if let Some(raw) = uniform_objects(items) {
+                let (e, result) = process(text, &raw, o);
+                edits.extend(e);
+                out.push(result);
+                return;
+            }
+            for v in items {
+                walk_json(text, v, o, depth, edits, out);
+            }
+        }
+    }
+}
+
+/// An array of two or more objects with the same keys and scalar values.
+fn uniform_objects(items: &[json::Node]) -> Option<RawTable> {
+    if items.len() < 2 {
+        return None;
+    }
+    let json::Node::Object(first) = &items[0] else {
+        return None;
+    };
+    if first.len() < 2 {
+        return None;
+    }
+    let keys: Vec<&str> = first.iter().map(|(k, _)| k.as_str()).collect();
+    let cell_of = |node: &json::Node| -> Option<parse::Cell> {
+        match node {
+            json::Node::Str(s, a, b) => Some(parse::Cell {
+                text: s.clone(),
+                start: *a,
+                end: *b,
+                edit: Edit::JsonToken,
+            }),
+            json::Node::Scalar(s, a, b) => Some(parse::Cell {
+                text: if s == "null" {
+                    String::new()
+                } else {
+                    s.clone()
+                },
+                start: *a,
+                end: *b,
+                edit: Edit::JsonToken,
+            }),
+            _ => None,
+        }
+    };
+    let mut rows = Vec::with_capacity(items.len());
+    let (mut start, mut end) = (usize::MAX, 0);
+    for item in items {
+        let json::Node::Object(members) = item else {
+            return None;
+        };
+        if members.len() != keys.len() {
+            return None;
+        }
+        let mut row = Vec::with_capacity(keys.len());
+        for key in &keys {
+            let (_, v) = members.iter().find(|(k, _)| k == key)?;
+            let cell = cell_of(v)?;
+            start = start.min(cell.start);
+            end = end.max(cell.end);
+            row.push(cell);
+        }
+        rows.push(row);
+    }
+    let header = keys
+        .iter()
+        .map(|k| parse::Cell {
+            text: (*k).to_string(),
+            start: 0,
+            end: 0,
+            edit: Edit::Raw,
+        })
+        .collect();
+    Some(RawTable {
+        kind: TableKind::Json,
+        header: Some(header),
+        rows,
+        start,
+        end,
+        lines: Vec::new(),
+    })
+}
+
+/// Byte edits `(start, end, replacement)` for one table, and its result.
+fn process(
+    text: &str,
+    raw: &RawTable,
+    o: &TableOptions,
+) -> (Vec<(usize, usize, String)>, TableResult) {
+    let m = model::build(raw, &o.marker);
+    let microdata = is_microdata(raw, &m, o.max_rows);
+    let mut result = TableResult {
+        kind: raw.kind,
+        span: Span::new(raw.start, raw.end),
+        rows: m.nrows,
+        columns: m.ncols,
+        hidden: Vec::new(),
+        rounded: 0,
+        microdata,
+        withheld: false,
+        fallback: false,
+    };
+    let mut edits = Vec::new();
+    if microdata {
+        if o.microdata == MicrodataAction::Withhold {
+            result.withheld = true;
+            let note = format!("[microdata table withheld: {} rows]", m.nrows);
+            let (start, end, note) = match raw.kind {
+                TableKind::Json => json_array_span(text, raw.start, raw.end)
+                    .map(|(a, b)| (a, b, serde_json::to_string(&note).unwrap_or_default()))
+                    .unwrap_or((raw.start, raw.end, note)),
+                _ => (raw.start, raw.end, note),
+            };
+            edits.push((start, end, note));
+        }
+        return (edits, result);
+    }
+    match o.method {
+        Method::Round => {
+            let values = round::round_table(raw, &m);
+            for (cell, v) in values {
+                let (r, c) = (cell / m.ncols, cell % m.ncols);
+                let original = m.values[cell];
+                if original != Some(v) {
+                    result.rounded += 1;
+                    let raw_cell = &raw.rows[r][c];
+                    edits.push(replacement(text, raw_cell, &v.to_string()));
+                }
+            }
+            for r in 0..m.nrows {
+                for c in 0..m.ncols {
+                    if m.kinds[c] == ColKind::Percent
+                        && !model::is_marker(&raw.rows[r][c].text, &o.marker)
+                    {
+                        result.hidden.push(HiddenCell {
+                            row: r,
+                            column: c,
+                            reason: HideReason::Percentage,
+                            lo: None,
+                            hi: None,
+                            required_width: 0,
+                            full_width: true,
+                            protected: true,
+                        });
+                        edits.push(replacement(text, &raw.rows[r][c], &o.marker));
+                    }
+                }
+            }
+        }
+        Method::Suppress => {
+            let settings = audit::Settings {
+                threshold: o.threshold,
+                min_value: o.min_value,
+                width: o.width(),
+            };
+            let prot = audit::protect(&m, &settings);
+            result.fallback = prot.fallback;
+            let pct = percent_hidden(raw, &m, &prot.hidden, o);
+            for r in 0..m.nrows {
+                for c in 0..m.ncols {
+                    let cell = m.idx(r, c);
+                    let reason = if prot.hidden[cell] {
+                        match prot.reason[cell] {
+                            Some(Reason::Primary) => HideReason::Primary,
+                            Some(Reason::Fallback) => HideReason::Fallback,
+                            _ => HideReason::Complementary,
+                        }
+                    } else if pct[cell] {
+                        HideReason::Percentage
+                    } else {
+                        continue;
+                    };
+                    let (lo, hi, required_width, full_width, protected) = if prot.hidden[cell] {
+                        match prot.interval(&m, cell) {
+                            Some((lo, hi)) => (
+                                Some(lo),
+                                hi,
+                                prot.required[cell],
+                                prot.width(cell) >= prot.required[cell].max(1),
+                                prot.width(cell) >= 1,
+                            ),
+                            None => (None, None, 0, true, true),
+                        }
+                    } else {
+                        (None, None, 0, true, true)
+                    };
+                    result.hidden.push(HiddenCell {
+                        row: r,
+                        column: c,
+                        reason,
+                        lo,
+                        hi,
+                        required_width,
+                        full_width,
+                        protected,
+                    });
+                    edits.push(replacement(text, &raw.rows[r][c], &o.marker));
+                }
+            }
+            if raw.kind == TableKind::Markdown && !edits.is_empty() {
+                if let Some(aligned) = realign_markdown(text, raw, &edits) {
+                    edits = aligned;
+                }
+            }
+        }
+    }
+    (edits, result)
+}
+
+fn replacement(text: &str, cell: &parse::Cell, value: &str) -> (usize, usize, String) {
+    match cell.edit {
+        Edit::Raw => (cell.start, cell.end, value.to_string()),
+        Edit::JsonToken => {
+            let was_string = text.as_bytes().get(cell.start) == Some(&b'"');
+            let is_number = value.bytes().all(|b| b.is_ascii_digit()) && !value.is_empty();
+            let lit = if is_number && !was_string {
+                value.to_string()
+            } else {
+                serde_json::to_string(value).unwrap_or_default()
+            };
+            (cell.start, cell.end, lit)
+        }
+    }
+}
+
+/// The `[` … `]` around a JSON array whose cells span `start..end`.
+fn json_array_span(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let open = text.get(..start)?.rfind('[')?;
+    let close = end + text.get(end..)?.find(']')? + 1;
+    Some((open, close))
+}
+
+/// Percentage cells to hide, per the seed's naming rules, plus percentages
+/// whose visible denominator makes them small counts.
+fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) -> Vec<bool> {
+    let mut out = vec![false; m.nrows * m.ncols];
+    let pct_cols: Vec<usize> = (0..m.ncols)
+        .filter(|&c| m.kinds[c] == ColKind::Percent)
+        .collect();
+    if pct_cols.is_empty() {
+        return out;
+    }
+    let count_cols: Vec<usize> = (0..m.ncols).filter(|&c| m.is_count_col(c)).collect();
+    let total_col = (0..m.ncols).find(|&c| m.kinds[c] == ColKind::Total);
+    let denominator_col = count_cols.iter().copied().find(|&c| {
+        let h = m.headers[c].to_lowercase();
+        matches!(
+            h.as_str(),
+            "n" | "total" | "count" | "base" | "denominator" | "all" | "population"
+        )
+    });
+    let single_count = (count_cols.len() == 1).then(|| count_cols[0]);
+    for &p in &pct_cols {
+        let related = count_cols
+            .iter()
+            .copied()
+            .find(|&c| named_after(&m.headers[p], &m.headers[c]));
+        for r in 0..m.nrows {
+            let cell = m.idx(r, p);
+            let text = &raw.rows[r][p].text;
+            if model::is_marker(text, &o.marker) {
+                continue;
+            }
+            let by_name = match related {
+                Some(c) => hidden[m.idx(r, c)],
+                None => count_cols.iter().any(|&c| hidden[m.idx(r, c)]),
+            };
+            let by_value = model::parse_number(text).is_some_and(|pv| {
+                let denominator = total_col
+                    .or(denominator_col)
+                    .or(single_count.filter(|_| related.is_none()))
+                    .filter(|&c| c != p && !hidden[m.idx(r, c)])
+                    .and_then(|c| m.values[m.idx(r, c)]);
+                denominator.is_some_and(|d| {
+                    let share = if pv <= 1.0 && !text.contains('%') && pv > 0.0 {
+                        pv * 100.0
+                    } else {
+                        pv
+                    };
+                    let n = (share * d as f64 / 100.0).round();
+                    n >= o.min_value as f64 && n < o.threshold as f64
+                })
+            });
+            if by_name || by_value {
+                out[cell] = true;
+            }
+        }
+    }
+    out
+}
+
+/// Whether percentage header `pct` is named after count header `count`
+/// (`Referred %` ↔ `Referred`, `Visit rate` ↔ `Visits`).
+fn named_after(pct: &str, count: &str) -> bool {
+    const PCT_WORDS: &[&str] = &[
+        "%",
+        "pct",
+        "percent",
+        "percentage",
+        "rate",
+        "share",
+        "proportion",
+        "ratio",
+        "of",
+        "the",
+        "in",
+    ];
+    let words = |s: &str| -> Vec<String> {
+        s.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty() && !PCT_WORDS.contains(w))
+            .map(|w| w.strip_suffix('s').unwrap_or(w).to_string())
+            .collect()
+    };
+    let (a, b) = (words(pct), words(count));
+    !a.is_empty() && a == b
+}
+
+/// Record-level data: many rows, an identifier or quasi-identifiers, and no
+/// sign of aggregation.
+fn is_microdata(raw: &RawTable, m: &Model, max_rows: usize) -> bool {
+    let details = (0..m.nrows)
+        .filter(|&r| m.roles[r] == RowRole::Detail)
+        .count();
+    if details <= max_rows || raw.header.is_none() {
+        return false;
+    }
+    if m.roles.iter().any(|&r| r != RowRole::Detail)
+        || m.kinds
+            .iter()
+            .any(|&k| matches!(k, ColKind::Percent | ColKind::Total))
+        || m.headers.iter().any(|h| is_aggregate_header(h))
+    {
+        return false;
+    }
+    let distinct_share = |c: usize| -> f64 {
+        let mut seen: Vec<&str> = raw.rows.iter().map(|r| r[c].text.as_str()).collect();
+        let filled = seen.iter().filter(|s| !s.trim().is_empty()).count();
+        seen.sort_unstable();
+        seen.dedup();
+        if filled == 0 {
+            0.0
+        } else {
+            seen.len() as f64 / raw.rows.len() as f64
+        }
+    };
+    let id_col =
+        (0..m.ncols).any(|c| is_record_id_header(&m.headers[c]) && distinct_share(c) >= 0.9);
+    let quasi = m.headers.iter().filter(|h| is_quasi_identifier(h)).count();
+    id_col || quasi >= 2
+}
+
+fn norm_header(h: &str) -> String {
+    h.trim().to_lowercase().replace([' ', '-', '.'], "_")
+}
+
+fn is_record_id_header(h: &str) -> bool {
+    let h = norm_header(h);
+    matches!(
+        h.as_str(),
+        "id" | "uuid"
+            | "guid"
+            | "record"
+            | "case"
+            | "person"
+            | "patient"
+            | "subject"
+            | "participant"
+            | "respondent"
+            | "mrn"
+            | "nhs"
+            | "nhs_number"
+            | "ssn"
+            | "email"
+            | "编号"
+    ) || h.ends_with("_id")
+        || h.starts_with("id_")
+        || h.ends_with("_uuid")
+        || h.ends_with("_number") && !h.starts_with("number")
+}
+
+fn is_quasi_identifier(h: &str) -> bool {
+    let h = norm_header(h);
+    matches!(
+        h.as_str(),
+        "dob"
+            | "date_of_birth"
+            | "birth_date"
+            | "birthdate"
+            | "postcode"
+            | "post_code"
+            | "zip"
+            | "zipcode"
+            | "zip_code"
+            | "email"
+            | "name"
+            | "full_name"
+            | "first_name"
+            | "last_name"
+            | "surname"
+            | "phone"
+            | "address"
+            | "sex"
+            | "gender"
+            | "age"
+            | "ethnicity"
+            | "出生日期"
+            | "姓名"
+            | "性别"
+            | "年龄"
+    )
+}
+
+fn is_aggregate_header(h: &str) -> bool {
+    let h = norm_header(h);
+    matches!(
+        h.as_str(),
+        "count"
+            | "counts"
+            | "n"
+            | "num"
+            | "number"
+            | "freq"
+            | "frequency"
+            | "total"
+            | "sum"
+            | "mean"
+            | "average"
+            | "avg"
+            | "median"
+            | "cases"
+            | "people"
+            | "persons"
+            | "patients"
+            | "households"
+            | "respondents"
+            | "records"
+            | "visits_total"
+            | "人数"
+            | "数量"
+            | "合计"
+    ) || h.starts_with("n_") && h.len() > 2
+        || h.starts_with("count_")
+        || h.ends_with("_count")
+        || h.starts_with("num_")
+}
+
+/// Rewrite a Markdown table's lines so hidden cells keep the columns
+/// aligned: when the original lines were padded to common column widths,
+/// re-pad every line of the table to the new widths. `None` when the table
+/// was not aligned (then the plain cell edits keep its shape).
+fn realign_markdown(
+    text: &str,
+    raw: &RawTable,
+    edits: &[(usize, usize, String)],
+) -> Option<Vec<(usize, usize, String)>> {
+    if raw.lines.len() < 2 {
+        return None;
+    }
+    // Aligned: every line has its pipes at the same character columns.
+    let pipe_cols = |s: &str| -> Vec<usize> {
+        s.chars()
+            .enumerate()
+            .filter(|&(_, ch)| ch == '|')
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let first = pipe_cols(text.get(raw.lines[0].0..raw.lines[0].1)?);
+    if first.len() < 2 {
+        return None;
+    }
+    for &(a, b) in &raw.lines[1..] {
+        if pipe_cols(text.get(a..b)?) != first {
+            return None;
+        }
+    }
+    let mut out = Vec::new();
+    // Rebuild each line: cells with edits get the replacement, then pad.
+    let mut lines: Vec<Vec<(String, bool)>> = Vec::new();
+    for &(a, b) in &raw.lines {
+        let line = text.get(a..b)?;
+        let mut cells = Vec::new();
+        let mut prev = None;
+        for (bi, ch) in line.char_indices() {
+            if ch == '|' {
+                if let Some(p) = prev {
+                    let mut cell = String::new();
+                    let (ca, cb) = (a + p + 1, a + bi);
+                    let mut pos = ca;
+                    for (ea, eb, rep) in edits.iter().filter(|e| e.0 >= ca && e.1 <= cb) {
+                        cell.push_str(text.get(pos..*ea)?);
+                        cell.push_str(rep);
+                        pos = *eb;
+                    }
+                    cell.push_str(text.get(pos..cb)?);
+                    let piece = text.get(ca..cb)?;
+                    let right = piece.starts_with("  ") && !piece.ends_with("  ");
+                    cells.push((cell.trim().to_string(), right));
+                }
+                prev = Some(bi);
+            }
+        }
+        lines.push(cells);
+    }
+    let ncols = lines.iter().map(Vec::len).max().unwrap_or(0);
+    let mut widths = vec![3usize; ncols];
+    for (li, cells) in lines.iter().enumerate() {
+        if li == 1 {
+            continue; // the separator adapts to the others
+        }
+        for (c, (cell, _)) in cells.iter().enumerate() {
+            widths[c] = widths[c].max(cell.chars().count());
+        }
+    }
+    for (li, (&(a, b), cells)) in raw.lines.iter().zip(&lines).enumerate() {
+        let line = text.get(a..b)?;
+        let lead = &line[..line.find('|')?];
+        let mut s = String::from(lead);
+        s.push('|');
+        for (c, (cell, right)) in cells.iter().enumerate() {
+            let w = widths[c];
+            if li == 1 {
+                let left = cell.starts_with(':');
+                let right = cell.ends_with(':');
+                let dashes = w.saturating_sub(usize::from(left) + usize::from(right));
+                s.push(' ');
+                if left {
+                    s.push(':');
+                }
+                s.push_str(&"-".repeat(dashes));
+                if right {
+                    s.push(':');
+                }
+                s.push_str(" |");
+            } else {
+                let pad = w.saturating_sub(cell.chars().count());
+                s.push(' ');
+                if *right {
+                    s.push_str(&" ".repeat(pad));
+                    s.push_str(cell);
+                } else {
+                    s.push_str(cell);
+                    s.push_str(&" ".repeat(pad));
+                }
+                s.push_str(" |");
+            }
+        }
+        out.push((a, b, s));
+    }
+    Some(out)
+}
+
+fn apply_edits(text: &str, mut edits: Vec<(usize, usize, String)>) -> String {
+    if edits.is_empty() {
+        return text.to_string();
+    }
+    edits.sort_by_key(|e| (e.0, e.1));
+    let mut out = String::with_capacity(text.len() + edits.len() * 8);
+    let mut pos = 0;
+    for (a, b, rep) in edits {
+        if a < pos || b < a || b > text.len() {
+            continue; // overlapping or out of range: never happens by construction
+        }
+        out.push_str(&text[pos..a]);
+        out.push_str(&rep);
+        pos = b;
+    }
+    out.push_str(&text[pos..]);
+    out
+}
+
+#[cfg(test)]
+mod tests;

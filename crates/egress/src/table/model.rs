@@ -1,0 +1,550 @@
+//! From cells to a table model: which columns are counts, labels,
+//! percentages or identifiers; which rows and columns are totals and
+//! subtotals; and the additive equations an attacker knows.
+//!
+//! Totals are found by label (`Total`, `Subtotal`, `North total`, `合计`,
+//! `小计` …) and by arithmetic (a last row or column that is the sum of the
+//! others). Every labelled relation is checked against the numbers; one that
+//! does not add up is not a relation. Finding a relation that is not really
+//! there only costs extra suppression; missing one that is would let a
+//! hidden cell be recomputed, so arithmetic detection errs on the side of
+//! finding relations.
+
+use regex::Regex;
+use std::sync::OnceLock;
+
+use super::parse::RawTable;
+
+/// What a column holds.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum ColKind {
+    /// Category labels (text).
+    Label,
+    /// Non-negative integer counts.
+    Count,
+    /// A count column that is the sum of other count columns.
+    Total,
+    /// Percentage, rate or share.
+    Percent,
+    /// Identifiers, codes, years, ages: never treated as counts.
+    Id,
+    /// Other numbers (means, amounts with decimals).
+    Other,
+}
+
+/// What a row is.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum RowRole {
+    Detail,
+    Subtotal,
+    Total,
+}
+
+/// A table model. Cells are indexed `row * ncols + col` over data rows.
+#[derive(Clone, Debug)]
+pub(crate) struct Model {
+    pub nrows: usize,
+    pub ncols: usize,
+    pub headers: Vec<String>,
+    pub kinds: Vec<ColKind>,
+    /// Known count values of count/total cells.
+    pub values: Vec<Option<u64>>,
+    pub roles: Vec<RowRole>,
+    /// Cells that are totals or subtotals (of a row, a column, or both).
+    pub total_cell: Vec<bool>,
+    /// Row relations (`target row = Σ member rows`), holding in every count column.
+    pub row_rel: Vec<(usize, Vec<usize>)>,
+    /// Column relations (`target column = Σ member columns`), holding in every row.
+    pub col_rel: Vec<(usize, Vec<usize>)>,
+}
+
+impl Model {
+    pub fn idx(&self, r: usize, c: usize) -> usize {
+        r * self.ncols + c
+    }
+
+    pub fn is_count_col(&self, c: usize) -> bool {
+        matches!(self.kinds[c], ColKind::Count | ColKind::Total)
+    }
+}
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    // The patterns are literals in this file, covered by the tests below.
+    #[allow(clippy::expect_used)] // invariant: literal pattern, compiled in tests
+    cell.get_or_init(|| Regex::new(pattern).expect("built-in pattern compiles"))
+}
+
+fn grand_total_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)^(?:grand\s+)?totals?(?:\s*\(.*\))?$|^(?:all|overall|sum|all\s+\w+|total\s+all|合计|合計|总计|總計|总数|總數|全部|共计|總和|总和)$",
+    )
+}
+
+fn subtotal_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)sub-?\s*totals?|\btotals?\b|小计|小計|合计|合計|总计|總計",
+    )
+}
+
+fn id_like_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)^(?:#|no\.|n°|nr\.?|num(?:ber)?\s*#|id|ids|uuid|guid|code|key|index|idx|row|line|rank|record|case|person|year|yr|month|day|week|quarter|hour|date|age|grade|level|score|version|zip|zipcode|zip\s*code|postcode|postal\s*code|phone|编号|序号|年份|年|月|年龄|代码)$|(?:^|[\s_\-.])(?:id|uuid|code|year|age)$|^(?:id|uuid)[\s_\-]",
+    )
+}
+
+fn percent_header_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)%|\bpct\b|percent|\brates?\b|\bshares?\b|proportion|\bratio\b|占比|比例|百分比|率$",
+    )
+}
+
+/// Whether `header` names a total (a column header or a row label).
+pub(crate) fn is_grand_total_label(s: &str) -> bool {
+    grand_total_re().is_match(clean(s).trim_end_matches(':'))
+}
+
+fn is_subtotal_label(s: &str) -> bool {
+    let c = clean(s);
+    !c.is_empty() && subtotal_re().is_match(&c)
+}
+
+/// Whether a header names an identifier-like column.
+pub(crate) fn is_id_like(header: &str) -> bool {
+    id_like_re().is_match(&clean(header))
+}
+
+/// Whether a header names a percentage/rate/share column.
+pub(crate) fn is_percent_header(header: &str) -> bool {
+    percent_header_re().is_match(&clean(header))
+}
+
+/// Trim, drop Markdown emphasis and code marks.
+pub(crate) fn clean(s: &str) -> String {
+    s.trim()
+        .trim_matches(|c| c == '*' || c == '_' || c == '`')
+        .trim()
+        .to_string()
+}
+
+/// A cell shown as hidden or missing: a marker, a dash, `<5`, empty.
+pub(crate) fn is_marker(s: &str, marker: &str) -> bool {
+    let t = clean(s);
+    if t.is_empty() || t == marker.trim() {
+        return true;
+    }
+    let lower = t.to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "*" | "x"
+            | "-"
+            | "–"
+            | "—"
+            | ".."
+            | "..."
+            | "…"
+            | "n/a"
+            | "na"
+            | "s"
+            | "c"
+            | "suppressed"
+            | "[suppressed]"
+            | "[redacted]"
+            | "redacted"
+            | "[hidden]"
+    ) || (lower.starts_with('<') && lower[1..].trim().bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A non-negative integer count: `12`, `1,232`, `1 232`, `**3**`, `"4"`.
+pub(crate) fn parse_count(s: &str) -> Option<u64> {
+    let t = clean(s);
+    let t = t.trim_matches('"').trim();
+    if t.is_empty() || t.len() > 24 {
+        return None;
+    }
+    if t.bytes().all(|b| b.is_ascii_digit()) {
+        return if t.len() <= 18 { t.parse().ok() } else { None };
+    }
+    // Thousands separators: groups of exactly three digits.
+    for sep in [',', ' ', '\u{a0}', '\'', '_'] {
+        let parts: Vec<&str> = t.split(sep).collect();
+        if parts.len() > 1
+            && (1..=3).contains(&parts[0].len())
+            && parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+            && parts[1..].iter().all(|p| p.len() == 3)
+        {
+            let joined: String = parts.concat();
+            return if joined.len() <= 18 {
+                joined.parse().ok()
+            } else {
+                None
+            };
+        }
+    }
+    None
+}
+
+/// Any number, with an optional sign, decimals, thousands separators or a
+/// trailing `%`.
+pub(crate) fn parse_number(s: &str) -> Option<f64> {
+    let t = clean(s);
+    let t = t.trim_matches('"').trim();
+    let t = t.strip_suffix('%').unwrap_or(t).trim();
+    if let Some(v) = parse_count(t) {
+        return Some(v as f64);
+    }
+    if t.is_empty() || t.len() > 32 {
+        return None;
+    }
+    let body = t.strip_prefix('-').unwrap_or(t);
+    let mut dots = 0;
+    for b in body.bytes() {
+        match b {
+            b'0'..=b'9' => {}
+            b'.' => dots += 1,
+            _ => return None,
+        }
+    }
+    if dots > 1 || body.starts_with('.') && body.len() == 1 {
+        return None;
+    }
+    t.parse().ok()
+}
+
+/// Build the model of a table.
+pub(crate) fn build(table: &RawTable, marker: &str) -> Model {
+    let ncols = table.columns();
+    let nrows = table.rows.len();
+    let headers: Vec<String> = match &table.header {
+        Some(h) => h.iter().map(|c| clean(&c.text)).collect(),
+        None => vec![String::new(); ncols],
+    };
+    let cell_text = |r: usize, c: usize| -> &str {
+        table.rows[r]
+            .get(c)
+            .map(|cell| cell.text.as_str())
+            .unwrap_or("")
+    };
+
+    let mut kinds = Vec::with_capacity(ncols);
+    for (c, header) in headers.iter().enumerate() {
+        let mut counts = 0usize;
+        let mut others = 0usize;
+        let mut percent_cells = 0usize;
+        let mut numbers = 0usize;
+        let mut texts = 0usize;
+        for r in 0..nrows {
+            let t = cell_text(r, c);
+            if is_marker(t, marker) {
+                continue;
+            }
+            if clean(t).ends_with('%') {
+                percent_cells += 1;
+            }
+            if parse_count(t).is_some() {
+                counts += 1;
+            } else if parse_number(t).is_some() {
+                numbers += 1;
+            } else {
+                others += 1;
+                texts += 1;
+            }
+        }
+        let filled = counts + numbers + others;
+        let kind = if !header.is_empty() && is_id_like(header) {
+            ColKind::Id
+        } else if (!header.is_empty() && is_percent_header(header) && texts * 2 < filled.max(1))
+            || (filled > 0 && percent_cells * 2 >= filled)
+        {
+            ColKind::Percent
+        } else if counts > 0 && numbers == 0 && others == 0 {
+            ColKind::Count
+        } else if counts + numbers > 0 && others == 0 {
+            ColKind::Other
+        } else {
+            ColKind::Label
+        };
+        kinds.push(kind);
+    }
+
+    let mut values = vec![None; nrows * ncols];
+    for r in 0..nrows {
+        for c in 0..ncols {
+            if kinds[c] == ColKind::Count {
+                let t = cell_text(r, c);
+                values[r * ncols + c] = parse_count(t);
+            }
+        }
+    }
+
+    let mut model = Model {
+        nrows,
+        ncols,
+        headers,
+        kinds,
+        values,
+        roles: vec![RowRole::Detail; nrows],
+        total_cell: vec![false; nrows * ncols],
+        row_rel: Vec::new(),
+        col_rel: Vec::new(),
+    };
+    let label_cols: Vec<usize> = (0..ncols)
+        .filter(|&c| matches!(model.kinds[c], ColKind::Label | ColKind::Id))
+        .collect();
+    for r in 0..nrows {
+        let mut role = RowRole::Detail;
+        for &c in &label_cols {
+            let t = cell_text(r, c);
+            if is_grand_total_label(t) {
+                role = RowRole::Total;
+                break;
+            }
+            if is_subtotal_label(t) {
+                role = RowRole::Subtotal;
+            }
+        }
+        model.roles[r] = role;
+    }
+    column_totals(&mut model);
+    row_equations(&mut model);
+    column_equations(&mut model);
+    model
+}
+
+/// Mark total columns: by header, else a last count column that is the sum
+/// of the others in every row.
+fn column_totals(m: &mut Model) {
+    let count_cols: Vec<usize> = (0..m.ncols)
+        .filter(|&c| m.kinds[c] == ColKind::Count)
+        .collect();
+    let mut named = false;
+    for &c in &count_cols {
+        if is_grand_total_label(&m.headers[c]) || is_subtotal_label(&m.headers[c]) {
+            m.kinds[c] = ColKind::Total;
+            named = true;
+        }
+    }
+    if named || count_cols.len() < 3 {
+        return;
+    }
+    let last = count_cols[count_cols.len() - 1];
+    let members = &count_cols[..count_cols.len() - 1];
+    let mut verified = 0;
+    for r in 0..m.nrows {
+        match sum_check(m, r, last, members.iter().map(|&c| (r, c))) {
+            Check::Fails => return,
+            Check::Holds(nonzero) => verified += usize::from(nonzero),
+            Check::Unknown => {}
+        }
+    }
+    if verified > 0 {
+        m.kinds[last] = ColKind::Total;
+    }
+}
+
+enum Check {
+    /// Adds up; `true` when the total is non-zero.
+    Holds(bool),
+    Fails,
+    Unknown,
+}
+
+fn sum_check(
+    m: &Model,
+    tr: usize,
+    tc: usize,
+    members: impl Iterator<Item = (usize, usize)>,
+) -> Check {
+    let Some(total) = m.values[m.idx(tr, tc)] else {
+        return Check::Unknown;
+    };
+    let mut sum: u128 = 0;
+    for (r, c) in members {
+        match m.values[m.idx(r, c)] {
+            Some(v) => sum += u128::from(v),
+            None => return Check::Unknown,
+        }
+    }
+    if sum == u128::from(total) {
+        Check::Holds(total > 0)
+    } else {
+        Check::Fails
+    }
+}
+
+/// Row equations: each total column is the sum of the count columns it
+/// covers (those since the previous total column, else all of them).
+fn row_equations(m: &mut Model) {
+    let totals: Vec<usize> = (0..m.ncols)
+        .filter(|&c| m.kinds[c] == ColKind::Total)
+        .collect();
+    let mut prev = None;
+    for &t in &totals {
+        let since: Vec<usize> = (prev.map_or(0, |p| p + 1)..t)
+            .filter(|&c| m.kinds[c] == ColKind::Count)
+            .collect();
+        let all: Vec<usize> = (0..m.ncols)
+            .filter(|&c| m.kinds[c] == ColKind::Count)
+            .collect();
+        let after: Vec<usize> = (t + 1..m.ncols)
+            .filter(|&c| m.kinds[c] == ColKind::Count)
+            .collect();
+        prev = Some(t);
+        let mut chosen = None;
+        for cand in [since, all, after] {
+            if cand.is_empty() {
+                continue;
+            }
+            let ok = (0..m.nrows).all(|r| {
+                !matches!(
+                    sum_check(m, r, t, cand.iter().map(|&c| (r, c))),
+                    Check::Fails
+                )
+            });
+            if ok {
+                chosen = Some(cand);
+                break;
+            }
+        }
+        let Some(members) = chosen else {
+            // A "Total" header over numbers that do not add up is an ordinary count.
+            m.kinds[t] = ColKind::Count;
+            continue;
+        };
+        for r in 0..m.nrows {
+            let ti = m.idx(r, t);
+            m.total_cell[ti] = true;
+        }
+        m.col_rel.push((t, members));
+    }
+}
+
+/// Column equations: subtotal rows sum the detail rows of their group, total
+/// rows sum the subtotals (or the details). Unlabelled: a last row that is
+/// the sum of the rows above it.
+fn column_equations(m: &mut Model) {
+    let cols: Vec<usize> = (0..m.ncols).filter(|&c| m.is_count_col(c)).collect();
+    if cols.is_empty() {
+        return;
+    }
+    let holds = |m: &Model, target: usize, members: &[usize]| -> bool {
+        !members.is_empty()
+            && cols.iter().all(|&c| {
+                !matches!(
+                    sum_check(m, target, c, members.iter().map(|&r| (r, c))),
+                    Check::Fails
+                )
+            })
+    };
+    if !m.roles.contains(&RowRole::Total) && m.nrows >= 3 {
+        let last = m.nrows - 1;
+        let members: Vec<usize> = (0..last)
+            .filter(|&r| m.roles[r] == RowRole::Detail)
+            .collect();
+        let nonzero = cols
+            .iter()
+            .any(|&c| m.values[m.idx(last, c)].is_some_and(|v| v > 0));
+        let all_known = cols.iter().all(|&c| {
+            m.values[m.idx(last, c)].is_some()
+                && members.iter().all(|&r| m.values[m.idx(r, c)].is_some())
+        });
+        if members.len() >= 2 && nonzero && all_known && holds(m, last, &members) {
+            m.roles[last] = RowRole::Total;
+        }
+    }
+    let mut details: Vec<usize> = Vec::new(); // since the last subtotal or total
+    let mut all_details: Vec<usize> = Vec::new(); // since the last total
+    let mut subs: Vec<usize> = Vec::new(); // since the last total
+    let mut relations: Vec<(usize, Vec<usize>)> = Vec::new();
+    for r in 0..m.nrows {
+        match m.roles[r] {
+            RowRole::Detail => {
+                details.push(r);
+                all_details.push(r);
+            }
+            RowRole::Subtotal => {
+                if holds(m, r, &details) {
+                    relations.push((r, std::mem::take(&mut details)));
+                    subs.push(r);
+                } else {
+                    m.roles[r] = RowRole::Detail;
+                    details.push(r);
+                    all_details.push(r);
+                }
+            }
+            RowRole::Total => {
+                let mut via_subs = subs.clone();
+                via_subs.extend(details.iter().copied());
+                if !subs.is_empty() && holds(m, r, &via_subs) {
+                    relations.push((r, via_subs));
+                } else if holds(m, r, &all_details) {
+                    relations.push((r, all_details.clone()));
+                } else {
+                    m.roles[r] = RowRole::Detail;
+                    details.push(r);
+                    all_details.push(r);
+                    continue;
+                }
+                details.clear();
+                all_details.clear();
+                subs.clear();
+            }
+        }
+    }
+    for (target, members) in relations {
+        for &c in &cols {
+            let ti = m.idx(target, c);
+            m.total_cell[ti] = true;
+        }
+        m.row_rel.push((target, members));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_separators() {
+        assert_eq!(parse_count("1,232"), Some(1232));
+        assert_eq!(parse_count("**3**"), Some(3));
+        assert_eq!(parse_count("12,34"), None);
+        assert_eq!(parse_count("3.5"), None);
+        assert_eq!(parse_count("-3"), None);
+        assert_eq!(parse_number("12.5%"), Some(12.5));
+        assert_eq!(parse_number("abc"), None);
+    }
+
+    #[test]
+    fn labels() {
+        for t in ["Total", "**Total**", "Grand total", "All", "合计", "Total:"] {
+            assert!(is_grand_total_label(t), "{t}");
+        }
+        for t in ["North", "Totalitarian", "Allen"] {
+            assert!(!is_grand_total_label(t), "{t}");
+        }
+        for t in ["Subtotal", "North total", "小计"] {
+            assert!(is_subtotal_label(t), "{t}");
+        }
+        for t in ["id", "record_id", "Patient ID", "uuid", "Year", "age"] {
+            assert!(is_id_like(t), "{t}");
+        }
+        for t in ["Cases", "Idaho", "Valid"] {
+            assert!(!is_id_like(t), "{t}");
+        }
+        for t in ["%", "Referred %", "Visit rate", "share", "占比"] {
+            assert!(is_percent_header(t), "{t}");
+        }
+        assert!(!is_percent_header("Corporate"));
+        assert!(is_marker("[suppressed]", "[suppressed]"));
+        assert!(is_marker("<5", "[suppressed]"));
+        assert!(!is_marker("5", "[suppressed]"));
+    }
+}

@@ -1,0 +1,482 @@
+//! Finding tables in text: Markdown pipe tables, CSV/TSV blocks (quoted
+//! fields may hold the delimiter), `cat -n` / read_file line-number prefixes.
+//!
+//! Every cell keeps the byte span of its content in the original text, so the
+//! rewrite replaces exactly that content and leaves the rest of the line (the
+//! pipes, the delimiters, the padding, the line-number prefix) as it was.
+
+use super::TableKind;
+
+/// How a cell's span is replaced.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum Edit {
+    /// Replace the span's text with the marker as is.
+    Raw,
+    /// The span is a whole JSON token: replace it with a JSON string literal.
+    JsonToken,
+}
+
+/// One cell: its decoded, trimmed text and the span to replace.
+#[derive(Clone, Debug)]
+pub(crate) struct Cell {
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+    pub edit: Edit,
+}
+
+/// A table as found: a header (possibly absent) and data rows of equal width.
+#[derive(Clone, Debug)]
+pub(crate) struct RawTable {
+    pub kind: TableKind,
+    pub header: Option<Vec<Cell>>,
+    pub rows: Vec<Vec<Cell>>,
+    pub start: usize,
+    pub end: usize,
+    /// For Markdown: the line spans (start, end) of every table line, header
+    /// and separator included, used to keep column alignment on rewrite.
+    pub lines: Vec<(usize, usize)>,
+}
+
+impl RawTable {
+    pub fn columns(&self) -> usize {
+        self.header
+            .as_ref()
+            .map(Vec::len)
+            .or_else(|| self.rows.first().map(Vec::len))
+            .unwrap_or(0)
+    }
+}
+
+/// A line of the input: where it starts, where its content starts (after a
+/// line-number prefix, if any) and where it ends (before `\r\n` / `\n`).
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    start: usize,
+    content: usize,
+    end: usize,
+}
+
+/// Longest table scanned per text, in rows; a cap, not an accident.
+pub(crate) const MAX_ROWS: usize = 1_000_000;
+
+/// Every table in `text`, in document order, not overlapping.
+pub(crate) fn find_tables(text: &str) -> Vec<RawTable> {
+    let lines = split_lines(text);
+    let mut tables = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if let Some((table, next)) = markdown_at(text, &lines, i) {
+            tables.push(table);
+            i = next;
+            continue;
+        }
+        if let Some((table, next)) = delimited_at(text, &lines, i) {
+            tables.push(table);
+            i = next;
+            continue;
+        }
+        i += 1;
+    }
+    tables
+}
+
+fn split_lines(text: &str) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    while start <= bytes.len() {
+        let nl = memchr(b'\n', &bytes[start..]).map(|p| start + p);
+        let raw_end = nl.unwrap_or(bytes.len());
+        let end = if raw_end > start && bytes[raw_end - 1] == b'\r' {
+            raw_end - 1
+        } else {
+            raw_end
+        };
+        let content = start + line_number_prefix(&text[start..end]);
+        lines.push(Line {
+            start,
+            content,
+            end,
+        });
+        match nl {
+            Some(p) => start = p + 1,
+            None => break,
+        }
+    }
+    lines
+}
+
+fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
+    hay.iter().position(|&b| b == needle)
+}
+
+/// Length of a `cat -n` (`     1\t`) or read_file (`     1|`, `     1→`)
+/// prefix. Both tools pad the number to six columns, which is what tells
+/// the prefix from a TSV whose first column is a number.
+fn line_number_prefix(line: &str) -> usize {
+    let bytes = line.as_bytes();
+    let spaces = bytes.iter().take_while(|&&b| b == b' ').count();
+    let digits = bytes[spaces..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if digits == 0 || digits > 9 || spaces + digits < 6 {
+        return 0;
+    }
+    let rest = &line[spaces + digits..];
+    for sep in ["\t", "|", "→", " → "] {
+        if rest.starts_with(sep) {
+            return spaces + digits + sep.len();
+        }
+    }
+    0
+}
+
+fn content<'a>(text: &'a str, line: &Line) -> &'a str {
+    &text[line.content..line.end]
+}
+
+fn is_blank(text: &str, line: &Line) -> bool {
+    content(text, line).trim().is_empty()
+}
+
+// ---------------------------------------------------------------- markdown
+
+fn is_separator(s: &str) -> bool {
+    let t = s.trim();
+    if !t.contains('-') || !t.contains('|') && !t.starts_with(':') && !t.starts_with('-') {
+        return false;
+    }
+    let t = t.strip_prefix('|').unwrap_or(t);
+    let t = t.strip_suffix('|').unwrap_or(t);
+    t.split('|').all(|part| {
+        let p = part.trim();
+        let p = p.strip_prefix(':').unwrap_or(p);
+        let p = p.strip_suffix(':').unwrap_or(p);
+        !p.is_empty() && p.bytes().all(|b| b == b'-')
+    })
+}
+
+fn markdown_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize)> {
+    let head = content(text, &lines[i]);
+    if !head.contains('|') {
+        return None;
+    }
+    let header_cells = split_pipes(text, &lines[i]);
+    if header_cells.len() < 2 {
+        return None;
+    }
+    let has_sep = lines
+        .get(i + 1)
+        .is_some_and(|l| is_separator(content(text, l)));
+    let pipe_edged = |l: &Line| {
+        let c = content(text, l).trim();
+        c.starts_with('|') && c.ends_with('|') && c.len() > 1
+    };
+    if !has_sep && !pipe_edged(&lines[i]) {
+        return None;
+    }
+    let first_data = if has_sep { i + 2 } else { i + 1 };
+    let mut rows = Vec::new();
+    let mut spans = vec![(lines[i].start, lines[i].end)];
+    if has_sep {
+        spans.push((lines[i + 1].start, lines[i + 1].end));
+    }
+    let mut j = first_data;
+    while j < lines.len() && rows.len() < MAX_ROWS {
+        let l = &lines[j];
+        let c = content(text, l);
+        if c.trim().is_empty() || !c.contains('|') || is_separator(c) {
+            break;
+        }
+        if !has_sep && !pipe_edged(l) {
+            break;
+        }
+        let mut cells = split_pipes(text, l);
+        // Ragged rows are padded or cut to the header's width, as renderers do.
+        if cells.len() > header_cells.len() {
+            cells.truncate(header_cells.len());
+        }
+        while cells.len() < header_cells.len() {
+            cells.push(Cell {
+                text: String::new(),
+                start: l.end,
+                end: l.end,
+                edit: Edit::Raw,
+            });
+        }
+        rows.push(cells);
+        spans.push((l.start, l.end));
+        j += 1;
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    let end = lines[j - 1].end;
+    Some((
+        RawTable {
+            kind: TableKind::Markdown,
+            header: Some(header_cells),
+            rows,
+            start: lines[i].start,
+            end,
+            lines: spans,
+        },
+        j,
+    ))
+}
+
+/// Cells of a pipe-table line; `\|` does not split.
+fn split_pipes(text: &str, line: &Line) -> Vec<Cell> {
+    let c = content(text, line);
+    let base = line.content;
+    let bytes = c.as_bytes();
+    let mut bounds = Vec::new(); // positions of splitting pipes
+    let mut k = 0;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'\\' => k += 2,
+            b'|' => {
+                bounds.push(k);
+                k += 1;
+            }
+            _ => k += 1,
+        }
+    }
+    let trimmed_start = c.len() - c.trim_start().len();
+    let trimmed_end = c.trim_end().len();
+    let mut pieces = Vec::new();
+    let mut prev = 0usize;
+    for &b in &bounds {
+        pieces.push((prev, b));
+        prev = b + 1;
+    }
+    pieces.push((prev, c.len()));
+    // Drop the empty piece before a leading pipe and after a trailing pipe.
+    if bounds.first() == Some(&trimmed_start) && !pieces.is_empty() {
+        pieces.remove(0);
+    }
+    if trimmed_end > 0 && bounds.last() == Some(&(trimmed_end - 1)) && !pieces.is_empty() {
+        pieces.pop();
+    }
+    pieces
+        .into_iter()
+        .map(|(a, b)| trimmed_cell(c, base, a, b))
+        .collect()
+}
+
+fn trimmed_cell(c: &str, base: usize, a: usize, b: usize) -> Cell {
+    let piece = &c[a..b];
+    let lead = piece.len() - piece.trim_start().len();
+    let inner = piece.trim();
+    let start = base + a + lead;
+    Cell {
+        text: inner.to_string(),
+        start,
+        end: start + inner.len(),
+        edit: Edit::Raw,
+    }
+}
+
+// ---------------------------------------------------------------- delimited
+
+fn delimited_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize)> {
+    if is_blank(text, &lines[i]) {
+        return None;
+    }
+    for delim in [b'\t', b',', b';'] {
+        let first = split_delimited(text, &lines[i], delim)?;
+        let width = first.len();
+        if width < 2 {
+            continue;
+        }
+        let mut rows = vec![first];
+        let mut j = i + 1;
+        while j < lines.len() && rows.len() < MAX_ROWS {
+            if is_blank(text, &lines[j]) || content(text, &lines[j]).trim_start().starts_with('|') {
+                break;
+            }
+            match split_delimited(text, &lines[j], delim) {
+                Some(cells) if cells.len() == width => rows.push(cells),
+                _ => break,
+            }
+            j += 1;
+        }
+        if rows.len() < 2 {
+            continue;
+        }
+        let kind = match delim {
+            b'\t' => TableKind::Tsv,
+            _ => TableKind::Csv,
+        };
+        let header = if looks_like_header(&rows) {
+            Some(rows.remove(0))
+        } else {
+            None
+        };
+        let lines_spans = lines[i..j].iter().map(|l| (l.start, l.end)).collect();
+        return Some((
+            RawTable {
+                kind,
+                header,
+                rows,
+                start: lines[i].start,
+                end: lines[j - 1].end,
+                lines: lines_spans,
+            },
+            j,
+        ));
+    }
+    None
+}
+
+/// The first row is a header when some column holds numbers below it but not
+/// in it, or when every cell of it is non-numeric.
+fn looks_like_header(rows: &[Vec<Cell>]) -> bool {
+    let numeric = |s: &str| super::model::parse_number(s).is_some();
+    let first = &rows[0];
+    if first.iter().all(|c| !numeric(&c.text)) {
+        return true;
+    }
+    (0..first.len())
+        .any(|c| !numeric(&first[c].text) && rows[1..].iter().all(|r| numeric(&r[c].text)))
+}
+
+/// Split one line on `delim`, honouring `"…"` quoting (`""` is a quote).
+/// `None` when a quote is left open.
+fn split_delimited(text: &str, line: &Line, delim: u8) -> Option<Vec<Cell>> {
+    let c = content(text, line);
+    let base = line.content;
+    let bytes = c.as_bytes();
+    if !bytes.contains(&delim) {
+        return Some(vec![trimmed_cell(c, base, 0, c.len())]);
+    }
+    let mut cells = Vec::new();
+    let mut k = 0;
+    loop {
+        // Leading spaces before an opening quote are allowed.
+        let field_start = k;
+        let mut q = k;
+        while q < bytes.len() && bytes[q] == b' ' {
+            q += 1;
+        }
+        if q < bytes.len() && bytes[q] == b'"' {
+            let inner_start = q + 1;
+            let mut p = inner_start;
+            let mut decoded = String::new();
+            let mut seg = inner_start;
+            loop {
+                if p >= bytes.len() {
+                    return None;
+                }
+                if bytes[p] == b'"' {
+                    if bytes.get(p + 1) == Some(&b'"') {
+                        decoded.push_str(&c[seg..=p]);
+                        p += 2;
+                        seg = p;
+                        continue;
+                    }
+                    break;
+                }
+                p += 1;
+            }
+            decoded.push_str(&c[seg..p]);
+            let inner_end = p;
+            p += 1;
+            while p < bytes.len() && bytes[p] == b' ' {
+                p += 1;
+            }
+            if p < bytes.len() && bytes[p] != delim {
+                return None;
+            }
+            let lead = decoded.len() - decoded.trim_start().len();
+            let trimmed = decoded.trim().to_string();
+            let simple = !c[inner_start..inner_end].contains("\"\"");
+            let (start, end) = if simple {
+                let s = base + inner_start + lead;
+                (s, s + trimmed.len())
+            } else {
+                (base + inner_start, base + inner_end)
+            };
+            cells.push(Cell {
+                text: trimmed,
+                start,
+                end,
+                edit: Edit::Raw,
+            });
+            if p >= bytes.len() {
+                break;
+            }
+            k = p + 1;
+        } else {
+            let mut p = field_start;
+            while p < bytes.len() && bytes[p] != delim {
+                p += 1;
+            }
+            cells.push(trimmed_cell(c, base, field_start, p));
+            if p >= bytes.len() {
+                break;
+            }
+            k = p + 1;
+        }
+    }
+    Some(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(t: &RawTable) -> Vec<Vec<String>> {
+        t.rows
+            .iter()
+            .map(|r| r.iter().map(|c| c.text.clone()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn markdown_with_and_without_edges() {
+        let text = "intro\n| Region | A | B |\n|---|:-:|--:|\n| North | 3 | 12 |\n| South | 7 | 9 |\n\nafter";
+        let t = find_tables(text);
+        assert_eq!(t.len(), 1);
+        assert_eq!(
+            texts(&t[0]),
+            vec![vec!["North", "3", "12"], vec!["South", "7", "9"]]
+        );
+        let c = &t[0].rows[0][1];
+        assert_eq!(&text[c.start..c.end], "3");
+        let bare = "Region | A\n--- | ---\nNorth | 3\n";
+        assert_eq!(texts(&find_tables(bare)[0]), vec![vec!["North", "3"]]);
+    }
+
+    #[test]
+    fn csv_quoted_delimiters_and_cat_n() {
+        let text = "     1\tregion,count,total\n     2\tNorth,\"1,232\",3\n     3\tSouth,4,\"5\"\n";
+        let t = find_tables(text);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].kind, TableKind::Csv);
+        assert_eq!(t[0].header.as_ref().unwrap()[0].text, "region");
+        assert_eq!(
+            texts(&t[0]),
+            vec![vec!["North", "1,232", "3"], vec!["South", "4", "5"]]
+        );
+        let c = &t[0].rows[1][2];
+        assert_eq!(&text[c.start..c.end], "5");
+    }
+
+    #[test]
+    fn tsv_is_not_mistaken_for_cat_n() {
+        let text = "id\tn\n1\t3\n2\t4\n";
+        let t = find_tables(text);
+        assert_eq!(t[0].kind, TableKind::Tsv);
+        assert_eq!(texts(&t[0]), vec![vec!["1", "3"], vec!["2", "4"]]);
+    }
+
+    #[test]
+    fn prose_with_one_comma_per_line_is_a_block_without_numbers() {
+        let t = find_tables("Hello, world\nGoodbye, moon\n");
+        // Found as a block, but the model layer finds no count column in it.
+        assert!(t.len() <= 1);
+    }
+}
