@@ -37,6 +37,7 @@ use crate::said::{match_form, quote_form, SaidIndex, SearchScope};
 use palisade_common::negation::{contains_negation, negation_before, starts_with_negation};
 use palisade_common::normalize::normalize;
 use palisade_common::quotes::{quoted_spans, Quoted};
+use palisade_common::text::sentences;
 use palisade_common::tokens::{is_cjk, shared_token_count, words};
 use palisade_common::verdict::RuleKey;
 use palisade_common::Span;
@@ -348,6 +349,16 @@ impl Gate {
         let norm = normalize(text);
         let ntext = norm.as_str();
         let stored_form = stored.map(match_form);
+        let stored_sentences: std::collections::HashSet<String> = stored
+            .map(|st| {
+                let n = normalize(st);
+                sentences(n.as_str())
+                    .into_iter()
+                    .map(|sp| match_form(&n.as_str()[sp.range()]))
+                    .filter(|f| !f.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
         let quotes: Vec<Quoted> = quoted_spans(ntext)
             .into_iter()
             .filter(|q| q.kind.is_speech())
@@ -362,11 +373,9 @@ impl Gate {
             .map(|q| q.inner)
             .collect();
         let mut claims = self.detector.detect_in(text, &norm, &verified);
-        if let Some(sf) = stored_form.as_deref() {
-            claims.retain(|c| {
-                let sentence = match_form(&ntext[c.sentence.range()]);
-                sentence.trim().is_empty() || !sf.contains(sentence.trim())
-            });
+        if !stored_sentences.is_empty() {
+            // A sentence already in the stored text, unchanged, is not re-checked.
+            claims.retain(|c| !stored_sentences.contains(&match_form(&ntext[c.sentence.range()])));
         }
         if claims.is_empty() {
             return Report::pass();

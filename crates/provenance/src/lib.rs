@@ -22,3 +22,8 @@ pub mod said;
 
 pub use gate::{Gate, GateConfig, Outcome, Reason, Report};
 pub use said::{SaidIndex, SearchScope};
+pub mod capture;
+pub mod replay;
+
+pub use capture::clean_capture;
+pub use replay::{check_write, replay, Stored, WriteText};
