@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 mod check;
+mod commands;
 mod scan;
 
 use clap::{Parser, Subcommand};
@@ -47,6 +48,9 @@ enum Command {
         #[arg(long, value_enum, default_value = "high")]
         fail_on: scan::FailOn,
     },
+    /// Guard commands over a Hermes profile's data (`palisade provenance report`, …).
+    #[command(flatten)]
+    Guard(commands::GuardCommand),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +76,7 @@ fn main() -> ExitCode {
             json,
             fail_on,
         } => run_scan(&session, json, fail_on),
+        Command::Guard(command) => commands::run(command),
     }
 }
 

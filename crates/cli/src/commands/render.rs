@@ -1,0 +1,118 @@
+//! A readable outline of a command's JSON result.
+//!
+//! Objects become `key: value` lines, nested objects indent, arrays of
+//! objects become one compact line per item. Values are printed as stored:
+//! the library only ever returns masked previews.
+
+use serde_json::Value;
+use std::fmt::Write;
+
+/// Depth beyond which nested values are printed as compact JSON.
+const MAX_DEPTH: usize = 4;
+/// Characters per compact item line.
+const LINE_CHARS: usize = 160;
+
+/// Render `value` as an indented outline ending in a newline.
+pub fn outline(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, 0);
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "—".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+fn compact(v: &Value) -> String {
+    let text = match v {
+        Value::Object(o) => o
+            .iter()
+            .filter(|(_, x)| !x.is_null())
+            .map(|(k, x)| match x {
+                Value::String(_) | Value::Number(_) | Value::Bool(_) => {
+                    format!("{k}={}", scalar(x))
+                }
+                other => format!("{k}={other}"),
+            })
+            .collect::<Vec<_>>()
+            .join("  "),
+        other => scalar(other),
+    };
+    let flat: String = text
+        .chars()
+        .map(|c| if c == '\n' { ' ' } else { c })
+        .collect();
+    if flat.chars().count() > LINE_CHARS {
+        let cut: String = flat.chars().take(LINE_CHARS - 1).collect();
+        format!("{cut}…")
+    } else {
+        flat
+    }
+}
+
+fn write_value(out: &mut String, value: &Value, depth: usize) {
+    let pad = "  ".repeat(depth);
+    match value {
+        Value::Object(o) => {
+            if o.is_empty() {
+                let _ = writeln!(out, "{pad}(nothing)");
+            }
+            for (k, v) in o {
+                match v {
+                    Value::Object(inner) if depth < MAX_DEPTH && !inner.is_empty() => {
+                        let _ = writeln!(out, "{pad}{k}:");
+                        write_value(out, v, depth + 1);
+                    }
+                    Value::Array(items) if depth < MAX_DEPTH && !items.is_empty() => {
+                        let _ = writeln!(out, "{pad}{k}: ({})", items.len());
+                        write_value(out, v, depth + 1);
+                    }
+                    Value::Array(_) => {
+                        let _ = writeln!(out, "{pad}{k}: (none)");
+                    }
+                    Value::Object(inner) if inner.is_empty() => {
+                        let _ = writeln!(out, "{pad}{k}: (none)");
+                    }
+                    other => {
+                        let _ = writeln!(out, "{pad}{k}: {}", compact(other));
+                    }
+                }
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                let _ = writeln!(out, "{pad}- {}", compact(item));
+            }
+        }
+        other => {
+            let _ = writeln!(out, "{pad}{}", scalar(other));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn outlines_nested_results() {
+        let text = outline(&json!({
+            "rows": 2,
+            "by_verdict": {"pass": 1, "would_block": 1},
+            "newest_flagged": [{"claim": "User decided\nto ship", "reason": "no_quote", "quote": null}],
+            "empty": [],
+        }));
+        assert!(text.contains("rows: 2"));
+        assert!(text.contains("  would_block: 1"));
+        assert!(text.contains("- claim=User decided to ship  reason=no_quote"));
+        assert!(text.contains("empty: (none)"));
+    }
+}
