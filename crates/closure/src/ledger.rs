@@ -345,7 +345,10 @@ impl CandidateEvent {
             "candidate.promote.dry_run" => EventKind::DryRun,
             other => return Err(SchemaError::new(format!("unknown event type {other:?}"))),
         };
-        let candidate_id = s("candidate_id");
+        let mut candidate_id = s("candidate_id");
+        if let (true, EventKind::Created(rec)) = (candidate_id.is_empty(), &kind) {
+            candidate_id = rec.candidate_id.clone();
+        }
         if candidate_id.is_empty() {
             return Err(SchemaError::new("event without a candidate id"));
         }
