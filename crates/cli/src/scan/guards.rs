@@ -1,38 +1,230 @@
 //! The four guards, wired to session events.
+//!
+//! | event | guards |
+//! |---|---|
+//! | user message | injection scan; the text is remembered as "said" for provenance |
+//! | assistant reply | egress: secrets, small cells and microdata in tables |
+//! | assistant tool call | egress: secrets in arguments, uploads in commands; injection: tool-call guard; provenance: memory/skill writes |
+//! | tool result | injection scan (indirect injection); egress: secrets in results |
+//! | end of turn | closure: was what should be retained retained? |
 
 use super::session::{Message, ToolCall};
 use super::{ScanFinding, Turn};
+use palisade_closure::classify::{Classification, Classifier, JudgmentKind};
+use palisade_common::mask::preview_line;
+use palisade_common::Severity;
+use palisade_egress::secrets::SecretScanner;
+use palisade_egress::table::{self, TableOptions};
+use palisade_provenance::gate::{Gate, GateConfig, Outcome};
+use palisade_provenance::replay::{check_write, Stored};
+use palisade_provenance::SaidIndex;
+use serde_json::{json, Value};
 
-/// Compiled guard engines, built once per scan.
-pub struct Guards {}
+/// The session id provenance uses for the scanned session.
+const SESSION: &str = "scan";
+
+/// Longest preview printed for a claim or a turn.
+const PREVIEW_CHARS: usize = 100;
+
+/// Compiled guard engines and the little state a scan keeps.
+pub struct Guards {
+    secrets: &'static SecretScanner,
+    tables: TableOptions,
+    gate: Gate,
+    said: SaidIndex,
+    closure: Classifier,
+}
 
 impl Guards {
     /// Build every guard engine.
     pub fn new() -> Self {
-        Guards {}
+        Guards {
+            secrets: SecretScanner::builtin(),
+            tables: TableOptions::default(),
+            gate: Gate::new(GateConfig::default()),
+            said: SaidIndex::new(),
+            closure: Classifier::new(),
+        }
     }
 
     /// Guards that are not wired into the scan in this build.
     pub fn not_built() -> Vec<&'static str> {
-        vec!["egress", "injection", "provenance", "closure"]
+        vec!["injection", "egress uploads"]
     }
 
-    /// A user message: injection scan; remember what the user said.
-    pub fn user_message(&mut self, _msg: &Message, _out: &mut Vec<ScanFinding>) {}
+    /// A user message: remember what the user said.
+    pub fn user_message(&mut self, msg: &Message, _out: &mut [ScanFinding]) {
+        self.said.push(SESSION, None, "", &msg.text);
+    }
 
-    /// An assistant message: the reply (egress) and its tool calls (egress,
-    /// injection's tool-call guard, provenance).
-    pub fn assistant_message(&mut self, _msg: &Message, _out: &mut Vec<ScanFinding>) {}
+    /// An assistant message: the reply (egress) and its tool calls.
+    pub fn assistant_message(&mut self, msg: &Message, out: &mut Vec<ScanFinding>) {
+        if !msg.text.is_empty() {
+            self.secrets_in(msg.line, &msg.text, "the reply", out);
+            self.tables_in(msg.line, &msg.text, out);
+        }
+        for call in &msg.tool_calls {
+            let args = args_text(&call.args);
+            self.secrets_in(
+                msg.line,
+                &args,
+                &format!("the arguments of {}", call.name),
+                out,
+            );
+            if matches!(call.name.as_str(), "memory" | "skill_manage") {
+                self.provenance(msg.line, call, out);
+            }
+        }
+    }
 
-    /// A tool result: injection scan and secrets in results.
+    /// A tool result: secrets in results.
     pub fn tool_result(
         &mut self,
-        _msg: &Message,
-        _call: Option<&ToolCall>,
-        _out: &mut Vec<ScanFinding>,
+        msg: &Message,
+        call: Option<&ToolCall>,
+        out: &mut Vec<ScanFinding>,
     ) {
+        let tool = call.map_or("a tool", |c| c.name.as_str());
+        self.secrets_in(msg.line, &msg.text, &format!("the result of {tool}"), out);
     }
 
     /// A finished turn: the closure judgment.
-    pub fn turn_end(&mut self, _turn: &Turn, _out: &mut Vec<ScanFinding>) {}
+    pub fn turn_end(&mut self, turn: &Turn, out: &mut Vec<ScanFinding>) {
+        let calls: Vec<Value> = turn
+            .tool_calls
+            .iter()
+            .map(|c| json!({ "name": c.call.name, "args": c.call.args, "result": c.result }))
+            .collect();
+        let shape = json!({ "user": turn.user, "assistant": turn.assistant, "tool_calls": calls });
+        let Ok(parsed) = palisade_closure::classify::Turn::from_json(&shape) else {
+            return;
+        };
+        let judgment = self.closure.judge(&parsed);
+        if judgment.kind != JudgmentKind::Candidate {
+            return;
+        }
+        let Some(candidate) = judgment.candidate else {
+            return;
+        };
+        let (kind, severity) = match candidate.classification {
+            Classification::UserPreference => ("unretained_preference", Severity::Medium),
+            Classification::UserBoundary => ("unretained_boundary", Severity::Medium),
+            Classification::InterruptedTurn => ("interrupted_turn", Severity::Low),
+            Classification::GovernanceOrKnowledge => ("unretained_knowledge", Severity::Low),
+            _ => ("unretained_outcome", Severity::Info),
+        };
+        out.push(ScanFinding {
+            line: turn.line,
+            guard: "closure",
+            kind: kind.into(),
+            rule: format!("turn-closure-audit:{}", candidate.classification.as_str()),
+            severity,
+            preview: self.masked_preview(&candidate.content),
+            why: format!(
+                "the turn ended without a retention write; review candidate ({})",
+                judgment.reasons.join("; ")
+            ),
+        });
+    }
+
+    fn secrets_in(&self, line: usize, text: &str, place: &str, out: &mut Vec<ScanFinding>) {
+        for f in self.secrets.scan(text) {
+            out.push(ScanFinding {
+                line,
+                guard: "egress",
+                kind: "secret".into(),
+                rule: "egress-guard:EG-SECRET-001".into(),
+                severity: f.severity,
+                preview: f.preview,
+                why: format!("{} ({}) in {place}", f.kind.replace('_', " "), f.rule_id),
+            });
+        }
+    }
+
+    fn tables_in(&self, line: usize, text: &str, out: &mut Vec<ScanFinding>) {
+        let report = table::scan(text, &self.tables);
+        for f in report.findings(&self.tables) {
+            let kind = if f.rule.reason() == "EG-MICRO-001" {
+                "microdata"
+            } else {
+                "small_cell"
+            };
+            let why = if kind == "microdata" {
+                "a record-level table in the reply (an identifier column and many rows)"
+            } else {
+                "a table in the reply publishes counts below the disclosure threshold"
+            };
+            out.push(ScanFinding {
+                line,
+                guard: "egress",
+                kind: kind.into(),
+                rule: f.rule.to_string(),
+                severity: f.severity,
+                preview: f.preview,
+                why: why.into(),
+            });
+        }
+    }
+
+    fn provenance(&self, line: usize, call: &ToolCall, out: &mut Vec<ScanFinding>) {
+        // Offline there is no MEMORY.md to replay against: the write is
+        // checked as written.
+        let report = check_write(
+            &self.gate,
+            &call.name,
+            &call.args,
+            &Stored::default(),
+            &self.said,
+            SESSION,
+        );
+        if report.outcome == Outcome::Pass {
+            return;
+        }
+        if report.claims.is_empty() {
+            if let Some(reason) = report.reason {
+                out.push(ScanFinding {
+                    line,
+                    guard: "provenance",
+                    kind: "unbacked_claim".into(),
+                    rule: reason.rule_key().to_string(),
+                    severity: Severity::Medium,
+                    preview: self.masked_preview(&args_text(&call.args)),
+                    why: format!(
+                        "the {} write could not be checked ({})",
+                        call.name,
+                        reason.as_str()
+                    ),
+                });
+            }
+            return;
+        }
+        for claim in report.claims.iter().filter(|c| c.outcome != Outcome::Pass) {
+            let reason = claim.reason.map_or("no_quote", |r| r.as_str());
+            out.push(ScanFinding {
+                line,
+                guard: "provenance",
+                kind: "unbacked_claim".into(),
+                rule: format!("provenance-gate:{reason}"),
+                severity: Severity::Medium,
+                preview: self.masked_preview(&claim.claim.text),
+                why: format!(
+                    "a {} write states a user decision the user's own words in this session do not back ({reason})",
+                    call.name
+                ),
+            });
+        }
+    }
+
+    /// A one-line preview with any secret masked.
+    fn masked_preview(&self, text: &str) -> String {
+        preview_line(&self.secrets.redact(text).text, PREVIEW_CHARS)
+    }
+}
+
+/// Tool-call arguments as text to scan: strings as they are, JSON compact.
+fn args_text(args: &Value) -> String {
+    match args {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
 }

@@ -66,7 +66,6 @@ pub struct Outcome {
 }
 
 /// One user turn as the closure guard sees it.
-#[allow(dead_code)] // read by the closure wiring in guards.rs once that guard lands
 #[derive(Clone, Debug, Default)]
 pub struct Turn {
     /// Line of the user message that opened the turn.
