@@ -328,7 +328,7 @@ impl CandidateEvent {
             "candidate.rejected" => match status {
                 Some(st) if st.is_rejection() => EventKind::Transitioned {
                     to: st,
-                    confirmed_by_user: false,
+                    confirmed_by_user: confirmed,
                 },
                 _ => {
                     return Err(SchemaError::new(format!(
