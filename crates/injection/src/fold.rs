@@ -1,0 +1,397 @@
+//! The matching copy for L2: lower case, confusables folded to Latin,
+//! leetspeak folded inside words, and letter-spacing tricks joined — with a
+//! map from every byte of the folded copy back to the text it came from.
+
+use palisade_common::Span;
+
+/// A folded copy of some text plus its byte map.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Folded {
+    /// The folded text (lower case).
+    pub text: String,
+    /// For each byte of `text`: the source span (in the text that was folded)
+    /// of the character that produced it.
+    map: Vec<(u32, u32)>,
+    /// Source spans of words whose letters were folded from lookalikes.
+    pub homoglyph_words: Vec<Span>,
+    /// Source spans of letter-spaced runs that were joined.
+    pub spaced_runs: Vec<Span>,
+    /// Source spans of words folded from leetspeak.
+    pub leet_words: Vec<Span>,
+}
+
+impl Folded {
+    /// Map a span of the folded text to a span of the source text.
+    pub fn source_span(&self, span: Span) -> Span {
+        if self.map.is_empty() || span.is_empty() {
+            return Span::new(0, 0);
+        }
+        let start = span.start.min(self.map.len() - 1);
+        let end = span.end.clamp(1, self.map.len()) - 1;
+        Span::new(self.map[start].0 as usize, self.map[end].1 as usize)
+    }
+
+    /// Whether any obfuscation (homoglyphs, leetspeak, spacing) touches `src`.
+    pub fn obfuscation_in(&self, src: Span) -> bool {
+        self.homoglyph_words
+            .iter()
+            .chain(&self.leet_words)
+            .chain(&self.spaced_runs)
+            .any(|s| s.overlaps(src))
+    }
+}
+
+/// Latin letter a Cyrillic or Greek lookalike stands for (UTS #39
+/// confusables, the high-precision subset: characters that render the same
+/// as a Latin letter in common fonts).
+pub(crate) fn latin_lookalike(c: char) -> Option<char> {
+    Some(match c {
+        // Cyrillic lower case
+        'а' => 'a',
+        'е' | 'ё' => 'e',
+        'о' => 'o',
+        'р' => 'p',
+        'с' => 'c',
+        'у' => 'y',
+        'х' => 'x',
+        'і' => 'i',
+        'ї' => 'i',
+        'ј' => 'j',
+        'ѕ' => 's',
+        'ԁ' => 'd',
+        'ԛ' => 'q',
+        'ԝ' => 'w',
+        'һ' => 'h',
+        'ӏ' => 'l',
+        'ɡ' => 'g',
+        'ո' => 'n',
+        'ս' => 'u',
+        'ց' => 'g',
+        // Cyrillic upper case
+        'А' => 'a',
+        'В' => 'b',
+        'Е' => 'e',
+        'К' => 'k',
+        'М' => 'm',
+        'Н' => 'h',
+        'О' => 'o',
+        'Р' => 'p',
+        'С' => 'c',
+        'Т' => 't',
+        'Х' => 'x',
+        'І' => 'i',
+        'Ј' => 'j',
+        'Ѕ' => 's',
+        'Ү' => 'y',
+        'Ԁ' => 'd',
+        'Ԍ' => 'g',
+        'Ԛ' => 'q',
+        'Ԝ' => 'w',
+        'Ӏ' => 'l',
+        // Greek
+        'ο' => 'o',
+        'α' => 'a',
+        'ν' => 'v',
+        'ρ' => 'p',
+        'ι' => 'i',
+        'κ' => 'k',
+        'ϲ' => 'c',
+        'ϳ' => 'j',
+        'υ' => 'u',
+        'Α' => 'a',
+        'Β' => 'b',
+        'Ε' => 'e',
+        'Ζ' => 'z',
+        'Η' => 'h',
+        'Ι' => 'i',
+        'Κ' => 'k',
+        'Μ' => 'm',
+        'Ν' => 'n',
+        'Ο' => 'o',
+        'Ρ' => 'p',
+        'Τ' => 't',
+        'Υ' => 'y',
+        'Χ' => 'x',
+        _ => return None,
+    })
+}
+
+fn is_cyrillic_or_greek(c: char) -> bool {
+    matches!(c as u32, 0x0370..=0x03FF | 0x0400..=0x052F | 0x1F00..=0x1FFF | 0x0530..=0x058F)
+}
+
+fn leet(c: char) -> Option<char> {
+    Some(match c {
+        '0' => 'o',
+        '1' => 'i',
+        '3' => 'e',
+        '4' => 'a',
+        '5' => 's',
+        '7' => 't',
+        '8' => 'b',
+        '@' => 'a',
+        '$' => 's',
+        _ => return None,
+    })
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '@' || c == '$'
+}
+
+/// Separators that letter-spacing tricks put between single letters.
+fn is_thin_separator(s: &str) -> bool {
+    matches!(
+        s,
+        " " | "." | "-" | "_" | "*" | "/" | "·" | "+" | "~" | "|" | "\t"
+    )
+}
+
+/// One token of the source: a word (run of word chars) or the gap after it.
+struct Token {
+    span: Span,
+    word: bool,
+}
+
+/// Fold `text` (already NFKC-normalized, invisibles stripped).
+pub(crate) fn fold(text: &str) -> Folded {
+    let mut out = Folded {
+        text: String::with_capacity(text.len() + 8),
+        map: Vec::with_capacity(text.len() + 8),
+        ..Folded::default()
+    };
+    // Whole-script lookalike words are folded only in mostly-Latin text: a
+    // Cyrillic sentence is not an attack on a Latin keyword.
+    let (mut latin, mut other) = (0usize, 0usize);
+    for c in text.chars().take(65_536) {
+        if c.is_ascii_alphabetic() {
+            latin += 1;
+        } else if is_cyrillic_or_greek(c) {
+            other += 1;
+        }
+    }
+    let latin_context = latin >= other * 2;
+    // Tokenize: word chars vs others.
+    let mut tokens: Vec<Token> = Vec::new();
+    let mut start = 0usize;
+    let mut in_word: Option<bool> = None;
+    for (i, c) in text.char_indices() {
+        let w = is_word_char(c);
+        match in_word {
+            Some(prev) if prev == w => {}
+            Some(prev) => {
+                tokens.push(Token {
+                    span: Span::new(start, i),
+                    word: prev,
+                });
+                start = i;
+                in_word = Some(w);
+            }
+            None => in_word = Some(w),
+        }
+    }
+    if let Some(prev) = in_word {
+        tokens.push(Token {
+            span: Span::new(start, text.len()),
+            word: prev,
+        });
+    }
+
+    let mut i = 0usize;
+    while i < tokens.len() {
+        // Letter-spaced run: single-letter words joined by thin separators.
+        if tokens[i].word && single_letter(text, tokens[i].span) {
+            let mut j = i;
+            let mut letters = 1usize;
+            while j + 2 < tokens.len()
+                && !tokens[j + 1].word
+                && tokens[j + 2].word
+                && single_letter(text, tokens[j + 2].span)
+                && gap_ok(&text[tokens[j + 1].span.range()])
+            {
+                j += 2;
+                letters += 1;
+            }
+            if letters >= 4 {
+                let run = Span::new(tokens[i].span.start, tokens[j].span.end);
+                out.spaced_runs.push(run);
+                let mut k = i;
+                while k <= j {
+                    let t = &tokens[k];
+                    if t.word {
+                        let w = &text[t.span.range()];
+                        match w.chars().next().and_then(latin_lookalike) {
+                            Some(l) if w.chars().count() == 1 && latin_context => {
+                                out.homoglyph_words.push(t.span);
+                                push(&mut out, l, t.span);
+                            }
+                            _ => emit_word(text, t.span, &mut out, latin_context),
+                        }
+                    } else if !is_thin_separator(&text[t.span.range()]) {
+                        push(&mut out, ' ', t.span);
+                    }
+                    k += 1;
+                }
+                i = j + 1;
+                continue;
+            }
+        }
+        let t = &tokens[i];
+        if t.word {
+            emit_word(text, t.span, &mut out, latin_context);
+        } else {
+            for (off, c) in text[t.span.range()].char_indices() {
+                let at = t.span.start + off;
+                push_lower(&mut out, c, Span::new(at, at + c.len_utf8()));
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+fn single_letter(text: &str, span: Span) -> bool {
+    let mut chars = text[span.range()].chars();
+    matches!((chars.next(), chars.next()), (Some(c), None) if c.is_alphabetic() || leet(c).is_some())
+}
+
+/// A gap inside a letter-spaced run: a thin separator, or a wider gap
+/// (which becomes a word break).
+fn gap_ok(gap: &str) -> bool {
+    gap.len() <= 4
+        && !gap.contains('\n')
+        && gap
+            .chars()
+            .all(|c| c == ' ' || is_thin_separator(&c.to_string()))
+}
+
+fn emit_word(text: &str, span: Span, out: &mut Folded, latin_context: bool) {
+    let word = &text[span.range()];
+    if word.is_ascii() {
+        let letters = word.bytes().filter(|b| b.is_ascii_alphabetic()).count();
+        let leets = word.chars().filter(|c| leet(*c).is_some()).count();
+        // An e-mail address (`name@host.tld`) is not leetspeak.
+        let email = word.contains('@') && text[span.end..].starts_with('.');
+        let fold_leet = leets > 0 && letters >= 2 && letters + leets == word.len() && !email;
+        if fold_leet {
+            out.leet_words.push(span);
+        }
+        for (off, c) in word.char_indices() {
+            let at = span.start + off;
+            let c = if fold_leet { leet(c).unwrap_or(c) } else { c };
+            push(out, c.to_ascii_lowercase(), Span::new(at, at + 1));
+        }
+        return;
+    }
+    let mut has_latin = false;
+    let mut lookalikes = 0usize;
+    let mut other_script = false;
+    for c in word.chars() {
+        if c.is_ascii_alphabetic() || matches!(c as u32, 0xC0..=0x24F) {
+            has_latin = true;
+        } else if latin_lookalike(c).is_some() {
+            lookalikes += 1;
+        } else if is_cyrillic_or_greek(c) {
+            other_script = true;
+        }
+    }
+    let whole_lookalike = latin_context && !has_latin && !other_script && lookalikes >= 2;
+    let fold_confusables = lookalikes > 0 && ((has_latin && !other_script) || whole_lookalike);
+    if fold_confusables {
+        out.homoglyph_words.push(span);
+    }
+    for (off, c) in word.char_indices() {
+        let at = span.start + off;
+        let src = Span::new(at, at + c.len_utf8());
+        let c = if fold_confusables {
+            latin_lookalike(c).unwrap_or(c)
+        } else {
+            c
+        };
+        push_lower(out, c, src);
+    }
+}
+
+fn push_lower(out: &mut Folded, c: char, src: Span) {
+    if c.is_ascii() {
+        push(out, c.to_ascii_lowercase(), src);
+    } else {
+        for l in c.to_lowercase() {
+            push(out, l, src);
+        }
+    }
+}
+
+fn push(out: &mut Folded, c: char, src: Span) {
+    out.text.push(c);
+    for _ in 0..c.len_utf8() {
+        out.map.push((src.start as u32, src.end as u32));
+    }
+}
+
+/// Whether `word` (a whole word of the original text) mixes Latin letters
+/// with Cyrillic/Greek lookalikes, or is made only of lookalikes.
+pub(crate) fn homoglyph_kind(word: &str) -> Option<HomoglyphKind> {
+    let mut has_latin = false;
+    let mut lookalikes = 0usize;
+    let mut other_script = false;
+    for c in word.chars() {
+        if c.is_ascii_alphabetic() {
+            has_latin = true;
+        } else if latin_lookalike(c).is_some() {
+            lookalikes += 1;
+        } else if is_cyrillic_or_greek(c) {
+            other_script = true;
+        }
+    }
+    if lookalikes == 0 || other_script {
+        return None;
+    }
+    if has_latin {
+        Some(HomoglyphKind::MixedScript)
+    } else if lookalikes >= 2 {
+        Some(HomoglyphKind::WholeScript)
+    } else {
+        None
+    }
+}
+
+/// How a word uses lookalike letters.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum HomoglyphKind {
+    /// Latin letters and lookalikes in one word.
+    MixedScript,
+    /// Only lookalikes (a whole-script confusable).
+    WholeScript,
+}
+
+/// The Latin skeleton of a lookalike word (lower case).
+pub(crate) fn skeleton(word: &str) -> String {
+    word.chars()
+        .map(|c| latin_lookalike(c).unwrap_or(c).to_ascii_lowercase())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_leet_spacing_and_homoglyphs() {
+        assert_eq!(fold("1gn0r3 all").text, "ignore all");
+        assert_eq!(fold("I g n o r e  p r e v i o u s").text, "ignore previous");
+        assert_eq!(fold("і g n o r e").text, "ignore");
+        assert_eq!(fold("іgnore аll").text, "ignore all");
+        assert_eq!(fold("Все предыдущие").text, "все предыдущие");
+        assert_eq!(fold("version 2024 v1").text, "version 2024 v1");
+    }
+
+    #[test]
+    fn map_points_back() {
+        let src = "say ІGNORE now";
+        let f = fold(src);
+        let at = f.text.find("ignore").unwrap();
+        let sp = f.source_span(Span::new(at, at + 6));
+        assert_eq!(&src[sp.range()], "ІGNORE");
+    }
+}

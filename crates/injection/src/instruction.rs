@@ -1,0 +1,309 @@
+//! L2: instruction and jailbreak phrasing, matched on the folded copy.
+//!
+//! ## What it does
+//! Runs the phrase rules of `data/instructions.json` (and any custom rules)
+//! over the folded copy of the normalized text: invisibles stripped, NFKC,
+//! confusables folded, leetspeak and letter-spacing folded, lower case. An
+//! Aho-Corasick pass over each rule's keywords decides which regexes run.
+//!
+//! ## Why
+//! Overriding the instructions, switching persona, leaking the system prompt,
+//! addressing the AI from inside a document and hiding actions from the user
+//! are the shapes injections take in every language.
+//!
+//! ## Not flagged (or only flagged)
+//! A phrase quoted or named while discussing injection in the third person
+//! ("attackers write 'ignore previous instructions'"), a negated phrase
+//! ("don't ignore your instructions"), objects that are not instructions
+//! ("ignore previous commits").
+
+use crate::fold::Folded;
+use crate::rules::{expand, Error, ErrorKind, RuleSpec};
+use crate::Tier;
+use aho_corasick::{AhoCorasick, MatchKind};
+use palisade_common::quotes::quoted_spans;
+use palisade_common::Span;
+use regex::Regex;
+use std::collections::HashSet;
+use std::sync::OnceLock;
+use unicode_normalization::UnicodeNormalization;
+
+/// The built-in phrase rules.
+pub(crate) const BUILTIN: &str = include_str!("../data/instructions.json");
+
+/// Most matches kept per rule per text (bounds work on adversarial input).
+const MAX_MATCHES_PER_RULE: usize = 32;
+
+pub(crate) struct Compiled {
+    pub id: String,
+    pub category: String,
+    pub tier: Tier,
+    regex: Regex,
+}
+
+pub(crate) struct Instructions {
+    pub rules: Vec<Compiled>,
+    ac: Option<AhoCorasick>,
+    /// keyword index → rules that list it
+    keyword_rules: Vec<Vec<usize>>,
+    /// rules without keywords: always run
+    unconditional: Vec<usize>,
+}
+
+/// One L2 hit on the folded copy.
+#[derive(Clone, Debug)]
+pub(crate) struct Hit {
+    pub rule: usize,
+    pub folded: Span,
+    pub tier: Tier,
+    pub phrase: String,
+}
+
+impl Instructions {
+    pub(crate) fn build(specs: &[RuleSpec]) -> Result<Self, Error> {
+        let mut rules = Vec::with_capacity(specs.len());
+        let mut keywords: Vec<String> = Vec::new();
+        let mut keyword_rules: Vec<Vec<usize>> = Vec::new();
+        let mut unconditional = Vec::new();
+        let mut seen = HashSet::new();
+        for (idx, spec) in specs.iter().enumerate() {
+            if !seen.insert(spec.id.clone()) {
+                return Err(Error::new(
+                    ErrorKind::DuplicateId,
+                    format!("rule data: duplicate rule id {:?}", spec.id),
+                ));
+            }
+            // Patterns meet NFKC text (e.g. Thai SARA AM decomposes), so they
+            // are normalized the same way.
+            let pattern: String = spec.pattern.nfkc().collect();
+            let regex = Regex::new(&expand(&pattern)).map_err(|e| {
+                Error::new(
+                    ErrorKind::Pattern,
+                    format!("rule {:?}: pattern does not compile: {e}", spec.id),
+                )
+            })?;
+            rules.push(Compiled {
+                id: spec.id.clone(),
+                category: spec.category.clone(),
+                tier: spec.tier,
+                regex,
+            });
+            if spec.keywords.is_empty() {
+                unconditional.push(idx);
+            }
+            for kw in &spec.keywords {
+                let kw: String = kw.nfkc().collect::<String>().to_lowercase();
+                match keywords.iter().position(|k| *k == kw) {
+                    Some(p) => keyword_rules[p].push(idx),
+                    None => {
+                        keywords.push(kw);
+                        keyword_rules.push(vec![idx]);
+                    }
+                }
+            }
+        }
+        let ac = if keywords.is_empty() {
+            None
+        } else {
+            Some(
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::Standard)
+                    .build(&keywords)
+                    .map_err(|e| Error::new(ErrorKind::Automaton, format!("rule keywords: {e}")))?,
+            )
+        };
+        Ok(Instructions {
+            rules,
+            ac,
+            keyword_rules,
+            unconditional,
+        })
+    }
+
+    /// Rules whose keywords occur in `text`.
+    fn candidates(&self, text: &str) -> Vec<usize> {
+        let mut on = vec![false; self.rules.len()];
+        for &u in &self.unconditional {
+            on[u] = true;
+        }
+        if let Some(ac) = &self.ac {
+            for m in ac.find_overlapping_iter(text) {
+                for &r in &self.keyword_rules[m.pattern().as_usize()] {
+                    on[r] = true;
+                }
+            }
+        }
+        on.iter()
+            .enumerate()
+            .filter_map(|(i, &b)| b.then_some(i))
+            .collect()
+    }
+
+    /// All hits in the folded text, with context downgrades applied.
+    pub(crate) fn scan(&self, folded: &Folded) -> Vec<Hit> {
+        let text = folded.text.as_str();
+        let cands = self.candidates(text);
+        if cands.is_empty() {
+            return Vec::new();
+        }
+        let mut hits = Vec::new();
+        let mut quotes: Option<Vec<Span>> = None;
+        for r in cands {
+            let rule = &self.rules[r];
+            for m in rule.regex.find_iter(text).take(MAX_MATCHES_PER_RULE) {
+                if m.is_empty() {
+                    continue;
+                }
+                let span = Span::new(m.start(), m.end());
+                let quotes = quotes.get_or_insert_with(|| {
+                    quoted_spans(text).into_iter().map(|q| q.inner).collect()
+                });
+                let tier = context_tier(text, span, rule, quotes);
+                if tier == Tier::Pass {
+                    continue;
+                }
+                hits.push(Hit {
+                    rule: r,
+                    folded: span,
+                    tier,
+                    phrase: m.as_str().split_whitespace().collect::<Vec<_>>().join(" "),
+                });
+            }
+        }
+        hits
+    }
+}
+
+/// The sentence-ish window around `span`: back to the previous sentence end
+/// (at most 240 bytes), forward to the next (at most 240 bytes).
+fn window(text: &str, span: Span) -> (usize, usize) {
+    let mut start = span.start.saturating_sub(240);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let before = &text[start..span.start];
+    let cut = before
+        .rfind(['.', '!', '?', '\n', '。', '！', '？'])
+        .map_or(start, |p| start + p + 1);
+    let mut end = (span.end + 240).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let after = &text[span.end..end];
+    let stop = after
+        .find(['.', '!', '?', '\n', '。', '！', '？'])
+        .map_or(end, |p| span.end + p);
+    (cut, stop)
+}
+
+fn discussion_subject() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        // Invariant: a constant pattern that compiles (covered by tests).
+        #[allow(clippy::expect_used)] // constant pattern, checked by unit tests
+        Regex::new(
+            r"(?-u:\b)(?:prompt[ -]injections?|injection attacks?|injections?|jailbreaks?|jailbreaking|attackers?|adversar\w*|red[ -]team\w*|classifiers?|detectors?|guardrails?|filters?|researchers?|papers?|datasets?|benchmarks?|phishing|scam\w*|hackers?|malicious|(?:the|this|that|a) (?:phrase|string|sentence|payload)|(?:known|common|classic|famous|typical|example) (?:attack|phrase|prompt|trick)s?)(?-u:\b)|提示注入|越狱|攻击",
+        )
+        .expect("discussion subject pattern compiles")
+    })
+}
+
+fn mention_cue() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        #[allow(clippy::expect_used)] // constant pattern, checked by unit tests
+        Regex::new(
+            r#"(?:^|[^\w])(?:such as|like|e\.g\.|for example|for instance|called|phrases?|strings?|the words?|wording|saying|says|said|wrote|writes|write|typed?|types|contains?|containing|include[sd]?|including|means?|meaning of|example of|examples of|asks? (?:it|the model|the ai) to|tries? to|trying to|attempts? to|instructs? (?:it|the model|the ai) to|tells? (?:it|the model|the ai) to|told (?:it|the model|the ai) to|such prompts?|as|of)\s*["'“‘`「『]?\s*$"#,
+        )
+        .expect("mention cue pattern compiles")
+    })
+}
+
+fn question_about() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        #[allow(clippy::expect_used)] // constant pattern, checked by unit tests
+        Regex::new(
+            r"(?-u:\b)(?:what (?:does|do|is|are|would)|why (?:do|does|would)|how (?:do|does|can|could|should|would) (?:i|we|you|one|models?|llms?|systems?|apps?|developers?) (?:detect|defend|prevent|protect|stop|block|handle|recogni[sz]e|mitigate|spot|filter)|explain|describe|is it safe|should i worry)(?-u:\b)",
+        )
+        .expect("question pattern compiles")
+    })
+}
+
+/// Apply context to one hit: third-person discussion and quotation lower a
+/// hit to Flag, a negation right before the phrase lowers it to Flag.
+fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tier {
+    let (ws, we) = window(text, span);
+    let sentence = &text[ws..we];
+    let quoted = quotes
+        .iter()
+        .any(|q| q.contains(span) || (q.start <= span.start && span.start < q.end));
+    let lead_start = span.start.saturating_sub(48).max(ws);
+    let mut lead_start_b = lead_start;
+    while !text.is_char_boundary(lead_start_b) {
+        lead_start_b += 1;
+    }
+    let lead = &text[lead_start_b..span.start];
+    let subject = discussion_subject().is_match(&text[ws..span.start])
+        || discussion_subject().is_match(&text[span.end..we]);
+    let cue = mention_cue().is_match(lead);
+    let question = question_about().is_match(sentence);
+    let mut tier = rule.tier;
+    if (quoted && (subject || cue || question)) || (cue && subject) || (question && subject) {
+        tier = tier.min(Tier::Flag);
+    }
+    if matches!(
+        rule.category.as_str(),
+        "override" | "persona" | "safety_bypass"
+    ) && palisade_common::negation::negation_before(&text[ws..], span.start - ws, 3, 3).is_some()
+    {
+        tier = tier.min(Tier::Flag);
+    }
+    tier
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fold::fold;
+    use palisade_common::normalize::normalize;
+
+    /// Every rule's examples fire it; no negative example fires it at its tier.
+    #[test]
+    fn rule_examples_and_negatives() {
+        let specs: Vec<RuleSpec> = serde_json::from_str(BUILTIN).unwrap();
+        let ins = Instructions::build(&specs).unwrap();
+        let mut failures = Vec::new();
+        for spec in &specs {
+            assert!(!spec.examples.is_empty(), "{} has no examples", spec.id);
+            assert!(
+                !spec.negative_examples.is_empty(),
+                "{} has no negative examples",
+                spec.id
+            );
+            for ex in &spec.examples {
+                let hits = ins.scan(&fold(normalize(ex).as_str()));
+                if !hits.iter().any(|h| ins.rules[h.rule].id == spec.id) {
+                    failures.push(format!("{}: example not matched: {ex:?}", spec.id));
+                }
+            }
+            for ex in &spec.negative_examples {
+                let hits = ins.scan(&fold(normalize(ex).as_str()));
+                if hits
+                    .iter()
+                    .any(|h| ins.rules[h.rule].id == spec.id && h.tier >= spec.tier)
+                {
+                    failures.push(format!("{}: negative matched: {ex:?}", spec.id));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    #[test]
+    fn context_patterns_compile() {
+        assert!(discussion_subject().is_match("a prompt injection"));
+        assert!(mention_cue().is_match("phrases like \""));
+        assert!(question_about().is_match("what does it mean"));
+    }
+}
