@@ -26,7 +26,7 @@
 //! Negative `days`, `limit`, `n` or `older_than` are rejected with a clear error.
 
 use crate::config::{EgressConfig, InjectionConfig, ProvenanceConfig};
-use crate::dispatch::adapters::{self, EgressScope, SaidMessage};
+use crate::dispatch::adapters::{self, EgressScope};
 use crate::dispatch::{closure, egress, injection, provenance, Ctx, DispatchError, State};
 use crate::plugin::GuardName;
 use crate::storage::jsonl::{row_time, JsonlLog};
@@ -358,38 +358,34 @@ fn provenance_log(ctx: &Ctx<'_>, args: &Value) -> Res {
     Ok(json!({"rows": rows, "skipped_lines": read.skipped}))
 }
 
-fn provenance_check(ctx: &Ctx<'_>, _state: &mut State, args: &Value) -> Res {
+fn provenance_check(ctx: &Ctx<'_>, state: &mut State, args: &Value) -> Res {
     let text = args
         .get("text")
         .and_then(Value::as_str)
         .ok_or_else(|| CommandError::BadArgs("check needs the text to check".to_owned()))?;
     let config = ProvenanceConfig::from_env(ctx.env);
     let session = args.get("session").and_then(Value::as_str).unwrap_or("");
-    let (said, _) = provenance::files(ctx.home);
-    let rows = said.read_all().map(|r| r.rows).unwrap_or_default();
-    let to_msg = |r: &Value| SaidMessage {
-        text: r["text"].as_str().unwrap_or_default().to_owned(),
-        msg_id: r["msg_id"].as_str().unwrap_or_default().to_owned(),
-        sender_id: r["sender_id"].as_str().unwrap_or_default().to_owned(),
-    };
-    let this: Vec<SaidMessage> = rows
-        .iter()
-        .filter(|r| !session.is_empty() && r["session"] == session)
-        .map(to_msg)
-        .collect();
-    let other: Vec<SaidMessage> = rows
-        .iter()
-        .filter(|r| session.is_empty() || r["session"] != session)
-        .map(to_msg)
-        .collect();
+    let gate = palisade_provenance::gate::Gate::new(provenance::gate_config(&config));
+    // Reads said.jsonl (a dry run writes nothing).
+    let said = provenance::said_index(ctx, &config, &mut state.provenance);
     let args = json!({"action": "add", "target": "memory", "content": text});
-    let result = adapters::provenance_check("memory", &args, "", &this, &other, &config)?;
+    let report = palisade_provenance::replay::check_write(
+        &gate,
+        "memory",
+        &args,
+        &palisade_provenance::replay::Stored::default(),
+        said.index(),
+        session,
+    );
+    let claims =
+        provenance::evidence_rows(&report, said, |pass| if pass { "pass" } else { "block" });
     Ok(json!({
-        "verdict": if result.pass { "pass" } else { "block" },
-        "reason": if result.pass { Value::Null } else { json!(result.reason) },
-        "message": if result.pass { Value::Null } else { json!(result.message) },
-        "claims": result.claims,
+        "verdict": report.outcome.as_str(),
+        "reason": report.reason.map(|r| r.as_str()),
+        "message": if report.is_pass() { Value::Null } else { json!(provenance::refusal_message(&report)) },
+        "claims": claims,
         "mode": config.mode,
+        "session": session,
         "dry_run": true,
     }))
 }

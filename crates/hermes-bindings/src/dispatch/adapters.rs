@@ -7,16 +7,7 @@
 //! with `reason: "guard_unavailable"`), never into a silent pass.
 
 use super::DispatchError;
-use crate::config::ProvenanceConfig;
 use serde_json::Value;
-
-/// One message the user typed, as stored in said.jsonl.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct SaidMessage {
-    pub text: String,
-    pub msg_id: String,
-    pub sender_id: String,
-}
 
 /// What a memory/skill write targets, for evidence rows and the
 /// third-block rule (`memory:memory`, `memory:user`, `skill:<name>`).
@@ -45,38 +36,6 @@ impl WriteTarget {
         };
         WriteTarget { label }
     }
-}
-
-/// A provenance verdict for one write.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct ProvenanceCheck {
-    /// Every claim passed (or there were none).
-    pub pass: bool,
-    /// The failure class (`no_quote`, `quote_not_said`, …) when not `pass`.
-    pub reason: String,
-    /// The message for the model (block) or the human (ask).
-    pub message: String,
-    /// One evidence object per claim with the seed's fields
-    /// (`claim`, `quote`, `msg_id`, `matched_in`, `sender_id`, `role`,
-    /// `condition`, `verdict` = pass|fail, `reason`).
-    pub claims: Vec<Value>,
-}
-
-/// Check a memory/skill_manage write.
-pub(crate) fn provenance_check(
-    _tool: &str,
-    _args: &Value,
-    _stored: &str,
-    _this_session: &[SaidMessage],
-    _profile: &[SaidMessage],
-    _config: &ProvenanceConfig,
-) -> Result<ProvenanceCheck, DispatchError> {
-    Err(DispatchError::Unavailable("provenance"))
-}
-
-/// Remove the blocks Hermes adds to a user message before it is stored.
-pub(crate) fn clean_user_message(raw: &str) -> String {
-    raw.to_owned()
 }
 
 /// Mask every credential in `text` before it is persisted (`AKIA…****`).

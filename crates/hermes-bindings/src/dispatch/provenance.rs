@@ -6,45 +6,114 @@
 //! checked, the seed's field names). Both 0600, pruned hourly to
 //! `PROVENANCE_GATE_RETENTION_DAYS`.
 
-use super::adapters::{self, ProvenanceCheck, SaidMessage, WriteTarget};
+use super::adapters::{self, WriteTarget};
 use super::{session_of, Ctx, DispatchError};
-use crate::config::{ProvenanceConfig, ProvenanceMode, Search};
+use crate::config::{ProvenanceConfig, ProvenanceMode, Scope, Search};
 use crate::hooks::{Directive, Hook, HookCall, PreLlmCall, PreToolCall};
-use crate::storage::jsonl::{IncrementalCache, JsonlLog};
+use crate::storage::jsonl::{row_time, IncrementalCache, JsonlLog};
 use crate::storage::paths::sha256_hex;
+use crate::time::Timestamp;
+use palisade_provenance::gate::{ClaimVerdict, Gate, GateConfig, Outcome, Reason, Report};
+use palisade_provenance::replay::{check_write, Stored};
+use palisade_provenance::said::{SaidIndex, SearchScope};
 use serde_json::{json, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-
-/// Platforms whose `pre_llm_call` text the user did not type.
-const NOT_THE_USER: &[&str] = &["curator", "subagent", "cron"];
-
-/// Headers of turns Hermes writes itself (stored as nothing).
-const SCAFFOLDING: &[&str] = &[
-    "[System:",
-    "[System note:",
-    "[CONTEXT",
-    "[PRIOR CONTEXT",
-    "[IMPORTANT:",
-    "[Your active task list",
-    "[Planning state preserved",
-    "[ASYNC DELEGATION",
-    "[OUT-OF-BAND",
-    "Cronjob Response:",
-    "[Background process",
-    "[Continuing toward",
-    "[Goal set]",
-    "[Heartbeat",
-];
 
 /// The message added to the third and later blocks of one target in a turn.
 pub(crate) const STOP_RETRYING: &str = "Stop retrying this write; ask the user instead.";
 
 #[derive(Default)]
 pub(crate) struct ProvenanceState {
-    said: Option<(PathBuf, IncrementalCache)>,
+    said: Option<SaidCache>,
+    gate: Option<(GateConfig, Gate)>,
     /// Blocks per (session, turn, target) — the third adds STOP_RETRYING.
     blocks: HashMap<(String, String, String), u32>,
+}
+
+/// said.jsonl parsed once and indexed; reused while the file only grows.
+pub(crate) struct SaidCache {
+    path: PathBuf,
+    rows: IncrementalCache,
+    /// Rows of `rows` already pushed into `index`.
+    indexed: usize,
+    index: SaidIndex,
+    /// msg_id of each indexed message.
+    ids: Vec<String>,
+}
+
+impl SaidCache {
+    fn new(path: PathBuf) -> SaidCache {
+        SaidCache {
+            path,
+            rows: IncrementalCache::default(),
+            indexed: 0,
+            index: SaidIndex::new(),
+            ids: Vec::new(),
+        }
+    }
+
+    /// Read new rows (a rewrite rebuilds the index). An unreadable file
+    /// means "nothing typed": the index is emptied and claims then fail.
+    pub(crate) fn refresh(&mut self, log: &JsonlLog, cutoff: Timestamp) {
+        if log.read_incremental(&mut self.rows).is_err() {
+            *self = SaidCache::new(self.path.clone());
+            return;
+        }
+        if self.rows.rows().len() < self.indexed {
+            let path = self.path.clone();
+            let rows = std::mem::take(&mut self.rows);
+            *self = SaidCache::new(path);
+            self.rows = rows;
+        }
+        for r in &self.rows.rows()[self.indexed..] {
+            if row_time(r, "ts").is_some_and(|t| t < cutoff) {
+                continue;
+            }
+            let text = r["text"].as_str().unwrap_or_default();
+            self.index.push(
+                r["session"].as_str().unwrap_or_default(),
+                r["parent_session_id"].as_str(),
+                r["sender_id"].as_str().unwrap_or_default(),
+                text,
+            );
+            self.ids
+                .push(r["msg_id"].as_str().unwrap_or_default().to_owned());
+        }
+        self.indexed = self.rows.rows().len();
+    }
+
+    pub(crate) fn index(&self) -> &SaidIndex {
+        &self.index
+    }
+
+    pub(crate) fn msg_id(&self, message: usize) -> Option<&str> {
+        self.ids.get(message).map(String::as_str)
+    }
+}
+
+pub(crate) fn gate_config(config: &ProvenanceConfig) -> GateConfig {
+    GateConfig {
+        scope: match config.scope {
+            Scope::Decisions => palisade_provenance::Scope::Decisions,
+            Scope::DecisionsAndPreferences => palisade_provenance::Scope::DecisionsAndPreferences,
+        },
+        search: match config.search {
+            Search::Session => SearchScope::Session,
+            Search::Profile => SearchScope::Profile,
+        },
+    }
+}
+
+fn gate<'s>(state: &'s mut ProvenanceState, config: &ProvenanceConfig) -> &'s Gate {
+    let wanted = gate_config(config);
+    if !matches!(&state.gate, Some((c, _)) if *c == wanted) {
+        state.gate = None;
+    }
+    &state
+        .gate
+        .get_or_insert_with(|| (wanted, Gate::new(wanted)))
+        .1
 }
 
 pub(crate) fn files(home: &Path) -> (JsonlLog, JsonlLog) {
@@ -77,18 +146,10 @@ fn is_write_tool(name: &str) -> bool {
 }
 
 fn capture(ctx: &Ctx<'_>, config: &ProvenanceConfig, p: &PreLlmCall) -> Result<(), DispatchError> {
-    if p.platform
-        .as_deref()
-        .is_some_and(|pl| NOT_THE_USER.contains(&pl))
-    {
-        return Ok(());
-    }
     let raw = p.user_text();
-    let trimmed = raw.trim_start();
-    if SCAFFOLDING.iter().any(|h| trimmed.starts_with(h)) {
+    let Some(cleaned) = palisade_provenance::clean_capture(&raw, p.platform.as_deref()) else {
         return Ok(());
-    }
-    let cleaned = adapters::clean_user_message(&raw);
+    };
     if cleaned.trim().is_empty() {
         return Ok(());
     }
@@ -118,77 +179,52 @@ fn prune(ctx: &Ctx<'_>, config: &ProvenanceConfig, said: &JsonlLog, evidence: &J
     let _ = evidence.prune_if_due("ts", cutoff, ctx.now, 3600);
 }
 
-/// The user's messages visible to a check, oldest first.
-fn said_messages(
+/// The said index for this home, refreshed from disk.
+pub(crate) fn said_index<'s>(
     ctx: &Ctx<'_>,
     config: &ProvenanceConfig,
-    state: &mut ProvenanceState,
-    session: &str,
-) -> (Vec<SaidMessage>, Vec<SaidMessage>) {
+    state: &'s mut ProvenanceState,
+) -> &'s SaidCache {
     let (said, _) = files(ctx.home);
-    let path = said.path().to_path_buf();
-    let cache = match &mut state.said {
-        Some((p, cache)) if *p == path => cache,
-        slot => {
-            *slot = Some((path, IncrementalCache::default()));
-            match slot {
-                Some((_, cache)) => cache,
-                None => return (Vec::new(), Vec::new()),
-            }
-        }
-    };
-    // An unreadable said.jsonl means "nothing typed": claims then fail.
-    if said.read_incremental(cache).is_err() {
-        *cache = IncrementalCache::default();
-        return (Vec::new(), Vec::new());
+    if !matches!(&state.said, Some(c) if c.path == said.path()) {
+        state.said = None;
     }
-    let cutoff = ctx.now.minus_days(config.retention_days);
-    let rows: Vec<&Value> = cache
-        .rows()
-        .iter()
-        .filter(|r| crate::storage::jsonl::row_time(r, "ts").is_none_or(|t| t >= cutoff))
-        .collect();
-    // Sessions linked by compression count as this session.
-    let mut sessions: HashSet<String> = HashSet::from([session.to_owned()]);
-    for _ in 0..32 {
-        let before = sessions.len();
-        for r in &rows {
-            let s = r["session"].as_str().unwrap_or_default();
-            if let Some(parent) = r["parent_session_id"].as_str() {
-                if sessions.contains(s) && !parent.is_empty() {
-                    sessions.insert(parent.to_owned());
-                }
-            }
-        }
-        if sessions.len() == before {
-            break;
-        }
-    }
-    let to_msg = |r: &Value| SaidMessage {
-        text: r["text"].as_str().unwrap_or_default().to_owned(),
-        msg_id: r["msg_id"].as_str().unwrap_or_default().to_owned(),
-        sender_id: r["sender_id"].as_str().unwrap_or_default().to_owned(),
-    };
-    let this: Vec<SaidMessage> = if session.is_empty() {
-        Vec::new()
-    } else {
-        rows.iter()
-            .filter(|r| sessions.contains(r["session"].as_str().unwrap_or_default()))
-            .map(|r| to_msg(r))
-            .collect()
-    };
-    let other: Vec<SaidMessage> = match config.search {
-        Search::Session => Vec::new(),
-        Search::Profile => rows
-            .iter()
-            .filter(|r| !sessions.contains(r["session"].as_str().unwrap_or_default()))
-            .map(|r| to_msg(r))
-            .collect(),
-    };
-    (this, other)
+    let cache = state
+        .said
+        .get_or_insert_with(|| SaidCache::new(said.path().to_path_buf()));
+    cache.refresh(&said, ctx.now.minus_days(config.retention_days));
+    cache
 }
 
-/// The stored file a write edits, read from disk (empty when absent).
+/// The stored files a write edits, read from disk.
+pub(crate) fn stored_for(home: &Path, tool: &str, args: &Value) -> Stored {
+    let mut stored = Stored::default();
+    // Arguments may arrive as a JSON string; decode for the lookup only.
+    let decoded;
+    let args = match args {
+        Value::String(s) => {
+            decoded = serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
+            &decoded
+        }
+        other => other,
+    };
+    if tool == "memory" {
+        let target = args["target"].as_str().unwrap_or("memory");
+        let target = if target == "user" { "user" } else { "memory" };
+        stored.set_memory(target, &stored_text(home, tool, args));
+    } else if let Some(name) = args["name"].as_str() {
+        let file = args["file_path"]
+            .as_str()
+            .filter(|f| !f.is_empty())
+            .unwrap_or("SKILL.md");
+        let text = stored_text(home, tool, args);
+        if !text.is_empty() {
+            stored.set_skill_file(name, file, &text);
+        }
+    }
+    stored
+}
+
 fn stored_text(home: &Path, tool: &str, args: &Value) -> String {
     let read = |p: PathBuf| std::fs::read_to_string(p).unwrap_or_default();
     if tool == "memory" {
@@ -235,6 +271,61 @@ fn stored_text(home: &Path, tool: &str, args: &Value) -> String {
     String::new()
 }
 
+/// The seed's refusal message for a failing report.
+pub(crate) fn refusal_message(report: &Report) -> String {
+    let failing: Option<&ClaimVerdict> = report.claims.iter().find(|c| c.outcome == Outcome::Block);
+    let reason = report.reason.unwrap_or(Reason::NoQuote);
+    let claim = failing
+        .map(|c| c.claim.text.trim().to_owned())
+        .unwrap_or_default();
+    let claim = palisade_common::mask::preview_line(&adapters::mask_secrets(&claim), 300);
+    let quote = failing
+        .and_then(|c| c.quote.as_deref())
+        .map(|q| palisade_common::mask::preview_line(&adapters::mask_secrets(q), 200));
+    let why = match (reason, &quote) {
+        (Reason::QuoteUnrelated, Some(q)) => format!(" The quoted words (\"{q}\") do not share key words with the decision."),
+        (Reason::QuoteNegated, Some(q)) => format!(" The quoted words (\"{q}\") follow a negation in what the user typed (for example \"never …\" or \"don't …\"), so they do not back the decision."),
+        (Reason::QuoteNotSaid, Some(q)) => format!(" The quoted words (\"{q}\") are not in what the user typed."),
+        (Reason::QuoteFromQuestion, Some(q)) => format!(" The quoted words (\"{q}\") come from a question the user asked, not a decision."),
+        (Reason::ShortQuote, Some(q)) => format!(" The quoted words (\"{q}\") are too short to count unless they are the user's whole recent message."),
+        (Reason::TooManyClaims, _) => " The write has more than 100 decision claims.".to_owned(),
+        _ => String::new(),
+    };
+    match reason {
+        Reason::UnreadableArguments => "provenance-gate: the arguments of this write could not be read (an operations value that is not JSON, an item that is not an object, or a text field that is not a string). Nothing was written.".to_owned(),
+        _ => format!(
+            "provenance-gate: this write states a user decision (\"{claim}\") without the user's words.{why} Quote the user's exact words in \"...\" if they said it, or write it as your own suggestion or as an open question. Nothing was written."
+        ),
+    }
+}
+
+/// One evidence row per claim (the seed's field names).
+pub(crate) fn evidence_rows(
+    report: &Report,
+    said: &SaidCache,
+    verdict_of: impl Fn(bool) -> &'static str,
+) -> Vec<Value> {
+    report
+        .claims
+        .iter()
+        .map(|c| {
+            let pass = c.outcome == Outcome::Pass;
+            json!({
+                "claim": adapters::mask_secrets(&c.claim.text),
+                "quote": c.quote.as_deref().map(adapters::mask_secrets),
+                "msg_id": c.message.and_then(|m| said.msg_id(m)),
+                "matched_in": c.matched_in,
+                "sender_id": c.sender,
+                "role": c.role,
+                "condition": c.condition,
+                "verdict": verdict_of(pass),
+                "reason": c.reason.map(Reason::as_str),
+                "rule": c.claim.rule,
+            })
+        })
+        .collect()
+}
+
 fn check(
     ctx: &Ctx<'_>,
     config: &ProvenanceConfig,
@@ -242,67 +333,67 @@ fn check(
     p: &PreToolCall,
 ) -> Result<Directive, DispatchError> {
     let session = p.session_id.clone().unwrap_or_default();
-    let (this_session, profile) = said_messages(ctx, config, state, &session);
-    let stored = stored_text(ctx.home, &p.tool_name, &p.args);
+    let stored = stored_for(ctx.home, &p.tool_name, &p.args);
     let target = WriteTarget::of(&p.tool_name, &p.args);
-    let result: ProvenanceCheck = adapters::provenance_check(
+    let gate = gate(state, config).clone();
+    let said = said_index(ctx, config, state);
+    let report = check_write(
+        &gate,
         &p.tool_name,
         &p.args,
         &stored,
-        &this_session,
-        &profile,
-        config,
-    )?;
-    let (_, evidence) = files(ctx.home);
-    let enforced = matches!(config.mode, ProvenanceMode::Block | ProvenanceMode::Ask);
-    let verdict_word = |pass: bool| {
+        said.index(),
+        &session,
+    );
+    let enforced = config.mode;
+    let verdict_of = |pass: bool| -> &'static str {
         if pass {
             "pass"
-        } else if enforced {
-            match config.mode {
-                ProvenanceMode::Ask => "approve",
-                _ => "blocked",
-            }
         } else {
-            "would_block"
+            match enforced {
+                ProvenanceMode::Observe => "would_block",
+                ProvenanceMode::Ask => "approve",
+                ProvenanceMode::Block => "blocked",
+            }
         }
     };
-    let mut rows = Vec::new();
-    for claim in &result.claims {
-        let mut row = claim.clone();
-        if let Value::Object(o) = &mut row {
-            let pass = o.get("verdict").and_then(Value::as_str) == Some("pass");
-            o.insert("ts".into(), json!(ctx.now.to_string()));
-            o.insert("session".into(), json!(session));
-            o.insert("guard".into(), json!("provenance-gate"));
-            o.insert("tool".into(), json!(p.tool_name));
-            o.insert("target".into(), json!(target.label));
-            o.insert("verdict".into(), json!(verdict_word(pass)));
-            o.insert("mode".into(), json!(config.mode));
-        }
-        rows.push(serde_json::to_string(&row).unwrap_or_default());
-    }
-    if result.claims.is_empty() && !result.pass {
+    let mut rows = evidence_rows(&report, said, verdict_of);
+    if rows.is_empty() && !report.is_pass() {
         // An unreadable write (bad argument shape) is one row.
         rows.push(
-            json!({"ts": ctx.now.to_string(), "session": session, "guard": "provenance-gate",
-                "tool": p.tool_name, "target": target.label, "claim": null, "quote": null,
-                "verdict": verdict_word(false), "reason": result.reason, "mode": config.mode})
-            .to_string(),
+            json!({"claim": null, "quote": null, "verdict": verdict_of(false),
+            "reason": report.reason.map(Reason::as_str)}),
         );
     }
+    let lines: Vec<String> = rows
+        .into_iter()
+        .map(|mut row| {
+            if let Value::Object(o) = &mut row {
+                o.insert("ts".into(), json!(ctx.now.to_string()));
+                o.insert("session".into(), json!(session));
+                o.insert("guard".into(), json!("provenance-gate"));
+                o.insert("tool".into(), json!(p.tool_name));
+                o.insert("target".into(), json!(target.label));
+                o.insert("mode".into(), json!(config.mode));
+            }
+            row.to_string()
+        })
+        .collect();
     // The verdict is decided before anything is logged; a failed log write
     // does not change it.
-    if !rows.is_empty() {
-        let _ = evidence.append_lines(&rows);
+    let (said_log, evidence) = files(ctx.home);
+    if !lines.is_empty() {
+        let _ = evidence.append_lines(&lines);
+        prune(ctx, config, &said_log, &evidence);
     }
-    if result.pass {
+    if report.is_pass() {
         return Ok(Directive::None);
     }
-    let rule_key = format!("provenance-gate:{}", result.reason);
+    let reason = report.reason.unwrap_or(Reason::NoQuote);
+    let message = refusal_message(&report);
     match config.mode {
         ProvenanceMode::Observe => Ok(Directive::None),
-        ProvenanceMode::Ask => Ok(Directive::approve(result.message.clone(), rule_key)),
+        ProvenanceMode::Ask => Ok(Directive::approve(message, reason.rule_key().to_string())),
         ProvenanceMode::Block => {
             let key = (
                 session,
@@ -315,7 +406,7 @@ fn check(
             }
             let n = state.blocks.entry(key).or_insert(0);
             *n += 1;
-            let mut message = result.message.clone();
+            let mut message = message;
             if *n >= 3 {
                 message.push(' ');
                 message.push_str(STOP_RETRYING);
