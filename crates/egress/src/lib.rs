@@ -12,6 +12,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod command;
 pub mod error;
 pub mod secrets;
 pub mod table;

