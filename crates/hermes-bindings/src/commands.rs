@@ -32,8 +32,10 @@ use crate::plugin::GuardName;
 use crate::storage::jsonl::{row_time, JsonlLog};
 use crate::storage::ledger::Ledger;
 use crate::storage::quarantine::GuardDb;
+use palisade_closure::promote::Promoter;
+use palisade_closure::schema::CandidateStatus;
 use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Reports read at most this much of a log.
 pub const REPORT_MAX_BYTES: u64 = 16 * 1024 * 1024;
@@ -185,16 +187,21 @@ pub(crate) fn run(ctx: &Ctx<'_>, state: &mut State, name: &str, args: &Value) ->
         }
         (GuardName::Closure, "pending") => {
             let n = count_arg(args, "n")?.unwrap_or(20) as usize;
-            let cands = candidates(ctx)?;
-            let pending: Vec<&Value> = cands
-                .values()
-                .filter(|c| c["status"] == "pending")
+            let (ledger, skipped) = closure::candidate_ledger(ctx.home)?;
+            let now = closure::closure_time(ctx.now);
+            let report = ledger.pending_report(&now, OVERDUE_SECS);
+            let list: Vec<Value> = ledger
+                .list(Some(CandidateStatus::Pending), n)
+                .into_iter()
+                .map(|v| serde_json::to_value(&v.record).unwrap_or(Value::Null))
                 .collect();
-            let overdue = pending.iter().filter(|c| is_overdue(ctx, c)).count();
             Ok(json!({
-                "pending": pending.len(),
-                "overdue": overdue,
-                "candidates": pending.iter().rev().take(n).collect::<Vec<_>>(),
+                "pending": report.pending_total,
+                "overdue": report.pending_overdue,
+                "needs_user_confirmation": report.needs_user_confirmation_total,
+                "oldest_pending": report.oldest_pending,
+                "candidates": list,
+                "skipped_lines": skipped,
             }))
         }
         (GuardName::Closure, "report") => closure_report(ctx),
@@ -543,53 +550,21 @@ fn closure_paths(ctx: &Ctx<'_>) -> Value {
     })
 }
 
-/// Materialize candidates from the event ledger: the last event wins.
-fn candidates(ctx: &Ctx<'_>) -> Result<BTreeMap<String, Value>, CommandError> {
-    let mut files: Vec<_> = match std::fs::read_dir(closure::events_dir(ctx.home)) {
-        Ok(entries) => entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-            .take(10_000)
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    files.sort();
-    let mut out: BTreeMap<String, Value> = BTreeMap::new();
-    for f in files {
-        for ev in JsonlLog::new(f).read_tail(REPORT_MAX_BYTES)?.rows {
-            let Some(id) = ev["candidate_id"].as_str() else {
-                continue;
-            };
-            let entry = out.entry(id.to_owned()).or_insert_with(|| json!({}));
-            if let (Value::Object(o), Some(c)) = (&mut *entry, ev["candidate"].as_object()) {
-                for (k, v) in c {
-                    o.insert(k.clone(), v.clone());
-                }
-            }
-            if let (Value::Object(o), Some(s)) = (entry, ev["status"].as_str()) {
-                o.insert("status".into(), json!(s));
-            }
-        }
-    }
-    Ok(out)
-}
-
-fn is_overdue(ctx: &Ctx<'_>, c: &Value) -> bool {
-    row_time(c, "created").is_some_and(|t| t < ctx.now.minus_days(7))
-}
+/// Pending candidates older than this are overdue (7 days).
+const OVERDUE_SECS: i64 = 7 * 86_400;
 
 fn closure_status(ctx: &Ctx<'_>) -> Res {
     let read = closure::turns_log(ctx.home).read_tail(REPORT_MAX_BYTES)?;
-    let cands = candidates(ctx)?;
-    let pending = cands.values().filter(|c| c["status"] == "pending").count();
+    let (ledger, skipped) = closure::candidate_ledger(ctx.home)?;
+    let report = ledger.pending_report(&closure::closure_time(ctx.now), OVERDUE_SECS);
     Ok(json!({
         "guard": "turn-closure-audit",
         "turns": read.rows.len(),
         "last": read.rows.last(),
-        "candidates": cands.len(),
-        "pending": pending,
-        "skipped_lines": read.skipped,
+        "candidates": ledger.len(),
+        "pending": report.pending_total,
+        "overdue": report.pending_overdue,
+        "skipped_lines": read.skipped + skipped,
         "paths": closure_paths(ctx),
     }))
 }
@@ -602,25 +577,23 @@ fn closure_report(ctx: &Ctx<'_>) -> Res {
             .entry(r["judgment"].as_str().unwrap_or("unscanned").to_owned())
             .or_default() += 1;
     }
-    let cands = candidates(ctx)?;
+    let (ledger, skipped) = closure::candidate_ledger(ctx.home)?;
     let mut by_status: BTreeMap<String, u64> = BTreeMap::new();
     let mut by_class: BTreeMap<String, u64> = BTreeMap::new();
-    for c in cands.values() {
+    for v in ledger.views() {
+        let status = serde_json::to_value(v.record.status).unwrap_or(Value::Null);
         *by_status
-            .entry(c["status"].as_str().unwrap_or("?").to_owned())
+            .entry(status.as_str().unwrap_or("?").to_owned())
             .or_default() += 1;
-        *by_class
-            .entry(c["classification"].as_str().unwrap_or("?").to_owned())
-            .or_default() += 1;
+        *by_class.entry(v.record.classification.clone()).or_default() += 1;
     }
-    let overdue = cands
-        .values()
-        .filter(|c| c["status"] == "pending" && is_overdue(ctx, c))
-        .count();
+    let report = ledger.pending_report(&closure::closure_time(ctx.now), OVERDUE_SECS);
     Ok(json!({
         "turns": read.rows.len(), "by_judgment": by_judgment,
-        "candidates": cands.len(), "by_status": by_status, "by_classification": by_class,
-        "overdue": overdue, "skipped_lines": read.skipped,
+        "candidates": ledger.len(), "by_status": by_status, "by_classification": by_class,
+        "pending": report.pending_total, "overdue": report.pending_overdue,
+        "promoted_today": report.promoted_today, "rejected_today": report.rejected_today,
+        "skipped_lines": read.skipped + skipped,
     }))
 }
 
@@ -632,22 +605,24 @@ fn closure_promote(ctx: &Ctx<'_>, args: &Value) -> Res {
         ));
     }
     let only = args.get("candidate").and_then(Value::as_str);
-    let cands = candidates(ctx)?;
-    let mut buckets: BTreeMap<&'static str, Vec<Value>> = BTreeMap::new();
-    for (id, c) in &cands {
-        if only.is_some_and(|o| o != id) {
-            continue;
-        }
-        let bucket = adapters::closure_promote_bucket(c);
-        buckets
-            .entry(bucket)
-            .or_default()
-            .push(json!({"candidate_id": id, "classification": c["classification"], "status": c["status"]}));
-    }
+    let (ledger, _) = closure::candidate_ledger(ctx.home)?;
     if let Some(o) = only {
-        if !cands.contains_key(o) {
+        if ledger.get(o).is_none() {
             return Err(CommandError::BadArgs(format!("no candidate {o:?}")));
         }
     }
-    Ok(json!({"dry_run": true, "buckets": buckets}))
+    let records: Vec<_> = ledger
+        .views()
+        .filter(|v| only.is_none_or(|o| o == v.record.candidate_id))
+        .map(|v| v.record.clone())
+        .collect();
+    let report = Promoter::new().dry_run(&records, &[], &HashMap::new());
+    let mut buckets: BTreeMap<&'static str, Vec<Value>> = BTreeMap::new();
+    for (bucket, id, reason) in &report.entries {
+        buckets
+            .entry(bucket.as_str())
+            .or_default()
+            .push(json!({"candidate_id": id, "reason": reason}));
+    }
+    Ok(json!({"dry_run": true, "candidates": records.len(), "buckets": buckets}))
 }

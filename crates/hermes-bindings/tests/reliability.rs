@@ -217,11 +217,17 @@ fn hostile_session_ids_stay_in_their_folder() {
         }
     }
     let latest = root.join("latest");
-    if latest.exists() {
-        for entry in std::fs::read_dir(&latest).unwrap() {
-            let name = entry.unwrap().file_name().into_string().unwrap();
-            assert!(name.len() <= 71, "{name}");
-        }
+    let names: Vec<String> = std::fs::read_dir(&latest)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(
+        names.len(),
+        ids.len(),
+        "one snapshot per distinct id: {names:?}"
+    );
+    for name in names {
+        assert!(name.len() <= 103 && name.ends_with(".json"), "{name}");
     }
 }
 

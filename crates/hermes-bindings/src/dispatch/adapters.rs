@@ -217,48 +217,6 @@ pub(crate) fn injection_tool_call(
     Err(DispatchError::Unavailable("injection"))
 }
 
-/// One observed tool call.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct ClosureToolCall {
-    pub name: String,
-    pub args: Value,
-    pub result: String,
-    pub succeeded: bool,
-    pub cwd: Option<String>,
-}
-
-/// One turn as observed by the closure dispatcher.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct ClosureTurn {
-    pub user: String,
-    pub assistant: String,
-    pub tool_calls: Vec<ClosureToolCall>,
-    pub completed: bool,
-    pub interrupted: bool,
-}
-
-/// The closure judgment.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct ClosureJudgment {
-    /// `retained`, `candidate` or `routine`.
-    pub judgment: String,
-    pub reasons: Vec<String>,
-    /// Retention writes seen (`{"tool","target"}`).
-    pub writes: Vec<Value>,
-    /// The candidate record (`classification`, `candidate_content`, …).
-    pub candidate: Option<Value>,
-}
-
-/// Judge a finished turn.
-pub(crate) fn closure_judge(_turn: &ClosureTurn) -> Result<ClosureJudgment, DispatchError> {
-    Err(DispatchError::Unavailable("closure"))
-}
-
-/// Redact a preview before the closure trail stores it.
-pub(crate) fn closure_redact(text: &str) -> String {
-    mask_secrets(text)
-}
-
 /// A summary of the active egress policy for `status`.
 pub(crate) fn egress_policy_summary(
     _policy: &EgressPolicy,
@@ -277,26 +235,4 @@ pub(crate) fn injection_clean(text: &str) -> String {
 /// Run the simulation arena in memory.
 pub(crate) fn injection_arena() -> Result<Value, DispatchError> {
     Err(DispatchError::Unavailable("injection"))
-}
-
-/// The `promote --dry-run` bucket of a candidate.
-pub(crate) fn closure_promote_bucket(candidate: &Value) -> &'static str {
-    match candidate["status"].as_str() {
-        Some("pending") | None => {}
-        Some("promoted") | Some("merged") => return "already_satisfied",
-        Some(_) => return "would_reject",
-    }
-    let risk = candidate["risk"].as_str().unwrap_or("medium");
-    match candidate["final_sink"]
-        .as_str()
-        .or(candidate["classification"].as_str())
-    {
-        Some("user") | Some("user_preference") | Some("preference") if risk == "low" => {
-            "would_promote"
-        }
-        Some("skill") => "suggest_skill",
-        Some("knowledge") | Some("project") => "suggest_knowledge",
-        Some("discard") => "would_reject",
-        _ => "needs_confirmation",
-    }
 }

@@ -5,7 +5,7 @@
 //!
 //! * `turns.jsonl` — one judgment per turn;
 //! * `latest/<safe-session-id>.json` — the session's latest snapshot
-//!   (atomic rewrite; the name comes from [`safe_component`], so hostile
+//!   (atomic rewrite; the name comes from `session_filename`, so hostile
 //!   session ids never leave `latest/`);
 //! * `candidates/events/<YYYY-MM-DD>.jsonl` — the append-only candidate
 //!   event ledger (the authoritative candidate truth);
@@ -14,18 +14,20 @@
 //!
 //! Everything stored is a redacted preview, never a transcript.
 
-use super::adapters::{self, ClosureToolCall, ClosureTurn};
 use super::{session_of, Ctx, DispatchError};
 use crate::hooks::{message_text, Directive, Hook, HookCall};
 use crate::storage::jsonl::{atomic_write, JsonlLog};
-use crate::storage::paths::{safe_component, sha256_hex};
+use crate::storage::paths::sha256_hex;
+use palisade_closure::classify::{Classifier, Turn};
+use palisade_closure::detect::{RetentionPolicy, ToolCall};
+use palisade_closure::ledger::{CandidateEvent, Ledger as CandidateLedger, Proposal};
+use palisade_closure::redact::redact_text;
+use palisade_closure::session::session_filename;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Previews are cut to this many characters before they are stored.
-pub(crate) const PREVIEW_CHARS: usize = 400;
 /// Tool calls remembered per turn.
 const MAX_CALLS: usize = 256;
 /// Text kept per field for the judgment.
@@ -35,7 +37,41 @@ const MAX_OPEN: usize = 1024;
 
 #[derive(Default)]
 pub(crate) struct ClosureState {
-    open: HashMap<String, ClosureTurn>,
+    open: HashMap<String, Turn>,
+    classifier: Option<(PathBuf, Classifier)>,
+}
+
+fn empty_turn() -> Turn {
+    Turn::new(String::new(), String::new())
+}
+
+/// The closure time for a timestamp.
+pub(crate) fn closure_time(t: crate::Timestamp) -> palisade_closure::time::Timestamp {
+    palisade_closure::time::Timestamp::from_unix(t.unix())
+}
+
+/// Fold every candidate event file into the candidate ledger.
+pub(crate) fn candidate_ledger(home: &Path) -> Result<(CandidateLedger, usize), DispatchError> {
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(events_dir(home)) {
+        Ok(entries) => entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .take(10_000)
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    files.sort();
+    let mut ledger = CandidateLedger::new();
+    let mut skipped = 0;
+    for f in files {
+        let read = JsonlLog::new(f).read_tail(crate::commands::REPORT_MAX_BYTES)?;
+        skipped += read.skipped;
+        for ev in &read.rows {
+            ledger.apply_value(ev);
+        }
+    }
+    Ok((ledger, skipped))
 }
 
 pub(crate) fn dir(home: &Path) -> PathBuf {
@@ -79,29 +115,43 @@ pub(crate) fn dispatch(
     }
     match call {
         HookCall::PostToolCall(p) => {
-            let turn = state.open.entry(session).or_default();
+            let turn = state.open.entry(session).or_insert_with(empty_turn);
             if turn.tool_calls.len() < MAX_CALLS {
-                turn.tool_calls.push(ClosureToolCall {
-                    name: p.tool_name.clone(),
-                    args: cap_value(&p.args),
-                    result: cut(&p.result_text(), MAX_FIELD),
-                    succeeded: p.succeeded(),
-                    cwd: p.cwd.clone(),
-                });
+                let mut call = ToolCall::new(
+                    p.tool_name.clone(),
+                    cap_value(&p.args),
+                    Value::String(cut(&p.result_text(), MAX_FIELD)),
+                );
+                if !p.succeeded() && p.status.as_deref().is_some_and(|s| s != "ok") {
+                    // Hermes' status says the call failed even if the result text does not.
+                    call.result = json!({"error": p.error_message.clone().unwrap_or_else(|| p.status.clone().unwrap_or_default())});
+                }
+                if let Some(cwd) = &p.cwd {
+                    call = call.with_cwd(cwd.clone());
+                }
+                turn.tool_calls.push(call);
             }
             Ok(Directive::None)
         }
         HookCall::PostLlmCall(p) => {
-            let turn = state.open.entry(session).or_default();
+            let turn = state.open.entry(session).or_insert_with(empty_turn);
             turn.user = cut(&message_text(&p.user_message), MAX_FIELD);
             turn.assistant = cut(&p.assistant_response, MAX_FIELD);
             Ok(Directive::None)
         }
         HookCall::OnSessionEnd(p) => {
-            let mut turn = state.open.remove(&session).unwrap_or_default();
+            let mut turn = state.open.remove(&session).unwrap_or_else(empty_turn);
             turn.completed = p.completed;
             turn.interrupted = p.interrupted;
-            finish(ctx, &session, p.turn_id.as_deref(), &turn)?;
+            let home = ctx.home.to_path_buf();
+            if !matches!(&state.classifier, Some((h, _)) if *h == home) {
+                state.classifier = None;
+            }
+            let (_, classifier) = state.classifier.get_or_insert_with(|| {
+                let policy = RetentionPolicy::with_home(home.to_string_lossy().into_owned());
+                (home.clone(), Classifier::new().with_policy(policy))
+            });
+            finish(ctx, classifier, &session, p.turn_id.as_deref(), &turn)?;
             Ok(Directive::None)
         }
         _ => Ok(Directive::None),
@@ -110,80 +160,91 @@ pub(crate) fn dispatch(
 
 fn finish(
     ctx: &Ctx<'_>,
+    classifier: &Classifier,
     session: &str,
     turn_id: Option<&str>,
-    turn: &ClosureTurn,
+    turn: &Turn,
 ) -> Result<(), DispatchError> {
-    let judgment = adapters::closure_judge(turn)?;
+    let judgment = classifier.judge(turn);
     let date = ctx.now.date();
     let ts = ctx.now.to_string();
-    let redact = |s: &str| adapters::closure_redact(&cut(s, PREVIEW_CHARS * 4));
-    let user_preview = cut(&redact(&turn.user), PREVIEW_CHARS);
-    let assistant_preview = cut(&redact(&turn.assistant), PREVIEW_CHARS);
-    let row = json!({
-        "ts": ts,
-        "session": session,
-        "guard": "turn-closure-audit",
-        "target": "turn",
-        "turn_id": turn_id,
-        "verdict": "pass",
-        "judgment": judgment.judgment,
-        "reason": judgment.reasons.first(),
-        "reasons": judgment.reasons,
-        "completed": turn.completed,
-        "interrupted": turn.interrupted,
-        "tool_calls": turn.tool_calls.iter().map(|c| json!({"name": c.name, "ok": c.succeeded})).collect::<Vec<_>>(),
-        "writes": judgment.writes,
-        "user_preview": user_preview,
-        "assistant_preview": assistant_preview,
-        "candidate_id": judgment.candidate.as_ref().and_then(|c| c.get("candidate_id")).cloned(),
-    });
+    let mut row = judgment.to_json();
+    let mut candidate_id: Option<String> = None;
+    if let Some(draft) = &judgment.candidate {
+        let record_id =
+            sha256_hex(format!("{session}\n{}\n{ts}", turn_id.unwrap_or("")).as_bytes())[..16]
+                .to_owned();
+        let mut record = draft.to_record(&record_id, session, &ts);
+        record.candidate_content = redact_text(&record.candidate_content);
+        record.evidence_summary = redact_text(&record.evidence_summary);
+        let (ledger, _) = candidate_ledger(ctx.home)?;
+        let at = closure_time(ctx.now);
+        let event = match ledger.propose(record.clone(), at.clone()) {
+            Proposal::New(event) => Some(*event),
+            Proposal::Reproposable { epoch_id, .. } => {
+                record.candidate_id = epoch_id;
+                Some(CandidateEvent::created(record.clone(), at))
+            }
+            Proposal::Existing { .. } => None,
+        };
+        candidate_id = Some(record.candidate_id.clone());
+        if let Some(event) = event {
+            JsonlLog::new(events_dir(ctx.home).join(format!("{date}.jsonl")))
+                .append(&event.to_value())?;
+            JsonlLog::new(
+                dir(ctx.home)
+                    .join("review")
+                    .join(format!("turn-closure-candidates-{date}.jsonl")),
+            )
+            .append(&record)?;
+            append_note(
+                &dir(ctx.home).join("notes").join(format!("{date}.md")),
+                &format!(
+                    "- {ts} `{}` candidate {} ({}): {}\n",
+                    session_filename(session),
+                    record.candidate_id,
+                    record.classification,
+                    palisade_common::mask::preview_line(&record.candidate_content, 160)
+                ),
+            )?;
+        }
+    }
+    if let Value::Object(o) = &mut row {
+        o.insert("ts".into(), json!(ts));
+        o.insert("session".into(), json!(session));
+        o.insert("guard".into(), json!("turn-closure-audit"));
+        o.insert("target".into(), json!("turn"));
+        o.insert("verdict".into(), json!("pass"));
+        o.insert("turn_id".into(), json!(turn_id));
+        o.insert("completed".into(), json!(turn.completed));
+        o.insert("interrupted".into(), json!(turn.interrupted));
+        o.insert("candidate_id".into(), json!(candidate_id));
+        o.insert(
+            "reason".into(),
+            json!(o.get("reasons").and_then(|r| r.get(0)).cloned()),
+        );
+        o.insert(
+            "tool_calls".into(),
+            json!(turn
+                .tool_calls
+                .iter()
+                .map(|c| c.name.clone())
+                .collect::<Vec<_>>()),
+        );
+        // The candidate is in the event ledger; the turn row keeps a pointer.
+        o.remove("candidate");
+    }
+    let row = crate::storage::jsonl::cap_row(row, 64 * 1024);
     turns_log(ctx.home).append(&row)?;
     let latest = dir(ctx.home)
         .join("latest")
-        .join(format!("{}.json", safe_component(session)));
+        .join(format!("{}.json", session_filename(session)));
     atomic_write(
         &latest,
         serde_json::to_string_pretty(&row)
             .unwrap_or_default()
             .as_bytes(),
     )?;
-    if let Some(candidate) = &judgment.candidate {
-        let mut candidate = candidate.clone();
-        let id = candidate
-            .get("candidate_id")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .unwrap_or_else(|| {
-                sha256_hex(format!("{session}\n{}\n{ts}", turn_id.unwrap_or("")).as_bytes())[..16]
-                    .to_owned()
-            });
-        if let Value::Object(o) = &mut candidate {
-            o.insert("candidate_id".into(), json!(id));
-            o.entry("status").or_insert(json!("pending"));
-            o.insert("session".into(), json!(session));
-            o.insert("created".into(), json!(ts));
-        }
-        let event = json!({"ts": ts, "event": "created", "candidate_id": id, "status": "pending", "candidate": candidate});
-        JsonlLog::new(events_dir(ctx.home).join(format!("{date}.jsonl"))).append(&event)?;
-        JsonlLog::new(
-            dir(ctx.home)
-                .join("review")
-                .join(format!("turn-closure-candidates-{date}.jsonl")),
-        )
-        .append(&candidate)?;
-        append_note(
-            &dir(ctx.home).join("notes").join(format!("{date}.md")),
-            &format!(
-                "- {ts} `{}` candidate {id} ({}): {}\n",
-                safe_component(session),
-                candidate["classification"]
-                    .as_str()
-                    .unwrap_or("unclassified"),
-                palisade_common::mask::preview_line(&user_preview, 160)
-            ),
-        )?;
-    }
     Ok(())
 }
 
@@ -209,7 +270,7 @@ pub(crate) fn fail(
     let _ = turns_log(ctx.home).append(&json!({
         "ts": ctx.now.to_string(), "session": session_of(call), "guard": "turn-closure-audit",
         "target": hook.map(Hook::name), "verdict": "unscanned", "reason": "internal_error",
-        "error": adapters::closure_redact(error),
+        "error": redact_text(error),
     }));
     Directive::None
 }
