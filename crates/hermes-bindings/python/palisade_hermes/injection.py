@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any, Optional
 
 from . import _plugin, _shim
@@ -52,13 +53,33 @@ GUARD_REVIEW_SCHEMA = {
 }
 
 
+_HELD_CONTEXT = re.compile(r"^\[hermes-guard\] (BLOCK|QUARANTINE)\b")
+_QUARANTINE_ID = re.compile(r"quarantine id ([A-Za-z0-9_.:-]+)")
+
+
 def _hold_reply(directive: Any) -> Optional[str]:
-    """The local reply when the native verdict holds the turn, else ``None``."""
-    if not isinstance(directive, dict):
-        return None
-    if directive.get("action") in ("block", "hold", "quarantine"):
+    """The local reply when the native verdict holds the turn, else ``None``.
+
+    The Rust dispatcher speaks the host-neutral contract: on a host whose
+    ``pre_llm_call`` cannot veto it returns a ``[hermes-guard] BLOCK`` /
+    ``QUARANTINE`` context note (and holds the turn's tool calls itself).
+    Here that verdict is turned into a real veto: the turn is answered
+    locally and the provider is never called.
+    """
+    if isinstance(directive, dict) and directive.get("action") in ("block", "hold", "quarantine"):
         return str(directive.get("message") or DEFAULT_HELD_REPLY.format(why="held"))
-    return None
+    context = directive.get("context") if isinstance(directive, dict) else directive
+    if not isinstance(context, str):
+        return None
+    m = _HELD_CONTEXT.match(context)
+    if not m:
+        return None
+    qid = _QUARANTINE_ID.search(context)
+    why = m.group(1).lower() + (f", quarantine id {qid.group(1)}" if qid else "")
+    reply = DEFAULT_HELD_REPLY.format(why=why)
+    if qid:
+        reply += f" The owner can release it with /guard-release {qid.group(1)} or delete it with /guard-delete {qid.group(1)}."
+    return reply
 
 
 def pre_llm_call(**kwargs: Any) -> Optional[dict]:

@@ -67,6 +67,39 @@ class Session:
         return result
 
 
+#: A command per guard that reaches the guard crate itself, so a guard that
+#: palisade-hermes reports as not wired in yet ("guard_unavailable") is skipped
+#: with that reason instead of failing or passing by accident.
+_PROBES = {
+    "provenance": ("check", {"text": "User decided to ship on Friday."}),
+    "egress": ("check", {"text": "plain text"}),
+    "injection": ("simulate", {}),
+    "closure": ("status", {}),
+}
+
+
+def require(*guards: str) -> None:
+    """Skip the calling test when a guard's Rust side is not available."""
+    import tempfile
+
+    from palisade_hermes import _native
+
+    with tempfile.TemporaryDirectory() as home:
+        for guard in guards:
+            g = _native.Guard(guard, "0.19.0")
+            if guard == "closure":  # no command reaches the judge: judge one turn
+                turn = {"session_id": "probe", "turn_id": "t1"}
+                g.handle("post_llm_call", home, json.dumps(dict(turn, user_message="hi", assistant_response="hello")))
+                g.handle("on_session_end", home, json.dumps(dict(turn, completed=True, interrupted=False)))
+                last = json.loads(g.command("last", home, "{}"))
+                out = {"ok": "guard_unavailable" not in json.dumps(last), "error": json.dumps(last)}
+            else:
+                name, args = _PROBES[guard]
+                out = json.loads(g.command(name, home, json.dumps(args)))
+            if not out.get("ok") and "guard_unavailable" in str(out.get("error")):
+                pytest.skip(f"the Rust {guard} guard is not wired into palisade-hermes yet: {out['error']}")
+
+
 @pytest.fixture
 def session(tmp_path: Path) -> Session:
     return Session(tmp_path)

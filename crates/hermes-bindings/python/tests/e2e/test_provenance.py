@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from conftest import jsonl_rows, memory_md
+from conftest import require, jsonl_rows, memory_md
 
 PLUGIN = ["palisade-provenance"]
-USER = "Let's keep it simple: ship on Friday. Please remember that."
+USER = "Let's keep it simple: we ship on Friday after the final QA pass. Please remember that."
 UNQUOTED = "User decided to ship on Friday."
-QUOTED = 'User decided to ship on Friday ("ship on Friday").'
+QUOTED = 'User decided to ship on Friday ("we ship on Friday after the final QA pass").'
 
 
 def add(content: str) -> dict:
@@ -17,8 +17,9 @@ def add(content: str) -> dict:
 
 
 def test_unquoted_decision_is_refused_then_quoted_write_passes(session):
+    require('provenance')
     r = session([{"user": USER, "script": [add(UNQUOTED), add(QUOTED), {"text": "Saved with your words."}]}],
-                PLUGIN)
+                PLUGIN, env={"PROVENANCE_GATE_MODE": "block"})
     assert r["plugins"]["palisade-provenance"]["enabled"], r["plugins"]
     first, second = r["turns"][0]["tool_results"][:2]
     # refused: the model got the seed's instruction, nothing was written
@@ -33,10 +34,12 @@ def test_unquoted_decision_is_refused_then_quoted_write_passes(session):
     verdicts = [row.get("verdict") for row in rows]
     assert "blocked" in verdicts and "pass" in verdicts, rows
     passed = [row for row in rows if row.get("verdict") == "pass"]
-    assert any("ship on Friday" in json.dumps(row, ensure_ascii=False) for row in passed), passed
+    assert any("we ship on Friday after the final QA pass" in json.dumps(row, ensure_ascii=False)
+               for row in passed), passed
 
 
 def test_observe_mode_writes_and_records_would_block(session):
+    require('provenance')
     r = session([{"user": USER, "script": [add(UNQUOTED), {"text": "ok"}]}], PLUGIN,
                 env={"PROVENANCE_GATE_MODE": "observe"})
     assert "error" not in json.loads(r["turns"][0]["tool_results"][0])
@@ -45,6 +48,7 @@ def test_observe_mode_writes_and_records_would_block(session):
 
 
 def test_ask_mode_reaches_the_approval_gate_with_the_rule_key(session):
+    require('provenance')
     # "always" persists the approved pattern key, which is how the rule key shows.
     r = session([{"user": USER, "script": [add(UNQUOTED), {"text": "ok"}]}], PLUGIN,
                 env={"PROVENANCE_GATE_MODE": "ask"}, human="always")
@@ -55,6 +59,7 @@ def test_ask_mode_reaches_the_approval_gate_with_the_rule_key(session):
 
 
 def test_ask_mode_with_nobody_present_writes_nothing(session):
+    require('provenance')
     r = session([{"user": USER, "script": [add(UNQUOTED), {"text": "ok"}]}], PLUGIN,
                 env={"PROVENANCE_GATE_MODE": "ask"})
     out = r["turns"][0]["tool_results"][0]
