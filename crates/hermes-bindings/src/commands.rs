@@ -372,12 +372,12 @@ fn provenance_check(ctx: &Ctx<'_>, state: &mut State, args: &Value) -> Res {
         .ok_or_else(|| CommandError::BadArgs("check needs the text to check".to_owned()))?;
     let config = ProvenanceConfig::from_env(ctx.env);
     let session = args.get("session").and_then(Value::as_str).unwrap_or("");
-    let gate = palisade_provenance::gate::Gate::new(provenance::gate_config(&config));
+    let gate = provenance::gate(&config);
     // Reads said.jsonl (a dry run writes nothing).
     let said = provenance::said_index(ctx, &config, &mut state.provenance);
     let args = json!({"action": "add", "target": "memory", "content": text});
     let report = palisade_provenance::replay::check_write(
-        &gate,
+        gate,
         "memory",
         &args,
         &palisade_provenance::replay::Stored::default(),
@@ -492,23 +492,19 @@ pub fn posture_score(
     released: u64,
     interceptions: u64,
 ) -> u64 {
-    let base: u64 = 35
-        + 25
-        + if fail_closed { 20 } else { 0 }
-        + if redaction { 10 } else { 0 }
-        + if ledger_verified { 10 } else { 0 };
-    let pending = held.saturating_mul(5).min(25);
-    let degraded = degraded_layers.saturating_mul(15);
-    let fp = if interceptions == 0 {
-        0
-    } else {
-        ((released as f64 / interceptions as f64) * 30.0)
-            .min(15.0)
-            .round() as u64
+    let small = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+    let t = palisade_injection::Telemetry {
+        pre_llm_call: true,
+        pre_tool_call: true,
+        fail_closed,
+        redaction,
+        ledger_verified,
+        held: small(held),
+        degraded_layers: small(degraded_layers),
+        released: small(released),
+        interceptions: small(interceptions),
     };
-    base.saturating_sub(pending)
-        .saturating_sub(degraded)
-        .saturating_sub(fp)
+    u64::from(palisade_injection::posture_score(&t))
 }
 
 fn injection_status(ctx: &Ctx<'_>) -> Res {

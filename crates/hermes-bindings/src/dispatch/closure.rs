@@ -27,6 +27,7 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// Tool calls remembered per turn.
 const MAX_CALLS: usize = 256;
@@ -39,6 +40,12 @@ const MAX_OPEN: usize = 1024;
 pub(crate) struct ClosureState {
     open: HashMap<String, Turn>,
     classifier: Option<(PathBuf, Classifier)>,
+}
+
+/// The built-in cue set, compiled once per process.
+fn base_classifier() -> &'static Classifier {
+    static BASE: OnceLock<Classifier> = OnceLock::new();
+    BASE.get_or_init(Classifier::new)
 }
 
 fn empty_turn() -> Turn {
@@ -149,7 +156,7 @@ pub(crate) fn dispatch(
             }
             let (_, classifier) = state.classifier.get_or_insert_with(|| {
                 let policy = RetentionPolicy::with_home(home.to_string_lossy().into_owned());
-                (home.clone(), Classifier::new().with_policy(policy))
+                (home.clone(), base_classifier().clone().with_policy(policy))
             });
             finish(ctx, classifier, &session, p.turn_id.as_deref(), &turn)?;
             Ok(Directive::None)

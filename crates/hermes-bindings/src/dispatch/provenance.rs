@@ -19,6 +19,7 @@ use palisade_provenance::said::{SaidIndex, SearchScope};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// The message added to the third and later blocks of one target in a turn.
 pub(crate) const STOP_RETRYING: &str = "Stop retrying this write; ask the user instead.";
@@ -26,7 +27,6 @@ pub(crate) const STOP_RETRYING: &str = "Stop retrying this write; ask the user i
 #[derive(Default)]
 pub(crate) struct ProvenanceState {
     said: Option<SaidCache>,
-    gate: Option<(GateConfig, Gate)>,
     /// Blocks per (session, turn, target) — the third adds STOP_RETRYING.
     blocks: HashMap<(String, String, String), u32>,
 }
@@ -105,15 +105,18 @@ pub(crate) fn gate_config(config: &ProvenanceConfig) -> GateConfig {
     }
 }
 
-fn gate<'s>(state: &'s mut ProvenanceState, config: &ProvenanceConfig) -> &'s Gate {
+/// The gate for a config, built once per process and config.
+pub(crate) fn gate(config: &ProvenanceConfig) -> &'static Gate {
+    static GATES: [OnceLock<Gate>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
     let wanted = gate_config(config);
-    if !matches!(&state.gate, Some((c, _)) if *c == wanted) {
-        state.gate = None;
-    }
-    &state
-        .gate
-        .get_or_insert_with(|| (wanted, Gate::new(wanted)))
-        .1
+    let slot = usize::from(matches!(config.scope, Scope::DecisionsAndPreferences)) * 2
+        + usize::from(matches!(config.search, Search::Profile));
+    GATES[slot].get_or_init(|| Gate::new(wanted))
 }
 
 pub(crate) fn files(home: &Path) -> (JsonlLog, JsonlLog) {
@@ -335,16 +338,9 @@ fn check(
     let session = p.session_id.clone().unwrap_or_default();
     let stored = stored_for(ctx.home, &p.tool_name, &p.args);
     let target = WriteTarget::of(&p.tool_name, &p.args);
-    let gate = gate(state, config).clone();
+    let gate = gate(config);
     let said = said_index(ctx, config, state);
-    let report = check_write(
-        &gate,
-        &p.tool_name,
-        &p.args,
-        &stored,
-        said.index(),
-        &session,
-    );
+    let report = check_write(gate, &p.tool_name, &p.args, &stored, said.index(), &session);
     let enforced = config.mode;
     let verdict_of = |pass: bool| -> &'static str {
         if pass {
