@@ -200,6 +200,39 @@ impl Parser<'_> {
     fn finish(&mut self, cmd: &mut SimpleCommand, piped: bool) {
         let mut done = std::mem::take(cmd);
         done.pipes_out = piped;
+        done.words = expand_words(std::mem::take(&mut done.words));
+        // `alias c=curl` then `c …`: expand the alias in command position.
+        if let Some(first) = done.words.first() {
+            if let Some(value) = self.vars.get(&format!("{ALIAS_PREFIX}{first}")) {
+                let mut expanded: Vec<String> =
+                    value.split_whitespace().map(str::to_owned).collect();
+                expanded.extend(done.words.drain(1..));
+                done.words = expanded;
+            }
+        }
+        // `export/declare/local/readonly NAME=value` and `alias NAME=value`.
+        if let Some(first) = done.words.first().map(String::as_str) {
+            let alias = first == "alias";
+            if alias
+                || matches!(
+                    first,
+                    "export" | "declare" | "local" | "readonly" | "typeset"
+                )
+            {
+                for w in &done.words[1..] {
+                    if let Some((name, value)) = split_assignment(w) {
+                        if self.vars.len() < 256 {
+                            let key = if alias {
+                                format!("{ALIAS_PREFIX}{name}")
+                            } else {
+                                name.to_owned()
+                            };
+                            self.vars.insert(key, value.to_owned());
+                        }
+                    }
+                }
+            }
+        }
         // Leading NAME=value words are assignments: remember them.
         let mut assigned_only = true;
         for w in &done.words {
@@ -262,13 +295,13 @@ impl Parser<'_> {
         self.skip_blanks();
         let target = self.word().unwrap_or_default();
         let is_input = op.contains('<') && !op.contains('>');
-        if op.ends_with("<<") || op.ends_with("<<-") {
+        if op.ends_with("<<<") {
+            cmd.stdin = Stdin::Redirect;
+            cmd.stdin_text.push(target.clone());
+        } else if op.ends_with("<<") || op.ends_with("<<-") {
             self.pending_heredocs
                 .push((target.clone(), self.out.commands.len()));
             cmd.stdin = Stdin::Redirect;
-        } else if op.ends_with("<<<") {
-            cmd.stdin = Stdin::Redirect;
-            cmd.stdin_text.push(target.clone());
         } else if is_input {
             cmd.stdin = Stdin::Redirect;
         }
@@ -509,6 +542,7 @@ impl Parser<'_> {
                     .collect();
                 match self.vars.get(&name) {
                     Some(v) if name.len() == inner.len() => w.push_str(v),
+                    None if inner == "IFS" || inner.starts_with("IFS:") => w.push(FIELD_SPLIT),
                     _ => {
                         w.push_str("${");
                         w.push_str(&inner);
@@ -532,6 +566,7 @@ impl Parser<'_> {
                 let name: String = self.chars[start..self.pos].iter().collect();
                 match self.vars.get(&name) {
                     Some(v) => w.push_str(v),
+                    None if name == "IFS" => w.push(FIELD_SPLIT),
                     None => {
                         w.push('$');
                         w.push_str(&name);
@@ -585,6 +620,42 @@ impl Parser<'_> {
         }
         self.out.problems.push("unterminated $' quote".into());
     }
+}
+
+/// Marks where an unset `$IFS` splits a word (`curl${IFS}-d…`).
+const FIELD_SPLIT: char = '\u{1F}';
+/// Aliases live in the variable map under this prefix (not a valid name).
+const ALIAS_PREFIX: &str = "alias ";
+
+/// Split words on `$IFS` markers and expand `{a,b,c}` brace lists into words.
+fn expand_words(words: Vec<String>) -> Vec<String> {
+    let mut out = Vec::with_capacity(words.len());
+    for w in words {
+        for part in w.split(FIELD_SPLIT) {
+            if part.is_empty() {
+                continue;
+            }
+            let brace = part.len() > 2
+                && part.starts_with('{')
+                && part.ends_with('}')
+                && part.contains(',')
+                && !part.contains(' ');
+            if brace {
+                out.extend(
+                    part[1..part.len() - 1]
+                        .split(',')
+                        .filter(|p| !p.is_empty())
+                        .map(str::to_owned),
+                );
+            } else {
+                out.push(part.to_owned());
+            }
+            if out.len() >= MAX_WORDS {
+                return out;
+            }
+        }
+    }
+    out
 }
 
 /// `NAME=value` → (NAME, value).

@@ -95,6 +95,8 @@ fn peel(words: &[String]) -> Option<usize> {
             "stdbuf" => (&["-i", "-o", "-e"], 0),
             "watch" => (&["-n", "-d", "--interval"], 0),
             "proxychains" | "proxychains4" => (&["-f"], 0),
+            "parallel" => (&["-j", "-S", "--jobs", "--sshlogin", "-a", "--arg-file"], 0),
+            "flock" => (&["-w", "-E", "--timeout"], 1),
             "xargs" => (
                 &[
                     "-I",
@@ -337,6 +339,64 @@ fn analyze_one(
                 ctx.hit(name, to, "mail with data");
             }
         }
+        "base64"
+            if args
+                .iter()
+                .any(|a| matches!(a.as_str(), "-d" | "--decode" | "-D")) =>
+        {
+            decode_and_analyze(cmd, prev, ctx, depth);
+        }
+        "find" => {
+            if let Some(at) = args
+                .iter()
+                .position(|a| matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"))
+            {
+                let inner: Vec<String> = args[at + 1..]
+                    .iter()
+                    .take_while(|a| a.as_str() != ";" && a.as_str() != "+")
+                    .cloned()
+                    .collect();
+                if !inner.is_empty() && depth < shell::MAX_DEPTH {
+                    let sub = SimpleCommand {
+                        words: inner,
+                        ..SimpleCommand::default()
+                    };
+                    analyze_one(&sub, None, ctx, depth + 1);
+                }
+            }
+        }
+        "su" | "runuser" => {
+            if let Some(script) = option_value(args, &["-c", "--command"]) {
+                analyze_nested(&script, ctx, depth);
+            }
+        }
+        "kubectl" | "oc" if args.first().map(String::as_str) == Some("exec") => {
+            if let Some(at) = args.iter().position(|a| a == "--") {
+                if at + 1 < args.len() && depth < shell::MAX_DEPTH {
+                    let sub = SimpleCommand {
+                        words: args[at + 1..].to_vec(),
+                        ..SimpleCommand::default()
+                    };
+                    analyze_one(&sub, None, ctx, depth + 1);
+                }
+            }
+        }
+        "powershell" | "pwsh" | "powershell.exe" | "pwsh.exe" => {
+            if let Some(script) = option_value(args, &["-c", "-Command", "-command"]) {
+                analyze_nested(&script, ctx, depth);
+            }
+        }
+        n if is_powershell_web(n) => powershell_web(args, ctx),
+        n if n.contains("$(…)") || n.starts_with('$') => {
+            // The command name is computed (`$(echo curl)`, `${X}`): judge by arguments.
+            for a in args.iter().filter(|a| is_url(a)) {
+                ctx.hit(
+                    "obfuscated command",
+                    url_destination(a),
+                    "command name is computed at run time and it is given a URL",
+                );
+            }
+        }
         _ => {}
     }
     if let Some(lang) = interpreter(name) {
@@ -391,6 +451,90 @@ fn interpreter(name: &str) -> Option<Interp> {
         },
         _ => return None,
     })
+}
+
+fn carries_substitution(word: &str) -> bool {
+    word.contains("$(…)")
+}
+
+fn is_powershell_web(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    matches!(
+        n.as_str(),
+        "invoke-webrequest" | "invoke-restmethod" | "iwr" | "irm"
+    )
+}
+
+/// `Invoke-WebRequest -Uri U -Method Post -InFile f` and the like.
+fn powershell_web(args: &[String], ctx: &mut Context<'_>) {
+    let lower: Vec<String> = args.iter().map(|a| a.to_ascii_lowercase()).collect();
+    let method = lower
+        .iter()
+        .position(|a| a == "-method")
+        .and_then(|i| lower.get(i + 1))
+        .is_some_and(|m| matches!(m.as_str(), "post" | "put" | "patch"));
+    let body = lower
+        .iter()
+        .any(|a| a == "-infile" || a == "-body" || a == "-form");
+    let url = args.iter().find(|a| is_url(a));
+    if method || body {
+        let dest = url
+            .map(|u| url_destination(u))
+            .unwrap_or(Destination::Unknown);
+        ctx.hit("Invoke-WebRequest", dest, "PowerShell web upload");
+    } else if ctx.any_host() {
+        if let Some(u) = url {
+            ctx.hit(
+                "Invoke-WebRequest",
+                url_destination(u),
+                "PowerShell web request",
+            );
+        }
+    }
+}
+
+/// `echo PAYLOAD | base64 -d`, `base64 -d <<< PAYLOAD`: decode a literal
+/// payload and analyze it as a script, wherever its output goes.
+fn decode_and_analyze(
+    cmd: &SimpleCommand,
+    prev: Option<&[SimpleCommand]>,
+    ctx: &mut Context<'_>,
+    depth: usize,
+) {
+    let mut literals: Vec<String> = cmd.stdin_text.clone();
+    if let Some(source) = prev.and_then(|p| p.last()) {
+        let sw: Vec<&str> = source.words.iter().map(String::as_str).collect();
+        if matches!(
+            sw.first().map(|w| basename(w)),
+            Some("echo") | Some("printf")
+        ) {
+            literals.push(
+                sw[1..]
+                    .iter()
+                    .filter(|a| !a.starts_with('-'))
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+        }
+    }
+    for literal in literals {
+        if let Some(script) = decode_base64(&literal) {
+            analyze_nested(&script, ctx, depth);
+        }
+    }
+}
+
+fn decode_base64(literal: &str) -> Option<String> {
+    use base64::Engine as _;
+    let cleaned: String = literal.chars().filter(|c| !c.is_whitespace()).collect();
+    let std = base64::engine::general_purpose::STANDARD;
+    let bytes = std.decode(cleaned.as_bytes()).ok().or_else(|| {
+        base64::engine::general_purpose::STANDARD_NO_PAD
+            .decode(cleaned.trim_end_matches('=').as_bytes())
+            .ok()
+    })?;
+    String::from_utf8(bytes).ok()
 }
 
 /// `echo PAYLOAD | base64 -d | sh`, `echo 'curl …' | sh`, `curl … | sh`.
@@ -767,6 +911,9 @@ fn curl(args: &[String], ctx: &mut Context<'_>) {
             }
         }
     }
+    if sends.is_none() && urls.iter().any(|u| carries_substitution(u)) {
+        sends = Some("curl with command output in the URL".into());
+    }
     if sends.is_none() {
         if let Some(m) = &method {
             if matches!(m.as_str(), "POST" | "PUT" | "PATCH") {
@@ -880,6 +1027,9 @@ fn wget(args: &[String], ctx: &mut Context<'_>) {
             _ => {}
         }
     }
+    if sends.is_none() && urls.iter().any(|u| carries_substitution(u)) {
+        sends = Some("wget with command output in the URL".into());
+    }
     let dests: Vec<Destination> = urls
         .iter()
         .filter_map(|u| url_like(u).or_else(|| unknown_if_var(u)))
@@ -950,8 +1100,12 @@ fn httpie(tool: &str, args: &[String], stdin_fed: bool, ctx: &mut Context<'_>) {
     let mut items = positional.as_slice();
     let mut method = None;
     if let Some(first) = items.first() {
-        if first.chars().all(|c| c.is_ascii_uppercase()) && first.len() <= 7 {
-            method = Some(*first);
+        let upper = first.to_ascii_uppercase();
+        if matches!(
+            upper.as_str(),
+            "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS"
+        ) {
+            method = Some(upper);
             items = &items[1..];
         }
     }
@@ -961,7 +1115,9 @@ fn httpie(tool: &str, args: &[String], stdin_fed: bool, ctx: &mut Context<'_>) {
     let data_items = items.iter().any(|it| {
         (it.contains('=') && !it.contains("==")) || it.contains(":=") || it.contains('@')
     });
-    let write_method = method.is_some_and(|m| matches!(m, "POST" | "PUT" | "PATCH"));
+    let write_method = method
+        .as_deref()
+        .is_some_and(|m| matches!(m, "POST" | "PUT" | "PATCH"));
     let sends = write_method || data_items || form || raw || (stdin_fed && !ignore_stdin);
     let dest = url_like(url).unwrap_or_else(|| {
         if url.starts_with('$') {
@@ -978,6 +1134,13 @@ fn httpie(tool: &str, args: &[String], stdin_fed: bool, ctx: &mut Context<'_>) {
 }
 
 fn netcat(tool: &str, args: &[String], ctx: &mut Context<'_>) {
+    // `nc -z host port` only probes whether a port is open.
+    if args
+        .iter()
+        .any(|a| a == "-z" || (a.starts_with('-') && !a.starts_with("--") && a.contains('z')))
+    {
+        return;
+    }
     const WITH_ARG: &[&str] = &[
         "-p",
         "-s",
@@ -1067,6 +1230,12 @@ fn ftp_like(
         || stdin_text.iter().any(|t| put_word(t));
     if !(puts || stdin_fed || ctx.any_host()) {
         return;
+    }
+    if tool == "ftp" {
+        if let Some(url) = option_value(args, &["-u"]).filter(|u| is_url(u)) {
+            ctx.hit(tool, url_destination(&url), "ftp -u upload");
+            return;
+        }
     }
     let pos = positionals(
         args,
