@@ -48,15 +48,75 @@ def parse_json(text: str) -> Any:
         return {"ok": False, "error": text}
 
 
+def _lines(value: Any, indent: int, out: list[str], key: str = "") -> None:
+    pad = "  " * indent
+    label = f"{key}: " if key else ""
+    if isinstance(value, dict):
+        if not value:
+            out.append(f"{pad}{label}{{}}")
+            return
+        if key:
+            out.append(f"{pad}{key}:")
+            indent += 1
+        for k, v in value.items():
+            _lines(v, indent, out, str(k))
+    elif isinstance(value, list):
+        if not value:
+            out.append(f"{pad}{label}[]")
+            return
+        if all(not isinstance(v, (dict, list)) for v in value):
+            out.append(f"{pad}{label}" + ", ".join(_scalar(v) for v in value))
+            return
+        if key:
+            out.append(f"{pad}{key}:")
+        for v in value[:50]:
+            sub: list[str] = []
+            _lines(v, indent + 1, sub)
+            if sub:
+                first = sub[0].lstrip()
+                out.append(f"{pad}- {first}")
+                out.extend(sub[1:])
+        if len(value) > 50:
+            out.append(f"{pad}... {len(value) - 50} more")
+    else:
+        out.append(f"{pad}{label}{_scalar(value)}")
+
+
+def _scalar(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    text = str(v)
+    return text if len(text) <= 400 else text[:400] + "…"
+
+
 def render(result: Any) -> str:
-    """Human text for a command result (the Rust side returns JSON)."""
+    """Human text for a command result (the Rust side returns JSON).
+
+    ``{"ok": false, "error": …}`` becomes ``<command>: error: …``; a
+    successful result is printed as indented ``key: value`` lines.
+    """
     if isinstance(result, str):
         return result
-    if isinstance(result, dict):
-        for key in ("rendered", "text", "message"):
-            if isinstance(result.get(key), str) and len(result) <= 3:
-                return result[key]
-    return json.dumps(result, indent=2, ensure_ascii=False)
+    if isinstance(result, dict) and "ok" in result:
+        name = result.get("command", "")
+        if not result.get("ok"):
+            return f"{name}: error: {result.get('error')}"
+        body = result.get("result")
+        if isinstance(body, dict) and isinstance(body.get("message"), str) and len(body) == 1:
+            return body["message"]
+        out: list[str] = []
+        _lines(body, 0, out)
+        return "\n".join(out) if out else f"{name}: ok"
+    out = []
+    _lines(result, 0, out)
+    return "\n".join(out)
+
+
+def run_json(guard: str, name: str, args: Optional[dict] = None) -> str:
+    """The raw JSON of a command (for ``--json`` and the model tool)."""
+    return _shim.run_command(guard, name, args or {})
 
 
 def run_rendered(guard: str, name: str, args: Optional[dict] = None) -> str:

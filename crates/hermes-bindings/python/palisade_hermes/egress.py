@@ -24,7 +24,9 @@ def guard_command(raw_args: str = "") -> str:
     words = _plugin.split_args(raw_args)
     sub = words[0] if words else "status"
     if sub == "check":
-        text = str(raw_args).split("check", 1)[1].strip() if "check" in str(raw_args) else ""
+        text = str(raw_args or "").strip()[len("check"):].strip()
+        if not text:
+            return "usage: /guard check <text>   (use made-up values: Hermes keeps your input history)"
         return _plugin.run_rendered(GUARD, "check", {"text": text})
     if sub in ("status", "report"):
         return _plugin.run_rendered(GUARD, sub, {})

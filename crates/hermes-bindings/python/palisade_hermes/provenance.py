@@ -32,6 +32,8 @@ def _setup(parser: argparse.ArgumentParser) -> None:
     group = pur.add_mutually_exclusive_group(required=True)
     group.add_argument("--older-than", type=int, dest="older_than", default=None)
     group.add_argument("--all", action="store_true")
+    for sp in (rep, log, chk, pur):
+        sp.add_argument("--json", action="store_true", help="print the raw JSON result")
 
 
 def _cli(args: argparse.Namespace) -> int:
@@ -42,8 +44,10 @@ def _cli(args: argparse.Namespace) -> int:
         if key in fields and fields[key] < 0:
             print(f"provenance-gate: --{key.replace('_', '-')} must be zero or more")
             return 2
-    print(_plugin.run_rendered(GUARD, name, fields))
-    return 0
+    raw = _plugin.run_json(GUARD, name, fields)
+    result = _plugin.parse_json(raw)
+    print(raw if getattr(args, "json", False) else _plugin.render(result))
+    return 0 if isinstance(result, dict) and result.get("ok") else 1
 
 
 def register(ctx: Any) -> None:

@@ -143,6 +143,18 @@ def main() -> int:
     os.environ["HOME"] = str(home.parent)  # nothing may touch the real ~/.hermes
     os.environ.update(spec.get("env", {}))
 
+    if spec.get("directory_plugins"):
+        # As on a Hermes whose environment does not have the wheel installed:
+        # only the $HERMES_HOME/plugins/ copies may provide palisade-* keys.
+        from hermes_cli import plugins as hermes_plugins
+
+        scan = hermes_plugins.PluginManager._scan_entry_points
+
+        def scan_without_palisade(self):
+            return [m for m in scan(self) if not str(m.key or m.name).startswith("palisade-")]
+
+        hermes_plugins.PluginManager._scan_entry_points = scan_without_palisade
+
     t0 = time.time()
     from run_agent import AIAgent  # noqa: E402  (plugin discovery happens here)
     from hermes_cli.plugins import get_plugin_manager, invoke_hook  # noqa: E402
@@ -205,6 +217,9 @@ def main() -> int:
         "approval_prompts": prompts,
         "command_output": cmd_out,
         "files": snapshot(home),
+        "plugin_dir_files": sorted(str(p.relative_to(home)) for p in (home / "plugins").rglob("*")
+                                   if p.is_file() and "__pycache__" not in p.parts)
+        if (home / "plugins").exists() else [],
     }
     out_path.write_text(json.dumps(out, default=str))
     return 0

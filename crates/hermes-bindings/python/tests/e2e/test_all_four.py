@@ -50,8 +50,11 @@ def test_directory_plugin_layout_loads(session):
                   "script": [{"tool": "memory", "args": {"action": "add", "target": "memory",
                                                          "content": "User decided to ship on Friday."}},
                              {"text": "ok"}]}],
-                ["palisade-provenance"], directory_plugins=True, env={"PROVENANCE_GATE_MODE": "block"})
+                ["palisade-provenance"], directory_plugins=True, vendor=True,
+                env={"PROVENANCE_GATE_MODE": "block"})
     assert r["plugins"]["palisade-provenance"]["source"] == "user", r["plugins"]
+    assert any(p.startswith("plugins/palisade-provenance/palisade_hermes/_native")
+               for p in r["plugin_dir_files"]), r["plugin_dir_files"]
     assert "provenance-gate" in r["turns"][0]["tool_results"][0]
 
 
@@ -71,3 +74,11 @@ def test_hermes_plugins_enable_and_list(tmp_path: Path):
     assert listed.returncode == 0, listed.stderr
     for key in ("palisade-provenance", "palisade-egress", "palisade-injection", "palisade-closure"):
         assert key in listed.stdout, listed.stdout
+    # the provenance-gate terminal commands, rendered from the Rust result
+    assert run("enable", "palisade-provenance", "--no-allow-tool-override").returncode == 0
+    check = subprocess.run([str(hermes), "provenance-gate", "check", "User decided to ship on Friday."],
+                           env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert "no_quote" in check.stdout, check.stdout + check.stderr
+    report = subprocess.run([str(hermes), "provenance-gate", "report", "--json"],
+                            env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert json.loads(report.stdout.strip().splitlines()[-1])["ok"] is True, report.stdout + report.stderr
