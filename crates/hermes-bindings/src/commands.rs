@@ -443,7 +443,7 @@ fn egress_check(ctx: &Ctx<'_>, state: &mut State, args: &Value) -> Res {
         ("result", EgressScope::Result),
         ("reply", EgressScope::Reply),
     ] {
-        let ins = adapters::egress_inspect(policy, scope, text)?;
+        let ins = adapters::egress_inspect(policy, scope, text, scope == EgressScope::Args)?;
         out.insert(
             name.to_owned(),
             json!({

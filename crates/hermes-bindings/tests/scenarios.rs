@@ -7,7 +7,7 @@
 //! rewritten text), `not_contains`), and `row` is
 //! `{"file": path under the home, "last": {field: value…}}` matched against
 //! the last row of that JSONL file. Each case runs in a fresh home, with
-//! steps one second apart.
+//! steps one second apart; `__HOME__` in an env value is that home.
 
 use palisade_hermes::{Env, GuardName, Host, Plugin, Timestamp};
 use serde_json::Value;
@@ -15,11 +15,17 @@ use serde_json::Value;
 fn text_of(directive: &Value) -> String {
     match directive {
         Value::String(s) => s.clone(),
-        Value::Object(o) => ["message", "context"]
-            .iter()
-            .filter_map(|k| o.get(*k).and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Value::Object(o) => {
+            let mut parts: Vec<String> = ["message", "context"]
+                .iter()
+                .filter_map(|k| o.get(*k).and_then(Value::as_str))
+                .map(str::to_owned)
+                .collect();
+            if let Some(args) = o.get("args") {
+                parts.push(args.to_string());
+            }
+            parts.join("\n")
+        }
         _ => String::new(),
     }
 }
@@ -90,14 +96,15 @@ fn run_case(case: &Value) -> Result<(), String> {
     let guard = GuardName::parse(case["guard"].as_str().unwrap_or_default())
         .ok_or_else(|| format!("{name}: unknown guard"))?;
     let host = Host::from_version(case["host"].as_str().unwrap_or("0.19.0"));
-    let env = Env::from_pairs(
-        case["env"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())),
-    );
     let home = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let home_text = home.path().to_string_lossy().into_owned();
+    let env = Env::from_pairs(case["env"].as_object().into_iter().flatten().map(|(k, v)| {
+        let v = v
+            .as_str()
+            .unwrap_or_default()
+            .replace("__HOME__", &home_text);
+        (k.clone(), v)
+    }));
     for (path, content) in case["files"].as_object().into_iter().flatten() {
         let p = home.path().join(path);
         std::fs::create_dir_all(p.parent().unwrap()).map_err(|e| e.to_string())?;

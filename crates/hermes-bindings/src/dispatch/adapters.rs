@@ -1,10 +1,6 @@
-//! The one place where the dispatchers call the pure guard crates.
-//!
-//! Each function here turns a guard crate's verdict into the small shape
-//! the dispatchers need. When a guard's API is not available in this build,
-//! its function returns [`DispatchError::Unavailable`], which the dispatcher
-//! turns into the guard's documented fail-mode verdict (and an evidence row
-//! with `reason: "guard_unavailable"`), never into a silent pass.
+//! Small shapes shared by the dispatchers and the commands, and thin calls
+//! into the pure guard crates (secret masking, the egress policy, the
+//! injection arena and clean copy).
 
 use super::DispatchError;
 use serde_json::Value;
@@ -57,7 +53,6 @@ pub(crate) enum EgressScope {
 }
 
 /// The strongest action an inspection asks for (ordered: the strictest wins).
-#[allow(dead_code)] // Some variants are produced only by the egress crate's verdicts.
 #[derive(Clone, Copy, Debug, Eq, PartialEq, Ord, PartialOrd)]
 pub(crate) enum EgressAction {
     Pass,
@@ -106,25 +101,32 @@ pub(crate) struct EgressInspection {
     pub withheld: usize,
 }
 
-/// The compiled egress policy (built once per policy-file change).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct EgressPolicy {
-    _private: (),
-}
+pub(crate) use super::egress_policy::EgressPolicy;
 
 /// Build the policy from the raw document; an invalid document falls back to
 /// the built-in defaults with a note in `config.notes`.
-pub(crate) fn egress_policy(_config: &mut crate::config::EgressConfig) -> EgressPolicy {
-    EgressPolicy::default()
+pub(crate) fn egress_policy(config: &mut crate::config::EgressConfig) -> EgressPolicy {
+    super::egress_policy::from_config(config)
 }
 
-/// Inspect one string.
+/// Inspect one string (`is_command`: the `command` argument of a tool).
 pub(crate) fn egress_inspect(
-    _policy: &EgressPolicy,
-    _scope: EgressScope,
-    _text: &str,
+    policy: &EgressPolicy,
+    scope: EgressScope,
+    text: &str,
+    is_command: bool,
 ) -> Result<EgressInspection, DispatchError> {
-    Err(DispatchError::Unavailable("egress"))
+    Ok(super::egress_policy::inspect(
+        policy, scope, text, is_command,
+    ))
+}
+
+/// A summary of the active egress policy for `status`.
+pub(crate) fn egress_policy_summary(
+    policy: &EgressPolicy,
+    _config: &crate::config::EgressConfig,
+) -> Value {
+    super::egress_policy::summary(policy)
 }
 
 /// Mask every credential as `[REDACTED-SECRET]` (the injection seed's marker).
@@ -151,22 +153,14 @@ pub(crate) fn mask_secrets_marker(text: &str) -> String {
     out
 }
 
-/// A summary of the active egress policy for `status`.
-pub(crate) fn egress_policy_summary(
-    _policy: &EgressPolicy,
-    config: &crate::config::EgressConfig,
-) -> Value {
-    config.document.clone()
-}
-
-/// A cleaned copy of a held message: invisible characters stripped.
+/// A cleaned copy of a held message: invisible characters stripped,
+/// obfuscated blobs redacted (secrets stay masked as stored).
 pub(crate) fn injection_clean(text: &str) -> String {
-    palisade_common::normalize::normalize(text)
-        .as_str()
-        .to_owned()
+    palisade_injection::clean_copy(text)
 }
 
-/// Run the simulation arena in memory.
+/// Run the simulation arena in memory (never touches live data).
 pub(crate) fn injection_arena() -> Result<Value, DispatchError> {
-    Err(DispatchError::Unavailable("injection"))
+    let result = palisade_injection::run_arena(&palisade_injection::Scanner::new());
+    serde_json::to_value(result).map_err(|e| DispatchError::Other(e.to_string()))
 }

@@ -89,8 +89,10 @@ pub(crate) fn dispatch(
             let mut rows = Vec::new();
             if let Value::Object(args) = &p.args {
                 for (key, value) in args {
+                    let is_command = key == "command";
                     let (new_value, changed) = rewrite_strings(value, &mut visited, &mut |s| {
-                        let ins = adapters::egress_inspect(policy, EgressScope::Args, s)?;
+                        let ins =
+                            adapters::egress_inspect(policy, EgressScope::Args, s, is_command)?;
                         if ins.action != EgressAction::Pass {
                             rows.push(audit_row(ctx, &session, "args", &p.tool_name, s, &ins));
                         }
@@ -108,7 +110,7 @@ pub(crate) fn dispatch(
                     }
                 }
             } else if let Value::String(s) = &p.args {
-                let ins = adapters::egress_inspect(policy, EgressScope::Args, s)?;
+                let ins = adapters::egress_inspect(policy, EgressScope::Args, s, false)?;
                 if ins.action != EgressAction::Pass {
                     rows.push(audit_row(ctx, &session, "args", &p.tool_name, s, &ins));
                 }
@@ -140,26 +142,27 @@ pub(crate) fn dispatch(
                 }
             }
             let degraded = worst == EgressAction::Redact && !ctx.host.supports_modify && !observe;
-            write_audit(ctx, rows, degraded, observe);
+            write_audit(ctx, policy.audit_enabled, rows, degraded, observe);
             Ok(directive)
         }
         HookCall::TransformToolResult(p) => {
             let mut rows = Vec::new();
             let out = rewrite_text_or_json(&p.result, &mut |s| {
-                let ins = adapters::egress_inspect(policy, EgressScope::Result, s)?;
+                let ins = adapters::egress_inspect(policy, EgressScope::Result, s, false)?;
                 if ins.action != EgressAction::Pass {
                     rows.push(audit_row(ctx, &session, "result", &p.tool_name, s, &ins));
                 }
                 Ok(ins.rewritten)
             })?;
-            write_audit(ctx, rows, false, observe);
+            write_audit(ctx, policy.audit_enabled, rows, false, observe);
             Ok(match out {
                 Some(text) if !observe => Directive::Rewrite(text),
                 _ => Directive::None,
             })
         }
         HookCall::TransformLlmOutput(p) => {
-            let ins = adapters::egress_inspect(policy, EgressScope::Reply, &p.response_text)?;
+            let ins =
+                adapters::egress_inspect(policy, EgressScope::Reply, &p.response_text, false)?;
             let mut rows = Vec::new();
             if ins.action != EgressAction::Pass {
                 rows.push(audit_row(
@@ -171,7 +174,7 @@ pub(crate) fn dispatch(
                     &ins,
                 ));
             }
-            write_audit(ctx, rows, false, observe);
+            write_audit(ctx, policy.audit_enabled, rows, false, observe);
             Ok(match ins.rewritten {
                 Some(mut text) if !observe => {
                     if ins.withheld > 0 {
@@ -219,8 +222,8 @@ fn audit_row(
     })
 }
 
-fn write_audit(ctx: &Ctx<'_>, rows: Vec<Value>, degraded: bool, observe: bool) {
-    if rows.is_empty() {
+fn write_audit(ctx: &Ctx<'_>, enabled: bool, rows: Vec<Value>, degraded: bool, observe: bool) {
+    if !enabled || rows.is_empty() {
         return;
     }
     let lines: Vec<String> = rows

@@ -306,11 +306,8 @@ pub(crate) fn fail(
     let config = InjectionConfig::load(ctx.env, ctx.home);
     let closed = config.fail_closed_on_error && config.mode == Mode::Act;
     let session = session_of(call);
-    let layer = if error.contains("guard_unavailable") {
-        "all"
-    } else {
-        "dispatch"
-    };
+    // The layer that failed is unknown here: the whole dispatch ran degraded.
+    let layer = "dispatch";
     if let Ok((_, db, ledger)) = dbs(ctx, state) {
         let tier = if closed { "block" } else { "flag" };
         let _ = db.record(

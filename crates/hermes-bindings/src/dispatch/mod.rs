@@ -3,6 +3,7 @@
 pub(crate) mod adapters;
 pub(crate) mod closure;
 pub(crate) mod egress;
+pub(crate) mod egress_policy;
 pub(crate) mod injection;
 pub(crate) mod provenance;
 
@@ -38,8 +39,6 @@ pub(crate) enum DispatchError {
     Io(#[from] std::io::Error),
     #[error("database error: {0}")]
     Db(#[from] rusqlite::Error),
-    #[error("the {0} guard is not available in this build (guard_unavailable)")]
-    Unavailable(&'static str),
     #[error("{0}")]
     Other(String),
 }
