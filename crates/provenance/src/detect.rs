@@ -41,11 +41,17 @@
 //! claims are examined per sentence, so detection is linear in the input.
 
 use crate::lexicon::{self, ClaimClass, Rule, Slot};
+use aho_corasick::AhoCorasick;
 use palisade_common::normalize::{normalize, Normalized};
 use palisade_common::text::{line_content, logical_lines, sentences, starts_list_item};
 use palisade_common::tokens::is_cjk;
 use palisade_common::Span;
 use regex::Regex;
+
+/// At most this many candidate matches (subject + predicate, before the
+/// not-claim rules) are examined in one text; a text with more is reported
+/// as truncated, and the gate refuses it as `too_many_claims`.
+pub const MAX_CANDIDATES: usize = 4096;
 
 /// At most this many claims are examined in one sentence (the seed's bound).
 pub const MAX_CLAIMS_PER_SENTENCE: usize = 101;
@@ -113,7 +119,85 @@ pub struct ClaimDetector {
     en_phrase: Regex,
     zh_main: Regex,
     zh_we: Regex,
+    triggers: AhoCorasick,
+    parts: Parts,
     fixed: Fixed,
+}
+
+/// Small regexes that read the parts of a match.
+#[derive(Clone, Debug)]
+struct Parts {
+    en_subject: Regex,
+    en_classes: Vec<(ClaimClass, Regex)>,
+    en_neg: Regex,
+    en_we_subject: Regex,
+    en_we_pred: Regex,
+    en_passive_verb: Regex,
+    zh_subject: Regex,
+    zh_classes: Vec<(ClaimClass, Regex)>,
+    zh_we_subject: Regex,
+    zh_we_pred: Regex,
+}
+
+/// The first class whose end-anchored predicate regex matches `mt`, with
+/// the byte offset where the predicate starts.
+fn classify(classes: &[(ClaimClass, Regex)], mt: &str) -> Option<(ClaimClass, usize)> {
+    classes
+        .iter()
+        .find_map(|(class, re)| re.find(mt).map(|m| (*class, m.start())))
+}
+
+/// Bounds on the work of one detection.
+struct Budget {
+    claims_left: usize,
+    candidates_left: usize,
+    truncated: bool,
+}
+
+impl Budget {
+    /// Spend one candidate; false (and truncated) when none are left.
+    fn spend(&mut self) -> bool {
+        if self.candidates_left == 0 {
+            self.truncated = true;
+            return false;
+        }
+        self.candidates_left -= 1;
+        true
+    }
+}
+
+const KIND_EN: u8 = 1;
+const KIND_EN_WE: u8 = 2;
+const KIND_ZH: u8 = 4;
+const KIND_ZH_WE: u8 = 8;
+
+/// The kind of trigger pattern `id` (see [`build_triggers`]).
+fn trigger_kind(id: usize) -> u8 {
+    match id {
+        0..=1 | 3 => KIND_EN,
+        2 => KIND_EN_WE,
+        4..=10 => KIND_ZH,
+        _ => KIND_ZH_WE,
+    }
+}
+
+/// The kinds of triggers inside `span`.
+fn trigger_mask(triggers: &[(usize, u8)], span: Span) -> u8 {
+    let i = triggers.partition_point(|t| t.0 < span.start);
+    let mut mask = 0u8;
+    for t in triggers[i..].iter().take_while(|t| t.0 < span.end) {
+        mask |= t.1;
+        if mask == KIND_EN | KIND_EN_WE | KIND_ZH | KIND_ZH_WE {
+            break;
+        }
+    }
+    mask
+}
+
+/// Whether a trigger position falls inside `span`.
+fn has_trigger(triggers: &[usize], span: Span) -> bool {
+    let i = triggers.partition_point(|&p| p < span.start);
+    triggers.get(i).is_some_and(|&p| p < span.end)
 }
 
 /// The hand-written regexes of the not-claim rules.
@@ -196,6 +280,48 @@ impl ClaimDetector {
             r"(?P<subj>我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)(?:{zh_adverbs}|都|一致|共同)*(?P<appr>{})",
             alt(Slot::ZhWe, None)
         );
+        let end = |slot, class| build(&format!("(?i)(?:{})$", alt(slot, class)));
+        let parts = Parts {
+            en_subject: build(&format!("(?i)^{en_subject}")),
+            en_classes: vec![
+                (
+                    ClaimClass::Approval,
+                    end(Slot::EnPred, Some(ClaimClass::Approval)),
+                ),
+                (
+                    ClaimClass::Rejection,
+                    end(Slot::EnPred, Some(ClaimClass::Rejection)),
+                ),
+                (ClaimClass::Instruction, end(Slot::EnPredNeg, None)),
+                (ClaimClass::Preference, end(Slot::EnPref, None)),
+            ],
+            en_neg: build(r"(?i)\b(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer)\b"),
+            en_we_subject: build(
+                r"(?i)^(?:we|(?:the\s+)?(?:user|owner)\s+and\s+i|i\s+and\s+the\s+(?:user|owner))\b",
+            ),
+            en_we_pred: end(Slot::EnWe, None),
+            en_passive_verb: build(&format!("(?i)^(?:{})", alt(Slot::EnPassive, None))),
+            zh_subject: build("^(?:用户|用戶|主人|老板|老闆|负责人|負責人)"),
+            zh_classes: vec![
+                (
+                    ClaimClass::Rejection,
+                    end(Slot::ZhPred, Some(ClaimClass::Rejection)),
+                ),
+                (
+                    ClaimClass::Approval,
+                    end(Slot::ZhPred, Some(ClaimClass::Approval)),
+                ),
+                (
+                    ClaimClass::Instruction,
+                    end(Slot::ZhPred, Some(ClaimClass::Instruction)),
+                ),
+                (ClaimClass::Preference, end(Slot::ZhPref, None)),
+            ],
+            zh_we_subject: build(
+                "^(?:我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)",
+            ),
+            zh_we_pred: end(Slot::ZhWe, None),
+        };
         let compiled_rules = rules
             .iter()
             .map(|r: &Rule| {
@@ -216,6 +342,8 @@ impl ClaimDetector {
             en_phrase: build(&en_phrase),
             zh_main: build(&zh_main),
             zh_we: build(&zh_we),
+            triggers: build_triggers(),
+            parts,
             fixed: Fixed::new(),
         }
     }
@@ -228,6 +356,11 @@ impl ClaimDetector {
     /// ```
     pub fn scope(&self) -> Scope {
         self.scope
+    }
+
+    /// Whether `s` holds a subject word at all (a cheap prefilter).
+    pub(crate) fn mentions_subject(&self, s: &str) -> bool {
+        self.triggers.is_match(s)
     }
 
     /// The claims in `text`, with spans in `text`.
@@ -253,12 +386,36 @@ impl ClaimDetector {
         norm: &Normalized,
         masked: &[Span],
     ) -> Vec<Claim> {
+        self.detect_limited(original, norm, masked, usize::MAX).0
+    }
+
+    /// [`ClaimDetector::detect_in`] that stops after `max_claims` claims or
+    /// [`MAX_CANDIDATES`] examined candidates; the flag says it stopped early.
+    pub(crate) fn detect_limited(
+        &self,
+        original: &str,
+        norm: &Normalized,
+        masked: &[Span],
+        max_claims: usize,
+    ) -> (Vec<Claim>, bool) {
         let owned;
         let text: &str = if masked.is_empty() {
             norm.as_str()
         } else {
             owned = blank_spans(norm.as_str(), masked);
             &owned
+        };
+        // Only text near a subject word can hold a claim: one pass finds them.
+        let found: Vec<(usize, u8)> = self
+            .triggers
+            .find_iter(text)
+            .map(|m| (m.start(), trigger_kind(m.pattern().as_usize())))
+            .collect();
+        let triggers: Vec<usize> = found.iter().map(|t| t.0).collect();
+        let mut budget = Budget {
+            claims_left: max_claims,
+            candidates_left: MAX_CANDIDATES,
+            truncated: false,
         };
         let mut claims = Vec::new();
         let mut in_fence = false;
@@ -269,16 +426,26 @@ impl ClaimDetector {
                 in_fence = !in_fence;
                 continue;
             }
-            if in_fence || self.line_exempt(content) {
+            if in_fence || !has_trigger(&triggers, line) || self.line_exempt(content) {
                 continue;
             }
             let line_text = &text[line.range()];
             for sentence in sentences(line_text) {
                 let sentence = sentence.shift(line.start);
-                self.sentence_claims(text, sentence, &mut claims);
+                if !has_trigger(&triggers, sentence) {
+                    continue;
+                }
+                self.sentence_claims(text, sentence, &found, &mut claims, &mut budget);
+                if budget.truncated {
+                    break;
+                }
+            }
+            if budget.truncated {
+                break;
             }
         }
-        claims
+        let truncated = budget.truncated;
+        let claims = claims
             .into_iter()
             .map(|(raw, owned, sentence): (Raw, Span, Span)| {
                 let span = norm.original_span(owned);
@@ -293,11 +460,19 @@ impl ClaimDetector {
                     anchor: raw.anchor,
                 }
             })
-            .collect()
+            .collect();
+        (claims, truncated)
     }
 
     /// Append the claims of one sentence (normalized coordinates).
-    fn sentence_claims(&self, text: &str, sentence: Span, out: &mut Vec<(Raw, Span, Span)>) {
+    fn sentence_claims(
+        &self,
+        text: &str,
+        sentence: Span,
+        triggers: &[(usize, u8)],
+        out: &mut Vec<(Raw, Span, Span)>,
+        budget: &mut Budget,
+    ) {
         let s = &text[sentence.range()];
         if self.is_question(s) {
             return;
@@ -316,7 +491,16 @@ impl ClaimDetector {
                 break;
             }
             let clause = &s[cs..ce];
-            self.clause_claims(clause, sentence.start + cs, &mut raws);
+            let kinds = trigger_mask(
+                triggers,
+                Span::new(sentence.start + cs, sentence.start + ce),
+            );
+            if kinds != 0 {
+                self.clause_claims(clause, sentence.start + cs, kinds, &mut raws, budget);
+            }
+            if budget.truncated {
+                break;
+            }
         }
         raws.sort_by_key(|r| r.anchor.start);
         // Overlapping detections of one claim (phrase + verb) count once.
@@ -328,6 +512,11 @@ impl ClaimDetector {
             }
         }
         kept.truncate(MAX_CLAIMS_PER_SENTENCE);
+        if kept.len() > budget.claims_left {
+            kept.truncate(budget.claims_left);
+            budget.truncated = true;
+        }
+        budget.claims_left -= kept.len();
         let trimmed = trim_span(text, sentence);
         let n = kept.len();
         let starts: Vec<usize> = kept.iter().map(|r| r.anchor.start).collect();
@@ -344,44 +533,61 @@ impl ClaimDetector {
     }
 
     /// Detections in one clause that starts at byte `offset` of the text.
-    fn clause_claims(&self, clause: &str, offset: usize, out: &mut Vec<Raw>) {
-        let mut push = |start: usize, end: usize, class: ClaimClass, rule: String| {
-            out.push(Raw {
-                anchor: Span::new(offset + start, offset + end),
-                class,
-                rule,
-            });
-        };
-        let mut found = 0usize;
+    ///
+    /// The big regexes only find match spans (DFA speed); the parts of a
+    /// match (subject, negation, predicate class) are read with small
+    /// anchored regexes on the match text alone.
+    fn clause_claims(
+        &self,
+        clause: &str,
+        offset: usize,
+        kinds: u8,
+        out: &mut Vec<Raw>,
+        budget: &mut Budget,
+    ) {
+        // A sentence holds at most MAX_CLAIMS_PER_SENTENCE claims, and a
+        // limited detection needs no more than it has left.
+        let cap = MAX_CLAIMS_PER_SENTENCE.min(budget.claims_left.saturating_add(1));
+        let full = |out: &Vec<Raw>| out.len() >= cap;
+        let push =
+            |out: &mut Vec<Raw>, start: usize, end: usize, class: ClaimClass, rule: String| {
+                out.push(Raw {
+                    anchor: Span::new(offset + start, offset + end),
+                    class,
+                    rule,
+                });
+            };
+        let p = &self.parts;
+        let en = kinds & (KIND_EN | KIND_EN_WE) != 0;
+        let zh = kinds & (KIND_ZH | KIND_ZH_WE) != 0;
         // English: subject + predicate.
-        for caps in self.en_main.captures_iter(clause) {
-            if found >= MAX_CLAIMS_PER_SENTENCE {
+        for m in (en && kinds & KIND_EN != 0)
+            .then(|| self.en_main.find_iter(clause))
+            .into_iter()
+            .flatten()
+        {
+            if full(out) || !budget.spend() {
                 return;
             }
-            let (Some(m), Some(subj)) = (caps.get(0), caps.name("subj")) else {
+            let mt = m.as_str();
+            let Some(subj) = p.en_subject.find(mt) else {
                 continue;
             };
-            let (class, pred) = if let Some(p) = caps.name("appr") {
-                (ClaimClass::Approval, p)
-            } else if let Some(p) = caps.name("rej") {
-                (ClaimClass::Rejection, p)
-            } else if let Some(p) = caps.name("instr") {
-                (ClaimClass::Instruction, p)
-            } else if let Some(p) = caps.name("pref") {
-                (ClaimClass::Preference, p)
-            } else {
+            let Some((class, pred)) = classify(&p.en_classes, mt) else {
                 continue;
             };
             if class == ClaimClass::Preference && self.scope == Scope::Decisions {
                 continue;
             }
-            if caps.name("neg").is_some() && class == ClaimClass::Approval {
+            let between = &mt[subj.end()..pred.max(subj.end())];
+            if class == ClaimClass::Approval && p.en_neg.is_match(between) {
                 continue;
             }
-            if !self.en_subject_ok(clause, subj.start(), subj.as_str()) {
+            let subj_start = m.start() + subj.start();
+            if !self.en_subject_ok(clause, subj_start, subj.as_str()) {
                 continue;
             }
-            if !self.en_after_ok(clause, pred.as_str(), m.end()) {
+            if !self.en_after_ok(clause, &mt[pred..], m.end()) {
                 continue;
             }
             let slot = match class {
@@ -389,51 +595,58 @@ impl ClaimDetector {
                 ClaimClass::Preference => Slot::EnPref,
                 _ => Slot::EnPred,
             };
-            found += 1;
             push(
+                out,
                 m.start(),
                 m.end(),
                 class,
-                self.rule_for(slot, pred.as_str()),
+                self.rule_for(slot, &mt[pred..]),
             );
         }
-        for caps in self.en_we.captures_iter(clause) {
-            let (Some(m), Some(subj), Some(pred)) =
-                (caps.get(0), caps.name("subj"), caps.name("appr"))
-            else {
-                continue;
-            };
-            if found >= MAX_CLAIMS_PER_SENTENCE {
+        for m in (en)
+            .then(|| self.en_we.find_iter(clause))
+            .into_iter()
+            .flatten()
+        {
+            if full(out) || !budget.spend() {
                 return;
             }
-            if !self.we_subject_ok(clause, subj.start())
+            let mt = m.as_str();
+            let (Some(subj), Some(pred)) = (p.en_we_subject.find(mt), p.en_we_pred.find(mt)) else {
+                continue;
+            };
+            if !self.we_subject_ok(clause, m.start() + subj.start())
                 || !self.en_after_ok(clause, pred.as_str(), m.end())
             {
                 continue;
             }
-            found += 1;
             push(
+                out,
                 m.start(),
                 m.end(),
                 ClaimClass::Approval,
                 self.rule_for(Slot::EnWe, pred.as_str()),
             );
         }
-        for caps in self.en_passive.captures_iter(clause) {
-            let (Some(m), Some(verb)) = (caps.get(0), caps.name("verb")) else {
-                continue;
-            };
-            if found >= MAX_CLAIMS_PER_SENTENCE {
+        for m in (kinds & KIND_EN != 0)
+            .then(|| self.en_passive.find_iter(clause))
+            .into_iter()
+            .flatten()
+        {
+            if full(out) || !budget.spend() {
                 return;
             }
-            if caps.name("poss").is_some() || !self.passive_ok(clause, verb.start(), verb.as_str())
-            {
+            let mt = m.as_str();
+            let Some(verb) = p.en_passive_verb.find(mt) else {
+                continue;
+            };
+            let verb_start = m.start() + verb.start();
+            if mt.ends_with("'s") || !self.passive_ok(clause, verb_start, verb.as_str()) {
                 continue;
             }
-            if !self.prefix_ok(clause, verb.start()) || next_is_word_char(clause, m.end()) {
+            if !self.prefix_ok(clause, verb_start) || next_is_word_char(clause, m.end()) {
                 continue;
             }
-            found += 1;
             let v = verb.as_str().to_ascii_lowercase();
             let class = if ["vetoed", "rejected", "nixed", "ruled out"].contains(&v.as_str()) {
                 ClaimClass::Rejection
@@ -441,14 +654,19 @@ impl ClaimDetector {
                 ClaimClass::Approval
             };
             push(
+                out,
                 m.start(),
                 m.end(),
                 class,
                 self.rule_for(Slot::EnPassive, verb.as_str()),
             );
         }
-        for m in self.en_phrase.find_iter(clause) {
-            if found >= MAX_CLAIMS_PER_SENTENCE {
+        for m in (kinds & KIND_EN != 0)
+            .then(|| self.en_phrase.find_iter(clause))
+            .into_iter()
+            .flatten()
+        {
+            if full(out) || !budget.spend() {
                 return;
             }
             if !self.prefix_ok(clause, m.start()) {
@@ -462,8 +680,8 @@ impl ClaimDetector {
             if lower_before.trim_end().ends_with("without") {
                 continue;
             }
-            found += 1;
             push(
+                out,
                 m.start(),
                 m.end(),
                 ClaimClass::Instruction,
@@ -471,29 +689,26 @@ impl ClaimDetector {
             );
         }
         // Chinese.
-        for caps in self.zh_main.captures_iter(clause) {
-            if found >= MAX_CLAIMS_PER_SENTENCE {
+        for m in (kinds & KIND_ZH != 0)
+            .then(|| self.zh_main.find_iter(clause))
+            .into_iter()
+            .flatten()
+        {
+            if full(out) || !budget.spend() {
                 return;
             }
-            let (Some(m), Some(subj)) = (caps.get(0), caps.name("subj")) else {
+            let mt = m.as_str();
+            let Some(subj) = p.zh_subject.find(mt) else {
                 continue;
             };
-            let (class, pred) = if let Some(p) = caps.name("rej") {
-                (ClaimClass::Rejection, p)
-            } else if let Some(p) = caps.name("appr") {
-                (ClaimClass::Approval, p)
-            } else if let Some(p) = caps.name("instr") {
-                (ClaimClass::Instruction, p)
-            } else if let Some(p) = caps.name("pref") {
-                (ClaimClass::Preference, p)
-            } else {
+            let Some((class, pred)) = classify(&p.zh_classes, mt) else {
                 continue;
             };
             if class == ClaimClass::Preference && self.scope == Scope::Decisions {
                 continue;
             }
-            if !self.zh_prefix_ok(clause, subj.start())
-                || !self.zh_after_ok(clause, pred.as_str(), m.end())
+            if !self.zh_prefix_ok(clause, m.start() + subj.start())
+                || !self.zh_after_ok(clause, &mt[pred..], m.end())
             {
                 continue;
             }
@@ -502,30 +717,33 @@ impl ClaimDetector {
             } else {
                 Slot::ZhPred
             };
-            found += 1;
             push(
+                out,
                 m.start(),
                 m.end(),
                 class,
-                self.rule_for(slot, pred.as_str()),
+                self.rule_for(slot, &mt[pred..]),
             );
         }
-        for caps in self.zh_we.captures_iter(clause) {
-            let (Some(m), Some(subj), Some(pred)) =
-                (caps.get(0), caps.name("subj"), caps.name("appr"))
-            else {
-                continue;
-            };
-            if found >= MAX_CLAIMS_PER_SENTENCE {
+        for m in (zh)
+            .then(|| self.zh_we.find_iter(clause))
+            .into_iter()
+            .flatten()
+        {
+            if full(out) || !budget.spend() {
                 return;
             }
-            if !self.zh_prefix_ok(clause, subj.start())
+            let mt = m.as_str();
+            let (Some(subj), Some(pred)) = (p.zh_we_subject.find(mt), p.zh_we_pred.find(mt)) else {
+                continue;
+            };
+            if !self.zh_prefix_ok(clause, m.start() + subj.start())
                 || !self.zh_after_ok(clause, pred.as_str(), m.end())
             {
                 continue;
             }
-            found += 1;
             push(
+                out,
                 m.start(),
                 m.end(),
                 ClaimClass::Approval,
@@ -1038,7 +1256,36 @@ fn build(pattern: &str) -> Regex {
     // Invariant: every built-in pattern (lexicon and fixed rules) is compiled
     // by the unit tests, so this cannot fail in a tested build.
     #[allow(clippy::expect_used)] // invariant stated above
-    Regex::new(pattern).expect("built-in pattern compiles")
+    // ASCII word boundaries keep every search on the lazy DFA: a Unicode
+    // `\b` makes the DFA give up on non-ASCII text (curly quotes, CJK).
+    let pattern = pattern.replace(r"\b", r"(?-u:\b)");
+    Regex::new(&pattern).expect("built-in pattern compiles")
+}
+
+/// The subject words every claim form contains.
+fn build_triggers() -> AhoCorasick {
+    const WORDS: &[&str] = &[
+        "user",
+        "owner",
+        "we",
+        "human",
+        "用户",
+        "用戶",
+        "主人",
+        "老板",
+        "老闆",
+        "负责人",
+        "負責人",
+        "我们",
+        "我們",
+        "咱们",
+    ];
+    // Invariant: a fixed list of non-empty literals always builds.
+    #[allow(clippy::expect_used)] // invariant stated above
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(WORDS)
+        .expect("trigger automaton builds")
 }
 
 /// A pattern that matches nothing, for an empty lexicon slot.

@@ -367,12 +367,18 @@ impl Gate {
         let verified: Vec<Span> = quotes
             .iter()
             .filter(|q| {
+                // Only a quote that could hide a claim needs looking up here.
+                if !self.detector.mentions_subject(&ntext[q.inner.range()]) {
+                    return false;
+                }
                 let f = quote_form(&ntext[q.inner.range()]);
                 !f.is_empty() && !said.find_form(&f, session, self.config.search).is_empty()
             })
             .map(|q| q.inner)
             .collect();
-        let mut claims = self.detector.detect_in(text, &norm, &verified);
+        let (mut claims, truncated) =
+            self.detector
+                .detect_limited(text, &norm, &verified, MAX_CLAIMS + 1);
         if !stored_sentences.is_empty() {
             // A sentence already in the stored text, unchanged, is not re-checked.
             claims.retain(|c| !stored_sentences.contains(&match_form(&ntext[c.sentence.range()])));
@@ -380,7 +386,7 @@ impl Gate {
         if claims.is_empty() {
             return Report::pass();
         }
-        if claims.len() > MAX_CLAIMS {
+        if claims.len() > MAX_CLAIMS || truncated {
             claims.truncate(MAX_CLAIMS);
             let verdicts = claims
                 .into_iter()
