@@ -32,6 +32,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+/// A file's modification time and length, for change detection.
+type FileStamp = Option<(std::time::SystemTime, u64)>;
+
 /// Sessions remembered for taint and replay (all dropped beyond this).
 const MAX_SESSIONS: usize = 4096;
 
@@ -42,6 +45,24 @@ pub(crate) struct InjectionState {
     /// session → turn id whose message was held (block/quarantine).
     held_turn: HashMap<String, String>,
     dbs: Option<(PathBuf, GuardDb, Ledger)>,
+    /// The config and the (path, mtime, len) of the config.yaml it came from.
+    config: Option<(PathBuf, FileStamp, InjectionConfig)>,
+}
+
+/// The config for `home`, re-read only when config.yaml changed.
+fn config(ctx: &Ctx<'_>, state: &mut InjectionState) -> InjectionConfig {
+    let path = ctx.home.join("config.yaml");
+    let stamp = std::fs::metadata(&path)
+        .ok()
+        .and_then(|m| Some((m.modified().ok()?, m.len())));
+    match &state.config {
+        Some((p, s, c)) if *p == path && *s == stamp => c.clone(),
+        _ => {
+            let c = InjectionConfig::load(ctx.env, ctx.home);
+            state.config = Some((path, stamp, c.clone()));
+            c
+        }
+    }
 }
 
 pub(crate) fn db_paths(home: &Path) -> (PathBuf, PathBuf) {
@@ -146,7 +167,7 @@ pub(crate) fn dispatch(
     state: &mut InjectionState,
     call: &HookCall,
 ) -> Result<Directive, DispatchError> {
-    let config = InjectionConfig::load(ctx.env, ctx.home);
+    let config = config(ctx, state);
     let observe = config.mode == Mode::Observe;
     let session = session_of(Some(call));
     if state.sessions.len() > MAX_SESSIONS && !state.sessions.contains_key(&session) {
@@ -303,7 +324,7 @@ pub(crate) fn fail(
     call: Option<&HookCall>,
     error: &str,
 ) -> Directive {
-    let config = InjectionConfig::load(ctx.env, ctx.home);
+    let config = config(ctx, state);
     let closed = config.fail_closed_on_error && config.mode == Mode::Act;
     let session = session_of(call);
     // The layer that failed is unknown here: the whole dispatch ran degraded.
