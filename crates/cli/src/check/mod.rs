@@ -151,21 +151,8 @@ fn build(guard: Guard) -> Box<dyn LineChecker> {
     }
 }
 
-/// Answers every line with `{"error":"guard not built"}` until the guard lands.
-pub struct NotBuilt(pub &'static str);
-
-impl LineChecker for NotBuilt {
-    fn check(&mut self, _input: Value) -> Result<Value, String> {
-        Err(format!(
-            "guard not built: `{}` has not landed in this build",
-            self.0
-        ))
-    }
-}
-
 /// Deserialize the input object into a typed request, with a shape error that
 /// names the problem.
-#[allow(dead_code)] // used by the guard checkers as they land
 pub fn parse<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, String> {
     serde_json::from_value(input).map_err(|e| format!("wrong shape: {e}"))
 }
@@ -225,7 +212,7 @@ mod tests {
     }
 
     #[test]
-    fn run_reports_unbuilt_guards_per_line() {
+    fn run_answers_every_line() {
         let mut out = Vec::new();
         let stats = run(Guard::Closure, &b"{\"turn\":{}}\n{}\n"[..], &mut out).unwrap();
         let lines: Vec<Value> = String::from_utf8(out)

@@ -13,8 +13,12 @@ use super::{ScanFinding, Turn};
 use palisade_closure::classify::{Classification, Classifier, JudgmentKind};
 use palisade_common::mask::preview_line;
 use palisade_common::Severity;
+use palisade_egress::command::{check_command, NetworkOptions};
 use palisade_egress::secrets::SecretScanner;
 use palisade_egress::table::{self, TableOptions};
+use palisade_injection::{
+    clean_copy, Report as InjectionReport, Scanner, SessionState, Tier, ToolPolicy,
+};
 use palisade_provenance::gate::{Gate, GateConfig, Outcome};
 use palisade_provenance::replay::{check_write, Stored};
 use palisade_provenance::SaidIndex;
@@ -26,6 +30,23 @@ const SESSION: &str = "scan";
 /// Longest preview printed for a claim or a turn.
 const PREVIEW_CHARS: usize = 100;
 
+/// At most this many injection findings are reported per message (the
+/// strongest first); the rest add nothing a reader needs.
+const INJECTION_FINDINGS_PER_MESSAGE: usize = 3;
+
+/// Offline there is no clock: each line is taken as a minute after the last,
+/// so the replay window only catches calls repeated back to back.
+const MS_PER_LINE: u64 = 60_000;
+
+/// Tools whose `command` argument is a shell command.
+const SHELL_TOOLS: &[&str] = &[
+    "terminal",
+    "shell",
+    "bash",
+    "run_command",
+    "execute_command",
+];
+
 /// Compiled guard engines and the little state a scan keeps.
 pub struct Guards {
     secrets: &'static SecretScanner,
@@ -33,6 +54,10 @@ pub struct Guards {
     gate: Gate,
     said: SaidIndex,
     closure: Classifier,
+    injection: Scanner,
+    tool_policy: ToolPolicy,
+    session: SessionState,
+    network: NetworkOptions,
 }
 
 impl Guards {
@@ -44,16 +69,23 @@ impl Guards {
             gate: Gate::new(GateConfig::default()),
             said: SaidIndex::new(),
             closure: Classifier::new(),
+            injection: Scanner::new(),
+            tool_policy: ToolPolicy::default(),
+            session: SessionState::new(),
+            // Offline there is no policy file: every destination is unlisted.
+            network: NetworkOptions::with_allowed_hosts(Vec::<String>::new()),
         }
     }
 
     /// Guards that are not wired into the scan in this build.
     pub fn not_built() -> Vec<&'static str> {
-        vec!["injection", "egress uploads"]
+        Vec::new()
     }
 
-    /// A user message: remember what the user said.
-    pub fn user_message(&mut self, msg: &Message, _out: &mut [ScanFinding]) {
+    /// A user message: injection scan; remember what the user said.
+    pub fn user_message(&mut self, msg: &Message, out: &mut Vec<ScanFinding>) {
+        let report = self.injection.scan(&msg.text);
+        self.injections(msg.line, &msg.text, &report, "the user message", out);
         self.said.push(SESSION, None, "", &msg.text);
     }
 
@@ -71,13 +103,14 @@ impl Guards {
                 &format!("the arguments of {}", call.name),
                 out,
             );
+            self.tool_call(msg.line, call, out);
             if matches!(call.name.as_str(), "memory" | "skill_manage") {
                 self.provenance(msg.line, call, out);
             }
         }
     }
 
-    /// A tool result: secrets in results.
+    /// A tool result: injection scan (indirect injection) and secrets.
     pub fn tool_result(
         &mut self,
         msg: &Message,
@@ -85,7 +118,14 @@ impl Guards {
         out: &mut Vec<ScanFinding>,
     ) {
         let tool = call.map_or("a tool", |c| c.name.as_str());
-        self.secrets_in(msg.line, &msg.text, &format!("the result of {tool}"), out);
+        let place = format!("the result of {tool}");
+        let report = self.injection.scan(&msg.text);
+        if report.tier >= Tier::Quarantine {
+            // Later tool calls of this session get stricter scrutiny.
+            self.session.taint(&self.tool_policy, now(msg.line));
+        }
+        self.injections(msg.line, &msg.text, &report, &place, out);
+        self.secrets_in(msg.line, &msg.text, &place, out);
     }
 
     /// A finished turn: the closure judgment.
@@ -125,6 +165,105 @@ impl Guards {
                 judgment.reasons.join("; ")
             ),
         });
+    }
+
+    fn injections(
+        &self,
+        line: usize,
+        text: &str,
+        report: &InjectionReport,
+        place: &str,
+        out: &mut Vec<ScanFinding>,
+    ) {
+        if report.tier == Tier::Pass {
+            return;
+        }
+        let mut findings: Vec<_> = report
+            .findings
+            .iter()
+            .filter(|f| f.tier > Tier::Pass)
+            .collect();
+        findings.sort_by(|a, b| b.tier.cmp(&a.tier));
+        let mut seen = Vec::new();
+        for f in findings {
+            if seen.len() == INJECTION_FINDINGS_PER_MESSAGE || seen.contains(&&f.rule) {
+                continue;
+            }
+            seen.push(&f.rule);
+            let matched = f.span.slice(text).unwrap_or_default();
+            out.push(ScanFinding {
+                line,
+                guard: "injection",
+                kind: "injection".into(),
+                rule: f.rule.to_string(),
+                severity: tier_severity(f.tier),
+                preview: self.masked_preview(&clean_copy(matched)),
+                why: format!(
+                    "{} ({}) in {place}; the message as a whole would be {}",
+                    layer_phrase(f.layer.name()),
+                    f.tier.as_str(),
+                    tier_verb(report.tier)
+                ),
+            });
+        }
+    }
+
+    fn tool_call(&mut self, line: usize, call: &ToolCall, out: &mut Vec<ScanFinding>) {
+        let guarded = palisade_injection::ToolCall::new(call.name.clone(), call.args.clone());
+        let report = self.injection.check_tool_call(
+            &guarded,
+            &mut self.session,
+            &self.tool_policy,
+            now(line),
+        );
+        if report.tier > Tier::Pass {
+            let args = args_text(&call.args);
+            let top = report.findings.iter().max_by_key(|f| f.tier);
+            out.push(ScanFinding {
+                line,
+                guard: "injection",
+                kind: if report.replay {
+                    "replayed_tool_call"
+                } else {
+                    "dangerous_tool_call"
+                }
+                .into(),
+                rule: top.map_or_else(|| "hermes-guard:tool".to_string(), |f| f.rule.to_string()),
+                severity: tier_severity(report.tier),
+                preview: self.masked_preview(&args),
+                why: format!(
+                    "the {} call would be {}{}",
+                    call.name,
+                    tier_verb(report.tier),
+                    if report.tainted {
+                        " (the session was tainted by an earlier injection)"
+                    } else {
+                        ""
+                    }
+                ),
+            });
+        }
+        if !SHELL_TOOLS.contains(&call.name.as_str()) {
+            return;
+        }
+        let Some(command) = call.args.get("command").and_then(Value::as_str) else {
+            return;
+        };
+        let verdict = check_command(command, &self.network);
+        if let Some(f) = verdict.findings.first() {
+            out.push(ScanFinding {
+                line,
+                guard: "egress",
+                kind: "upload".into(),
+                rule: "egress-guard:EG-NET-001".into(),
+                severity: Severity::High,
+                preview: self.masked_preview(command),
+                why: format!(
+                    "{} sends data to {}, which no policy lists ({})",
+                    f.tool, f.destination, f.reason
+                ),
+            });
+        }
     }
 
     fn secrets_in(&self, line: usize, text: &str, place: &str, out: &mut Vec<ScanFinding>) {
@@ -218,6 +357,38 @@ impl Guards {
     /// A one-line preview with any secret masked.
     fn masked_preview(&self, text: &str) -> String {
         preview_line(&self.secrets.redact(text).text, PREVIEW_CHARS)
+    }
+}
+
+fn now(line: usize) -> u64 {
+    line as u64 * MS_PER_LINE
+}
+
+fn tier_verb(tier: Tier) -> &'static str {
+    match tier {
+        Tier::Block => "blocked",
+        Tier::Quarantine => "held for review",
+        Tier::Flag => "flagged",
+        Tier::Pass => "passed",
+    }
+}
+
+fn layer_phrase(layer: &str) -> &'static str {
+    match layer {
+        "invisible" => "L1 invisible characters",
+        "instruction" => "L2 instruction phrasing",
+        "token" => "L3 special tokens or lookalike letters",
+        "encoding" => "L4 an encoded payload",
+        _ => "a risky tool argument",
+    }
+}
+
+fn tier_severity(tier: Tier) -> Severity {
+    match tier {
+        Tier::Block => Severity::Critical,
+        Tier::Quarantine => Severity::High,
+        Tier::Flag => Severity::Medium,
+        Tier::Pass => Severity::Info,
     }
 }
 
