@@ -293,6 +293,14 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
     prot
 }
 
+/// Patterns through each row and column, computed once per table.
+struct PatternCache {
+    rows: Vec<Option<Vec<Pattern>>>,
+    cols: Vec<Option<Vec<Pattern>>>,
+}
+
+type Pattern = Vec<(usize, i32)>;
+
 /// Certify every cell in `queue` (and every cell hidden on the way).
 /// Returns `false` when some cell has no certificate at all.
 fn certify_all(
@@ -303,6 +311,12 @@ fn certify_all(
     mut queue: Vec<usize>,
     big: bool,
 ) -> bool {
+    let mut cache = PatternCache {
+        rows: vec![None; m.nrows],
+        cols: vec![None; m.ncols],
+    };
+    let (mut wide_rows, mut wide_cols);
+    let full_block = fully_hidden_flat_block(m, prot);
     let mut k = 0;
     while k < queue.len() {
         let p = queue[k];
@@ -318,12 +332,37 @@ fn certify_all(
         if prot.width(p) >= req {
             continue;
         }
-        let windows: &[usize] = if big { &[3, 12] } else { &[6, 64] };
+        if let Some(block) = &full_block {
+            if let Some(room) = frechet_room(m, prot, block, p) {
+                prot.room[p] = room;
+                continue;
+            }
+        }
+        // Large tables get one local attempt (linear time); small ones a
+        // wider second look.
+        let windows: &[usize] = if big { &[4] } else { &[6, 64] };
         let mut done = false;
         for (attempt, &window) in windows.iter().enumerate() {
             let last = attempt + 1 == windows.len();
+            let (i, j) = (p / m.ncols, p % m.ncols);
+            let (row_pats, col_pats) = if attempt == 0 {
+                if cache.rows[i].is_none() {
+                    cache.rows[i] = Some(patterns_through(caps.rows, i, window));
+                }
+                if cache.cols[j].is_none() {
+                    cache.cols[j] = Some(patterns_through(caps.cols, j, window));
+                }
+                (
+                    cache.rows[i].as_deref().unwrap_or(&[]),
+                    cache.cols[j].as_deref().unwrap_or(&[]),
+                )
+            } else {
+                wide_rows = patterns_through(caps.rows, i, window);
+                wide_cols = patterns_through(caps.cols, j, window);
+                (&wide_rows[..], &wide_cols[..])
+            };
             if certify(
-                m, prot, caps.rows, caps.cols, p, req, window, last, &mut queue,
+                m, prot, row_pats, col_pats, p, req, window, last, &mut queue,
             ) {
                 done = true;
                 break;
@@ -334,6 +373,60 @@ fn certify_all(
         }
     }
     true
+}
+
+/// Whether the table is one flat two-way block (one row relation, one
+/// column relation) whose member cells are all hidden, with known values.
+/// Returns the block's row and column membership.
+fn fully_hidden_flat_block(m: &Model, prot: &Protection) -> Option<(Vec<bool>, Vec<bool>)> {
+    if m.row_rel.len() != 1 || m.col_rel.len() != 1 {
+        return None;
+    }
+    let (rows, cols) = (&m.row_rel[0].1, &m.col_rel[0].1);
+    let full = rows.iter().all(|&r| {
+        cols.iter().all(|&c| {
+            let cell = m.idx(r, c);
+            prot.hidden[cell] && m.values[cell].is_some()
+        })
+    });
+    if !full {
+        return None;
+    }
+    let mut in_rows = vec![false; m.nrows];
+    let mut in_cols = vec![false; m.ncols];
+    rows.iter().for_each(|&r| in_rows[r] = true);
+    cols.iter().for_each(|&c| in_cols[c] = true);
+    Some((in_rows, in_cols))
+}
+
+/// The exact interval of a cell of a fully hidden flat block with visible
+/// margins: the Fréchet bounds of a two-way table, `y ∈ [max(0, R + C − N),
+/// min(R, C)]` after removing the floors, which are sharp when the margins
+/// are the only relations. `None` when the cell is not in the block or a
+/// margin is hidden.
+fn frechet_room(
+    m: &Model,
+    prot: &Protection,
+    block: &(Vec<bool>, Vec<bool>),
+    p: usize,
+) -> Option<(u64, u64)> {
+    let (i, j) = (p / m.ncols, p % m.ncols);
+    let ((tk, rows), (tl, cols)) = (&m.row_rel[0], &m.col_rel[0]);
+    if !block.0[i] || !block.1[j] {
+        return None;
+    }
+    let visible = |cell: usize| (!prot.hidden[cell]).then(|| m.values[cell]).flatten();
+    let f = prot.floor;
+    let r = visible(m.idx(i, *tl))?.checked_sub(f * cols.len() as u64)?;
+    let c = visible(m.idx(*tk, j))?.checked_sub(f * rows.len() as u64)?;
+    let n = visible(m.idx(*tk, *tl))?.checked_sub(f * (rows.len() * cols.len()) as u64)?;
+    let v = m.values[p]?.checked_sub(f)?;
+    let lo = (r + c).saturating_sub(n);
+    let hi = r.min(c);
+    if v < lo || v > hi {
+        return None; // inconsistent margins: leave it to the search
+    }
+    Some((hi - v, v - lo))
 }
 
 /// The width a hidden cell must reach: the configured width, capped by what
@@ -514,8 +607,8 @@ impl Acc {
 fn certify(
     m: &Model,
     prot: &mut Protection,
-    rows: &Patterns,
-    cols: &Patterns,
+    row_pats: &[Pattern],
+    col_pats: &[Pattern],
     p: usize,
     req: u64,
     window: usize,
@@ -527,8 +620,6 @@ fn certify(
         return true;
     };
     let room_p = xp.saturating_sub(prot.floor);
-    let row_pats = patterns_through(rows, i, window);
-    let col_pats = patterns_through(cols, j, window);
     let limit = if window > 8 { 4096 } else { 256 };
     let mut acc = Acc::new(p, room_p);
     let mut chosen: Vec<Candidate> = Vec::new();
@@ -537,8 +628,8 @@ fn certify(
     for _round in 0..4 {
         let mut evaluated = 0usize;
         let mut best_paid: Option<(Candidate, u64)> = None;
-        'outer: for sigma in &row_pats {
-            for tau in &col_pats {
+        'outer: for sigma in row_pats {
+            for tau in col_pats {
                 evaluated += 1;
                 if evaluated > limit {
                     break 'outer;

@@ -86,7 +86,7 @@ fn subtotal_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?i)sub-?\s*totals?|\btotals?\b|小计|小計|合计|合計|总计|總計",
+        r"(?i)sub-?\s*totals?|(?-u:\b)totals?(?-u:\b)|小计|小計|合计|合計|总计|總計",
     )
 }
 
@@ -102,36 +102,55 @@ fn percent_header_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?i)%|\bpct\b|percent|\brates?\b|\bshares?\b|proportion|\bratio\b|占比|比例|百分比|率$",
+        r"(?i)%|(?-u:\b)pct(?-u:\b)|percent|(?-u:\b)rates?(?-u:\b)|(?-u:\b)shares?(?-u:\b)|proportion|(?-u:\b)ratio(?-u:\b)|占比|比例|百分比|率$",
     )
+}
+
+/// Cheap prefilter: could `s` be a total label at all? Labels are short and
+/// hold one of a few words; most cells are rejected without a regex.
+fn may_be_total(s: &str) -> bool {
+    if s.is_empty() || s.len() > 60 {
+        return false;
+    }
+    if !s.is_ascii() {
+        return ["合", "总", "總", "全部", "共计", "小计", "小計"]
+            .iter()
+            .any(|w| s.contains(w));
+    }
+    let bytes = s.as_bytes();
+    ["total", "all", "sum", "overall"].iter().any(|w| {
+        bytes
+            .windows(w.len())
+            .any(|win| win.eq_ignore_ascii_case(w.as_bytes()))
+    })
 }
 
 /// Whether `header` names a total (a column header or a row label).
 pub(crate) fn is_grand_total_label(s: &str) -> bool {
-    grand_total_re().is_match(clean(s).trim_end_matches(':'))
+    let c = clean(s).trim_end_matches(':');
+    may_be_total(c) && grand_total_re().is_match(c)
 }
 
 fn is_subtotal_label(s: &str) -> bool {
     let c = clean(s);
-    !c.is_empty() && subtotal_re().is_match(&c)
+    may_be_total(c) && subtotal_re().is_match(c)
 }
 
 /// Whether a header names an identifier-like column.
 pub(crate) fn is_id_like(header: &str) -> bool {
-    id_like_re().is_match(&clean(header))
+    id_like_re().is_match(clean(header))
 }
 
 /// Whether a header names a percentage/rate/share column.
 pub(crate) fn is_percent_header(header: &str) -> bool {
-    percent_header_re().is_match(&clean(header))
+    percent_header_re().is_match(clean(header))
 }
 
 /// Trim, drop Markdown emphasis and code marks.
-pub(crate) fn clean(s: &str) -> String {
+pub(crate) fn clean(s: &str) -> &str {
     s.trim()
         .trim_matches(|c| c == '*' || c == '_' || c == '`')
         .trim()
-        .to_string()
 }
 
 /// A cell shown as hidden or missing: a marker, a dash, `<5`, empty.
@@ -139,6 +158,9 @@ pub(crate) fn is_marker(s: &str, marker: &str) -> bool {
     let t = clean(s);
     if t.is_empty() || t == marker.trim() {
         return true;
+    }
+    if t.len() > 14 || t.as_bytes()[0].is_ascii_digit() {
+        return false;
     }
     let lower = t.to_ascii_lowercase();
     matches!(
@@ -162,33 +184,60 @@ pub(crate) fn is_marker(s: &str, marker: &str) -> bool {
     ) || (lower.starts_with('<') && lower[1..].trim().bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// A non-negative integer count: `12`, `1,232`, `1 232`, `**3**`, `"4"`.
+/// A non-negative integer count: `12`, `1,232`, `1 232`, `**3**`, `"4"`,
+/// and the count of an `n (%)` cell such as `3 (7.5%)`.
 pub(crate) fn parse_count(s: &str) -> Option<u64> {
+    if let Some(n) = count_with_share(s) {
+        return Some(n);
+    }
+    plain_count(s)
+}
+
+/// The count of an `n (%)` cell: `3 (7.5%)`, `12 (40)`.
+pub(crate) fn count_with_share(s: &str) -> Option<u64> {
+    let t = clean(s);
+    let (n, rest) = t.split_once('(')?;
+    let share = rest.trim().strip_suffix(')')?.trim();
+    let share = share.strip_suffix('%').unwrap_or(share).trim();
+    if share.is_empty() || !share.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    plain_count(n)
+}
+
+fn plain_count(s: &str) -> Option<u64> {
     let t = clean(s);
     let t = t.trim_matches('"').trim();
-    if t.is_empty() || t.len() > 24 {
+    if t.is_empty() || t.len() > 24 || !t.as_bytes()[0].is_ascii_digit() {
         return None;
     }
     if t.bytes().all(|b| b.is_ascii_digit()) {
         return if t.len() <= 18 { t.parse().ok() } else { None };
     }
     // Thousands separators: groups of exactly three digits.
-    for sep in [',', ' ', '\u{a0}', '\'', '_'] {
-        let parts: Vec<&str> = t.split(sep).collect();
-        if parts.len() > 1
-            && (1..=3).contains(&parts[0].len())
-            && parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()))
-            && parts[1..].iter().all(|p| p.len() == 3)
-        {
-            let joined: String = parts.concat();
-            return if joined.len() <= 18 {
-                joined.parse().ok()
-            } else {
-                None
-            };
+    let sep = [',', ' ', '\u{a0}', '\'', '_']
+        .into_iter()
+        .find(|&c| t.contains(c))?;
+    let mut value: u64 = 0;
+    let mut digits = 0;
+    for (k, part) in t.split(sep).enumerate() {
+        let ok_len = if k == 0 {
+            (1..=3).contains(&part.len())
+        } else {
+            part.len() == 3
+        };
+        if !ok_len || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        digits += part.len();
+        if digits > 18 {
+            return None;
+        }
+        for b in part.bytes() {
+            value = value * 10 + u64::from(b - b'0');
         }
     }
-    None
+    Some(value)
 }
 
 /// Any number, with an optional sign, decimals, thousands separators or a
@@ -197,10 +246,14 @@ pub(crate) fn parse_number(s: &str) -> Option<f64> {
     let t = clean(s);
     let t = t.trim_matches('"').trim();
     let t = t.strip_suffix('%').unwrap_or(t).trim();
+    match t.as_bytes().first() {
+        Some(b'0'..=b'9' | b'-' | b'.') => {}
+        _ => return None,
+    }
     if let Some(v) = parse_count(t) {
         return Some(v as f64);
     }
-    if t.is_empty() || t.len() > 32 {
+    if t.len() > 32 {
         return None;
     }
     let body = t.strip_prefix('-').unwrap_or(t);
@@ -223,7 +276,7 @@ pub(crate) fn build(table: &RawTable, marker: &str) -> Model {
     let ncols = table.columns();
     let nrows = table.rows.len();
     let headers: Vec<String> = match &table.header {
-        Some(h) => h.iter().map(|c| clean(&c.text)).collect(),
+        Some(h) => h.iter().map(|c| clean(&c.text).to_string()).collect(),
         None => vec![String::new(); ncols],
     };
     let cell_text = |r: usize, c: usize| -> &str {
@@ -240,6 +293,7 @@ pub(crate) fn build(table: &RawTable, marker: &str) -> Model {
         let mut percent_cells = 0usize;
         let mut numbers = 0usize;
         let mut texts = 0usize;
+        let mut combos = 0usize;
         for r in 0..nrows {
             let t = cell_text(r, c);
             if is_marker(t, marker) {
@@ -247,6 +301,9 @@ pub(crate) fn build(table: &RawTable, marker: &str) -> Model {
             }
             if clean(t).ends_with('%') {
                 percent_cells += 1;
+            }
+            if count_with_share(t).is_some() {
+                combos += 1;
             }
             if parse_count(t).is_some() {
                 counts += 1;
@@ -260,6 +317,10 @@ pub(crate) fn build(table: &RawTable, marker: &str) -> Model {
         let filled = counts + numbers + others;
         let kind = if !header.is_empty() && is_id_like(header) {
             ColKind::Id
+        } else if combos > 0 && combos == counts && numbers == 0 && others == 0 {
+            // `n (%)` cells: counts that carry their share; hiding the cell
+            // hides both.
+            ColKind::Count
         } else if (!header.is_empty() && is_percent_header(header) && texts * 2 < filled.max(1))
             || (filled > 0 && percent_cells * 2 >= filled)
         {
@@ -518,6 +579,9 @@ mod tests {
         assert_eq!(parse_count("12,34"), None);
         assert_eq!(parse_count("3.5"), None);
         assert_eq!(parse_count("-3"), None);
+        assert_eq!(parse_count("3 (7.5%)"), Some(3));
+        assert_eq!(parse_count("12 (40)"), Some(12));
+        assert_eq!(parse_count("3 (abc)"), None);
         assert_eq!(parse_number("12.5%"), Some(12.5));
         assert_eq!(parse_number("abc"), None);
     }
