@@ -51,7 +51,9 @@ mod token;
 mod tool;
 
 pub use arena::{run_arena, ArenaResult, ArenaVector, VectorOutcome};
-pub use posture::{posture_score, Telemetry};
+pub use posture::{
+    posture_breakdown, posture_score, PostureBreakdown, PostureComponent, Telemetry,
+};
 pub use rules::{Error, ErrorKind, RuleSpec};
 pub use tool::{SessionState, ToolCall, ToolPolicy, ToolReport};
 

@@ -60,22 +60,79 @@ impl Telemetry {
 /// assert_eq!(posture_score(&t), 95);
 /// ```
 pub fn posture_score(t: &Telemetry) -> u32 {
-    let base = 35 * u32::from(t.pre_llm_call)
-        + 25 * u32::from(t.pre_tool_call)
-        + 20 * u32::from(t.fail_closed)
-        + 10 * u32::from(t.redaction)
-        + 10 * u32::from(t.ledger_verified);
+    posture_breakdown(t).score
+}
+
+/// The score and the parts it is made of, for a page or a report that
+/// explains it.
+///
+/// ```
+/// use palisade_injection::{posture_breakdown, Telemetry};
+/// let b = posture_breakdown(&Telemetry { held: 2, ..Telemetry::fresh_install() });
+/// assert_eq!(b.score, 90);
+/// assert_eq!(b.pending, 10);
+/// assert_eq!(b.base.iter().map(|c| c.earned).sum::<u32>(), 100);
+/// ```
+pub fn posture_breakdown(t: &Telemetry) -> PostureBreakdown {
+    let component = |name, points, on: bool| PostureComponent {
+        name,
+        earned: if on { points } else { 0 },
+        possible: points,
+    };
+    let base = vec![
+        component("pre_llm_call", 35, t.pre_llm_call),
+        component("pre_tool_call", 25, t.pre_tool_call),
+        component("fail_closed", 20, t.fail_closed),
+        component("redaction", 10, t.redaction),
+        component("ledger_verified", 10, t.ledger_verified),
+    ];
     let pending = t.held.saturating_mul(5).min(25);
     let degraded = t.degraded_layers.saturating_mul(15);
-    let fp = if t.interceptions == 0 {
+    let false_positive = if t.interceptions == 0 {
         0
     } else {
         let share = f64::from(t.released) / f64::from(t.interceptions);
+        // In 0..=15 after min and round, so the cast cannot truncate.
         (share * 30.0).min(15.0).round() as u32
     };
-    base.saturating_sub(pending)
+    let earned: u32 = base.iter().map(|c| c.earned).sum();
+    let score = earned
+        .saturating_sub(pending)
         .saturating_sub(degraded)
-        .saturating_sub(fp)
+        .saturating_sub(false_positive);
+    PostureBreakdown {
+        score,
+        base,
+        pending,
+        degraded,
+        false_positive,
+    }
+}
+
+/// What [`posture_breakdown`] returns.
+#[derive(Clone, Debug, Eq, PartialEq, serde::Serialize)]
+pub struct PostureBreakdown {
+    /// The score, 0–100.
+    pub score: u32,
+    /// The base components in the seed's order.
+    pub base: Vec<PostureComponent>,
+    /// Points taken for held entries (5 each, at most 25).
+    pub pending: u32,
+    /// Points taken for degraded layers (15 each).
+    pub degraded: u32,
+    /// Points taken for released entries (false positives), at most 15.
+    pub false_positive: u32,
+}
+
+/// One base component of the posture score.
+#[derive(Clone, Debug, Eq, PartialEq, serde::Serialize)]
+pub struct PostureComponent {
+    /// The seed's name for it.
+    pub name: &'static str,
+    /// Points earned.
+    pub earned: u32,
+    /// Points possible.
+    pub possible: u32,
 }
 
 #[cfg(test)]
