@@ -458,7 +458,13 @@ impl Classifier {
         }
         let mut reasons: Vec<String> = Vec::new();
         let abnormal = turn.interrupted || !turn.completed;
-        let user_preview = preview_text(user, PREVIEW_CHARS);
+        // Redact the user's words once; previews and content reuse it.
+        let user_red = redact_text(user);
+        let user_has_secret = user_red != user;
+        let user_preview = palisade_common::mask::preview_line(
+            &collapse_whitespace(cut(&user_red, PREVIEW_CHARS * 8)),
+            PREVIEW_CHARS,
+        );
         let assistant_preview = preview_text(assistant, PREVIEW_CHARS);
         let write_summary = || {
             let mut kinds: Vec<&str> = writes
@@ -521,7 +527,10 @@ impl Classifier {
                     ));
                 }
                 let content = if has_user {
-                    format!("Interrupted turn needing follow-up: {}", content_from(user))
+                    format!(
+                        "Interrupted turn needing follow-up: {}",
+                        content_from_redacted(&user_red)
+                    )
                 } else {
                     format!(
                         "Interrupted turn needing follow-up: {} tool call(s), no user message",
@@ -579,8 +588,7 @@ impl Classifier {
             v.dedup();
             v
         };
-        let sensitive =
-            user_hits.iter().any(|h| h.class == CueClass::Sensitive) || redact_text(user) != user;
+        let sensitive = user_hits.iter().any(|h| h.class == CueClass::Sensitive) || user_has_secret;
 
         for (class, label) in [
             (CueClass::Boundary, Classification::UserBoundary),
@@ -661,7 +669,10 @@ impl Classifier {
             let workflow = !names(&user_hits, CueClass::Workflow).is_empty();
             let draft = CandidateDraft {
                 classification: Classification::GovernanceOrKnowledge,
-                content: format!("Knowledge/governance request: {}", content_from(user)),
+                content: format!(
+                    "Knowledge/governance request: {}",
+                    content_from_redacted(&user_red)
+                ),
                 final_sink: if workflow {
                     FinalSink::Skill
                 } else {
@@ -717,7 +728,10 @@ impl Classifier {
             cues.extend(assistant_outcome);
             let draft = CandidateDraft {
                 classification: Classification::TaskOutcomeOrDiagnostic,
-                content: format!("Outcome of requested work: {}", content_from(user)),
+                content: format!(
+                    "Outcome of requested work: {}",
+                    content_from_redacted(&user_red)
+                ),
                 final_sink: if workflow {
                     FinalSink::Skill
                 } else {
@@ -764,6 +778,11 @@ fn cut(s: &str, max_bytes: usize) -> &str {
 
 /// Redacted, whitespace-collapsed user words, cut to [`CONTENT_CHARS`].
 fn content_from(words: &str) -> String {
-    let red = collapse_whitespace(&redact_text(cut(words, CONTENT_CHARS * 8)));
-    palisade_common::mask::preview_line(&red, CONTENT_CHARS)
+    content_from_redacted(&redact_text(cut(words, CONTENT_CHARS * 8)))
+}
+
+/// Whitespace-collapsed, already redacted words, cut to [`CONTENT_CHARS`].
+fn content_from_redacted(red: &str) -> String {
+    let flat = collapse_whitespace(cut(red, CONTENT_CHARS * 8));
+    palisade_common::mask::preview_line(&flat, CONTENT_CHARS)
 }

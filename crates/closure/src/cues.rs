@@ -181,7 +181,10 @@ impl CueSet {
                 ),
             };
             let source = match r.lang.as_str() {
-                "en" => format!(r"(?i)\b(?:{})\b", r.pattern),
+                // ASCII word boundaries: Unicode `\b` forces the slow
+                // engine on non-ASCII text, and CJK next to a Latin word
+                // is a boundary either way.
+                "en" => format!(r"(?i)(?-u:\b)(?:{})(?-u:\b)", r.pattern),
                 "zh" => format!("(?i)(?:{})", r.pattern),
                 other => return Err(err(format!("unknown lang {other:?}"))),
             };

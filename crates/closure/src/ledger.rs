@@ -492,7 +492,10 @@ struct Entry {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Ledger {
-    entries: HashMap<String, Entry>,
+    /// Candidate id → position in `entries` (a small map that rehashes
+    /// cheaply; the large entries live in one vector).
+    index: HashMap<String, usize>,
+    entries: Vec<Entry>,
     events: usize,
 }
 
@@ -512,7 +515,7 @@ impl Ledger {
     /// assert!(palisade_closure::ledger::Ledger::new().is_empty());
     /// ```
     pub fn len(&self) -> usize {
-        self.entries.values().filter(|e| e.view.is_some()).count()
+        self.entries.iter().filter(|e| e.view.is_some()).count()
     }
 
     /// Whether no candidate is materialized.
@@ -539,7 +542,10 @@ impl Ledger {
     /// assert!(palisade_closure::ledger::Ledger::new().get("tcand_x").is_none());
     /// ```
     pub fn get(&self, candidate_id: &str) -> Option<&CandidateView> {
-        self.entries.get(candidate_id).and_then(|e| e.view.as_ref())
+        self.index
+            .get(candidate_id)
+            .and_then(|&i| self.entries.get(i))
+            .and_then(|e| e.view.as_ref())
     }
 
     /// All views, in no particular order.
@@ -548,7 +554,7 @@ impl Ledger {
     /// assert_eq!(palisade_closure::ledger::Ledger::new().views().count(), 0);
     /// ```
     pub fn views(&self) -> impl Iterator<Item = &CandidateView> {
-        self.entries.values().filter_map(|e| e.view.as_ref())
+        self.entries.iter().filter_map(|e| e.view.as_ref())
     }
 
     /// Apply one event. Never panics; an event that breaks the state machine
@@ -563,7 +569,19 @@ impl Ledger {
     /// assert_eq!(l.apply(e), Applied::Duplicate);
     /// ```
     pub fn apply(&mut self, event: CandidateEvent) -> Applied {
-        let entry = self.entries.entry(event.candidate_id.clone()).or_default();
+        // Look up before inserting, so the key is cloned only for a new candidate.
+        let slot = match self.index.get(&event.candidate_id) {
+            Some(&i) => i,
+            None => {
+                self.entries.push(Entry::default());
+                let i = self.entries.len() - 1;
+                self.index.insert(event.candidate_id.clone(), i);
+                i
+            }
+        };
+        let Some(entry) = self.entries.get_mut(slot) else {
+            return Applied::Rejected("internal: ledger entry missing".into());
+        };
         if entry.events.iter().any(|e| e.event_id == event.event_id) {
             return Applied::Duplicate;
         }
@@ -590,6 +608,21 @@ impl Ledger {
                 view.rejected.push((ev.event_id.clone(), why.clone()));
             }
             entry.outcomes.insert(pos, outcome.clone());
+            return outcome;
+        }
+        if is_created && entry.events.len() == 1 {
+            // Fast path: the candidate's first event is its creation.
+            let outcome = match &entry.events[0].kind {
+                EventKind::Created(rec) => match start(rec, &entry.events[0]) {
+                    Ok(view) => {
+                        entry.view = Some(view);
+                        Applied::Accepted
+                    }
+                    Err(why) => Applied::Rejected(why),
+                },
+                _ => Applied::Deferred,
+            };
+            entry.outcomes.push(outcome.clone());
             return outcome;
         }
         if !is_created && entry.view.is_none() {
@@ -928,8 +961,8 @@ fn start(rec: &CandidateRecord, e: &CandidateEvent) -> Result<CandidateView, Str
         _ => return Err("not a created event".into()),
     })
     .clone();
-    record.created_at = e.at.to_utc_string();
-    record.updated_at = record.created_at.clone();
+    e.at.write_utc(&mut record.created_at);
+    record.updated_at.clone_from(&record.created_at);
     Ok(CandidateView {
         record,
         created: e.at.clone(),
@@ -945,7 +978,7 @@ fn step(view: &mut CandidateView, e: &CandidateEvent) -> Applied {
     let touch = |view: &mut CandidateView| {
         if e.at > view.updated {
             view.updated = e.at.clone();
-            view.record.updated_at = e.at.to_utc_string();
+            e.at.write_utc(&mut view.record.updated_at);
         }
     };
     match &e.kind {
@@ -981,7 +1014,7 @@ fn step(view: &mut CandidateView, e: &CandidateEvent) -> Applied {
                 view.record.risk = *r;
             }
             if !e.reason.is_empty() {
-                view.record.decision_reason = e.reason.clone();
+                view.record.decision_reason.clone_from(&e.reason);
             }
             touch(view);
             Applied::Accepted
@@ -1047,7 +1080,7 @@ fn step(view: &mut CandidateView, e: &CandidateEvent) -> Applied {
                 view.record.receipt = Some(r.clone());
             }
             if !e.reason.is_empty() {
-                view.record.decision_reason = e.reason.clone();
+                view.record.decision_reason.clone_from(&e.reason);
             }
             view.transitions.push((e.at.clone(), *to));
             touch(view);

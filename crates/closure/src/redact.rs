@@ -40,8 +40,13 @@ struct Patterns {
     basic: Regex,
     bare: Vec<Regex>,
     url_cred: Regex,
+    /// One cheap scan that every secret-bearing text matches; texts that do
+    /// not match skip the other passes.
+    trigger: Regex,
 }
 
+// ASCII word boundaries (`(?-u:\b)`) keep every pattern on the fast DFA
+// engines even when the text holds non-ASCII (Unicode `\b` does not).
 static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
     // The patterns are constants checked by the tests below; a failure to
     // compile them is a programming error caught by every test run.
@@ -49,31 +54,36 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
     let re = |p: &str| Regex::new(p).expect("built-in redaction pattern compiles");
     Patterns {
         label: re(concat!(
-            r"(?i)(?P<label>\b(?:api[_\- ]?key|access[_\- ]?key|secret[_\- ]?key|client[_\- ]?secret|",
+            r"(?i)(?P<label>(?-u:\b)(?:api[_\- ]?key|access[_\- ]?key|secret[_\- ]?key|client[_\- ]?secret|",
             r"private[_\- ]?key|access[_\- ]?token|refresh[_\- ]?token|auth[_\- ]?token|secret|token|",
-            r"password|passwd|passcode|passphrase|pwd|cookie)\b|密码|口令|令牌|暗号|密钥|秘钥)",
+            r"password|passwd|passcode|passphrase|pwd|cookie)(?-u:\b)|密码|口令|令牌|暗号|密钥|秘钥)",
             r"(?P<sep>[ \t]*[:=：][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*(?:是|为)[ \t]*)",
             r#"(?P<value>[^\s,，;；"'}\]。！!？?、]+)"#
         )),
         auth: re(concat!(
-            r"(?i)\b(?:proxy-)?authorization\b[ \t]*[:=：][ \t]*",
+            r"(?i)(?-u:\b)(?:proxy-)?authorization(?-u:\b)[ \t]*[:=：][ \t]*",
             r"(?:(?:bearer|basic|token|digest)[ \t]+)?(?P<value>[^\s,;]+)"
         )),
-        bearer: re(r"(?i)\bbearer[ \t]+(?P<value>[A-Za-z0-9._~+/=\-]{8,})"),
-        basic: re(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{12,}={0,2})"),
+        bearer: re(r"(?i)(?-u:\b)bearer[ \t]+(?P<value>[A-Za-z0-9._~+/=\-]{8,})"),
+        basic: re(r"(?i)(?-u:\b)basic[ \t]+(?P<value>[A-Za-z0-9+/]{12,}={0,2})"),
         bare: vec![
-            re(r"\bsk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{20,}"),
-            re(r"\bgh[pousr]_[A-Za-z0-9]{30,}"),
-            re(r"\bgithub_pat_[A-Za-z0-9_]{30,}"),
-            re(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
-            re(r"\bxox[baprs]-[A-Za-z0-9\-]{10,}"),
-            re(r"\bAIza[0-9A-Za-z_\-]{35}"),
-            re(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
+            re(r"(?-u:\b)sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{20,}"),
+            re(r"(?-u:\b)gh[pousr]_[A-Za-z0-9]{30,}"),
+            re(r"(?-u:\b)github_pat_[A-Za-z0-9_]{30,}"),
+            re(r"(?-u:\b)(?:AKIA|ASIA)[A-Z0-9]{16}(?-u:\b)"),
+            re(r"(?-u:\b)xox[baprs]-[A-Za-z0-9\-]{10,}"),
+            re(r"(?-u:\b)AIza[0-9A-Za-z_\-]{35}"),
+            re(r"(?-u:\b)eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
             re(
                 r"-----BEGIN [A-Z ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z ]*PRIVATE KEY-----|\z)",
             ),
         ],
-        url_cred: re(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]+:(?P<value>[^\s/@]+)@"),
+        url_cred: re(r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]+:(?P<value>[^\s/@]+)@"),
+        trigger: re(concat!(
+            r"(?i:key|secret|token|passw|passcode|passphrase|pwd|cookie|authorization|bearer|basic)",
+            r"|密码|口令|令牌|暗号|密钥|秘钥|sk-|gh[pousr]_|github_pat_|AKIA|ASIA|xox[baprs]-|AIza|eyJ",
+            r"|-----BEGIN|://[^\s:/@]+:"
+        )),
     }
 });
 
@@ -91,6 +101,9 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
 /// ```
 pub fn redact_text(text: &str) -> String {
     let p = &*PATTERNS;
+    if !p.trigger.is_match(text) {
+        return text.to_owned();
+    }
     // (start, end, keep a recognisable prefix): labelled values are masked
     // whole, bare credentials keep the prefix that names their kind.
     let mut hits: Vec<(usize, usize, bool)> = Vec::new();
