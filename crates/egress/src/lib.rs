@@ -14,6 +14,8 @@
 
 pub mod command;
 pub mod error;
+pub mod guard;
+pub mod policy;
 pub mod secrets;
 pub mod table;
 

@@ -116,8 +116,14 @@ pub fn looks_random(value: &str) -> bool {
     (digits > 0 && letters > 0) || (upper >= 2 && lower >= 2 && case_changes >= 6)
 }
 
-/// Decide one candidate: `None` to drop it, `Some(verified)` to keep it.
-pub(super) fn accept(rule: &SecretRule, text: &str, span: Span) -> Option<bool> {
+/// Decide one candidate: `None` to drop it, `Some((span, verified))` to keep
+/// it (a credential assignment's span may be trimmed to the value proper).
+pub(super) fn accept(rule: &SecretRule, text: &str, span: Span) -> Option<(Span, bool)> {
+    let span = if rule.spec.tier == Tier::Generic {
+        trim_query_tail(text, span)
+    } else {
+        span
+    };
     let value = &text[span.range()];
     if is_placeholder(value) {
         return None;
@@ -152,7 +158,27 @@ pub(super) fn accept(rule: &SecretRule, text: &str, span: Span) -> Option<bool> 
     if spec.tier == Tier::Generic && !assignment_value_ok(text, span) {
         return None;
     }
-    Some(verified)
+    Some((span, verified))
+}
+
+/// `password=s3cret&user=bob`: a value ends where the next `&name=` begins.
+fn trim_query_tail(text: &str, span: Span) -> Span {
+    let value = &text[span.range()];
+    let bytes = value.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b != b'&' || i == 0 {
+            continue;
+        }
+        let rest = &value[i + 1..];
+        let name_len = rest
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.' || *c == b'-')
+            .count();
+        if name_len > 0 && rest.as_bytes().get(name_len) == Some(&b'=') {
+            return Span::new(span.start, span.start + i);
+        }
+    }
+    span
 }
 
 /// The part of a token after its vendor prefix (`ghp_`, `sk-`, `hf_`).

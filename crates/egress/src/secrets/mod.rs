@@ -402,10 +402,10 @@ impl SecretScanner {
                     continue;
                 }
                 let span = Span::new(m.start(), m.end());
-                let Some(verified) = filters::accept(rule, text, span) else {
+                let Some((span, verified)) = filters::accept(rule, text, span) else {
                     continue;
                 };
-                if !keep(m.as_str()) {
+                if !keep(&text[span.range()]) {
                     continue;
                 }
                 candidates.push(Candidate {
@@ -432,6 +432,51 @@ impl SecretScanner {
                 }
             })
             .collect()
+    }
+
+    /// Scan a string that is the value of a named field (a JSON or YAML key,
+    /// a header name): besides the value's own content, the field name gives
+    /// credential-named context (`"password": "hunter2hunter"`). Spans refer
+    /// to `value`.
+    ///
+    /// ```
+    /// use palisade_egress::secrets::SecretScanner;
+    /// let s = SecretScanner::builtin();
+    /// assert!(s.scan("hunter2hunter").is_empty());
+    /// let f = s.scan_keyed("db_password", "hunter2hunter", |_| true);
+    /// assert_eq!(f.len(), 1);
+    /// assert_eq!(f[0].span.range(), 0..13);
+    /// assert!(s.scan_keyed("description", "hunter2hunter", |_| true).is_empty());
+    /// ```
+    pub fn scan_keyed(
+        &self,
+        key: &str,
+        value: &str,
+        keep: impl Fn(&str) -> bool,
+    ) -> Vec<SecretFinding> {
+        let mut found = self.scan_filtered(value, &keep);
+        let plain_key = !key.is_empty()
+            && key.len() <= 64
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+        if !plain_key || value.len() > 256 || value.contains(['"', '\n', '\r']) {
+            return found;
+        }
+        let probe = format!("{key}: \"{value}\"");
+        let offset = key.len() + 3;
+        for f in self.scan_filtered(&probe, &keep) {
+            if f.span.start < offset || f.span.end > offset + value.len() {
+                continue;
+            }
+            let span = Span::new(f.span.start - offset, f.span.end - offset);
+            if found.iter().any(|g| g.span.overlaps(span)) {
+                continue;
+            }
+            found.push(SecretFinding { span, ..f });
+        }
+        found.sort_by_key(|f| f.span.start);
+        found
     }
 
     /// Scan and replace exactly each found span by its masked preview. Every
