@@ -259,7 +259,14 @@ impl CueSet {
         for caps in cue.regex.captures_iter(sentence) {
             let Some(m) = caps.get(0) else { continue };
             if let Some(w) = caps.name("w") {
-                if cue.exclude.contains(&w.as_str().to_lowercase()) {
+                let w = w.as_str().to_lowercase();
+                // English excludes whole words; Chinese excludes what follows.
+                let excluded = if cue.lang == "zh" {
+                    cue.exclude.iter().any(|x| w.starts_with(x.as_str()))
+                } else {
+                    cue.exclude.contains(&w)
+                };
+                if excluded {
                     continue;
                 }
             }
@@ -287,6 +294,10 @@ impl CueSet {
             let raw = &text[span.range()];
             let (_, sentence) = prepare(raw);
             let mut local: Vec<CueHit> = Vec::new();
+            // A question suppresses stated preferences and boundaries; a true
+            // hypothetical ("if", "what if", "suppose") suppresses governance
+            // statements too.
+            let mut question = false;
             let mut hypothetical = false;
             for &i in &present {
                 let cue = &self.cues[i];
@@ -294,11 +305,23 @@ impl CueSet {
                     continue;
                 };
                 if cue.class == CueClass::Hypothetical {
-                    hypothetical = true;
+                    if cue.question_only {
+                        question = true;
+                    } else {
+                        hypothetical = true;
+                    }
                     continue;
                 }
+                // A negation counts only inside the cue's own clause, so "not
+                // tabs, in all files" does not negate "in all files".
+                let clause_start = sentence[..at]
+                    .rfind([',', '，', ';', '；', ':', '：'])
+                    .map_or(0, |i| {
+                        i + sentence[i..].chars().next().map_or(1, char::len_utf8)
+                    });
                 let negated = matches!(cue.class, CueClass::Preference | CueClass::Boundary)
-                    && negation_before(&sentence, at, 4, 3).is_some();
+                    && negation_before(&sentence[clause_start..], at - clause_start, 4, 3)
+                        .is_some();
                 let class = if negated {
                     cue.when_negated.unwrap_or(match cue.class {
                         CueClass::Preference => CueClass::Boundary,
@@ -315,6 +338,13 @@ impl CueSet {
                 });
             }
             if hypothetical {
+                local.retain(|h| {
+                    !matches!(
+                        h.class,
+                        CueClass::Preference | CueClass::Boundary | CueClass::Governance
+                    )
+                });
+            } else if question {
                 local.retain(|h| !matches!(h.class, CueClass::Preference | CueClass::Boundary));
             }
             hits.extend(local);
