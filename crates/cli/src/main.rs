@@ -12,6 +12,7 @@
 
 mod check;
 mod commands;
+mod hud;
 mod scan;
 
 use clap::{Parser, Subcommand};
@@ -48,6 +49,12 @@ enum Command {
         #[arg(long, value_enum, default_value = "high")]
         fail_on: scan::FailOn,
     },
+    /// Write the posture page: one self-contained HTML file (`palisade hud > hud.html`).
+    Hud {
+        /// The Hermes home (profile) to read; default `$HERMES_HOME`, else `~/.hermes`.
+        #[arg(long, value_name = "DIR")]
+        home: Option<std::path::PathBuf>,
+    },
     /// Guard commands over a Hermes profile's data (`palisade provenance report`, …).
     #[command(flatten)]
     Guard(commands::GuardCommand),
@@ -76,6 +83,26 @@ fn main() -> ExitCode {
             json,
             fail_on,
         } => run_scan(&session, json, fail_on),
+        Command::Hud { home } => {
+            let env = palisade_hermes::Env::from_process();
+            let home = home.unwrap_or_else(|| env.hermes_home());
+            match hud::gather(&home, env, palisade_hermes::Timestamp::now()) {
+                Ok(data) => {
+                    let mut out = io::stdout().lock();
+                    match std::io::Write::write_all(&mut out, hud::render(&data).as_bytes()) {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(e) => {
+                            eprintln!("palisade hud: writing the page failed: {e}");
+                            ExitCode::from(2)
+                        }
+                    }
+                }
+                Err(e) => {
+                    eprintln!("palisade hud: cannot read {}: {e}", home.display());
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Guard(command) => commands::run(command),
     }
 }
