@@ -860,9 +860,27 @@ fn is_microdata(raw: &RawTable, m: &Model, max_rows: usize) -> bool {
             seen.len() as f64 / raw.rows.len() as f64
         }
     };
+    let quasi = m.headers.iter().filter(|h| is_quasi_identifier(h)).count();
+    // One row per category combination, with counts beside it: a frequency
+    // table, whatever its first column is called.
+    let label_cols: Vec<usize> = (0..m.ncols)
+        .filter(|&c| m.kinds[c] == ColKind::Label)
+        .collect();
+    if quasi == 0 && !label_cols.is_empty() && (0..m.ncols).any(|c| m.is_count_col(c)) {
+        let mut keys: Vec<Vec<&str>> = raw
+            .rows
+            .iter()
+            .map(|row| label_cols.iter().map(|&c| row[c].text.as_str()).collect())
+            .collect();
+        keys.sort_unstable();
+        let before = keys.len();
+        keys.dedup();
+        if keys.len() == before {
+            return false;
+        }
+    }
     let id_col =
         (0..m.ncols).any(|c| is_record_id_header(&m.headers[c]) && distinct_share(c) >= 0.9);
-    let quasi = m.headers.iter().filter(|h| is_quasi_identifier(h)).count();
     id_col || quasi >= 2
 }
 

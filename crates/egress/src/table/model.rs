@@ -520,10 +520,13 @@ fn column_equations(m: &mut Model) {
             m.roles[last] = RowRole::Total;
         }
     }
+    let had_total_row = m.roles.contains(&RowRole::Total);
     let mut details: Vec<usize> = Vec::new(); // since the last subtotal or total
     let mut all_details: Vec<usize> = Vec::new(); // since the last total
     let mut subs: Vec<usize> = Vec::new(); // since the last total
     let mut relations: Vec<(usize, Vec<usize>)> = Vec::new();
+    // Labelled totals that did not add up, with the rows they may cover.
+    let mut unresolved: Vec<(usize, Vec<usize>)> = Vec::new();
     for r in 0..m.nrows {
         match m.roles[r] {
             RowRole::Detail => {
@@ -549,6 +552,7 @@ fn column_equations(m: &mut Model) {
                     relations.push((r, all_details.clone()));
                 } else {
                     m.roles[r] = RowRole::Detail;
+                    unresolved.push((r, all_details.clone()));
                     details.push(r);
                     all_details.push(r);
                     continue;
@@ -559,6 +563,31 @@ fn column_equations(m: &mut Model) {
             }
         }
     }
+    // Unlabelled group rows found by arithmetic add relations; a labelled
+    // total that failed may then add up over the top-level rows (group rows
+    // plus rows in no group).
+    let groups = group_rows(m, &cols, had_total_row);
+    let grouped: Vec<bool> = {
+        let mut g = vec![false; m.nrows];
+        for members in groups.iter().flatten() {
+            for &r in members {
+                g[r] = true;
+            }
+        }
+        g
+    };
+    for (r, members) in groups.iter().enumerate() {
+        if let Some(members) = members {
+            relations.push((r, members.clone()));
+        }
+    }
+    for (r, candidates) in unresolved {
+        let top: Vec<usize> = candidates.into_iter().filter(|&q| !grouped[q]).collect();
+        if top.len() >= 2 && holds(m, r, &top) {
+            m.roles[r] = RowRole::Total;
+            relations.push((r, top));
+        }
+    }
     for (target, members) in relations {
         for &c in &cols {
             let ti = m.idx(target, c);
@@ -566,6 +595,72 @@ fn column_equations(m: &mut Model) {
         }
         m.row_rel.push((target, members));
     }
+}
+
+/// Unlabelled group rows: a detail row that equals, in every count column,
+/// the sum of the two or more detail rows right below it (a group header)
+/// or right above it (an unlabelled subtotal). Marked as subtotals; their
+/// members returned per row. A coincidental match only adds a relation,
+/// which costs suppression, never safety.
+fn group_rows(m: &mut Model, cols: &[usize], had_total_row: bool) -> Vec<Option<Vec<usize>>> {
+    const MAX_GROUP: usize = 64;
+    let mut out = vec![None; m.nrows];
+    // Only in tables that already show totals, with two or more count
+    // columns: one small column adds up by coincidence far too often.
+    let has_totals = had_total_row || m.kinds.contains(&ColKind::Total);
+    if m.nrows < 4 || cols.len() < 2 || !has_totals {
+        return out;
+    }
+    let mut sums = vec![0u64; cols.len()];
+    for r in 0..m.nrows {
+        if m.roles[r] != RowRole::Detail {
+            continue;
+        }
+        let Some(target): Option<Vec<u64>> = cols.iter().map(|&c| m.values[m.idx(r, c)]).collect()
+        else {
+            continue;
+        };
+        if target.iter().all(|&v| v == 0) {
+            continue;
+        }
+        'dirs: for below in [true, false] {
+            sums.iter_mut().for_each(|x| *x = 0);
+            let mut members = Vec::new();
+            for step in 1..=MAX_GROUP {
+                let q = if below {
+                    r + step
+                } else if let Some(q) = r.checked_sub(step) {
+                    q
+                } else {
+                    break;
+                };
+                if q >= m.nrows || m.roles[q] != RowRole::Detail || out[q].is_some() {
+                    break;
+                }
+                let mut over = false;
+                for (k, &c) in cols.iter().enumerate() {
+                    match m.values[m.idx(q, c)] {
+                        Some(v) => {
+                            sums[k] += v;
+                            over |= sums[k] > target[k];
+                        }
+                        None => continue 'dirs,
+                    }
+                }
+                if over {
+                    break;
+                }
+                members.push(q);
+                if members.len() >= 2 && sums == target {
+                    members.sort_unstable();
+                    out[r] = Some(members);
+                    m.roles[r] = RowRole::Subtotal;
+                    break 'dirs;
+                }
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
