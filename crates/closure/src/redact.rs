@@ -5,6 +5,8 @@
 //! its kind (`AKIA…****`). No preview ever shows a usable credential. Three sources of secrets are recognised:
 //!
 //! - **labels** followed by a separator: `password: …`, `api_key=…`,
+//!   identifiers ending in `_key`/`_token`/`_secret` (`STRIPE_SECRET_KEY='…'`,
+//!   a quoted value is masked up to its closing quote),
 //!   `token：…`, `密码：…`, `口令=…`, `令牌: …`, `暗号是…`, `密钥 …`. After
 //!   `is`/`是`/`为` the value is masked only when it looks like a secret
 //!   (English: has a digit, a symbol or inner capitals; Chinese: is not a
@@ -54,11 +56,12 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
     let re = |p: &str| Regex::new(p).expect("built-in redaction pattern compiles");
     Patterns {
         label: re(concat!(
-            r"(?i)(?P<label>(?-u:\b)(?:api[_\- ]?key|access[_\- ]?key|secret[_\- ]?key|client[_\- ]?secret|",
-            r"private[_\- ]?key|access[_\- ]?token|refresh[_\- ]?token|auth[_\- ]?token|secret|token|",
-            r"password|passwd|passcode|passphrase|pwd|cookie)(?-u:\b)|密码|口令|令牌|暗号|密钥|秘钥)",
-            r"(?P<sep>[ \t]*[:=：][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*(?:是|为)[ \t]*)",
-            r#"(?P<value>[^\s,，;；"'}\]。！!？?、]+)"#
+            r"(?i)(?P<label>(?-u:\b)(?:[a-z0-9_\-]*(?:api[_\- ]?key|access[_\- ]?key|secret[_\- ]?key|",
+            r"client[_\- ]?secret|private[_\- ]?key|access[_\- ]?token|refresh[_\- ]?token|auth[_\- ]?token|",
+            r"_key|_token|_secret|_password|_pass|secret|token|password|passwd|passcode|passphrase|pwd|cookie))",
+            r"(?-u:\b)|密码|口令|令牌|暗号|密钥|秘钥)",
+            r#"(?P<sep>[ \t]*(?:=>|:=|[:=：])[ \t]*["'`]?|[ \t]+["'`]|[ \t]+(?:is|was)[ \t]+|[ \t]*(?:是|为)[ \t]*)"#,
+            r#"(?P<value>[^\s,，;；"'`}\]。！!？?、]+)"#
         )),
         auth: re(concat!(
             r"(?i)(?-u:\b)(?:proxy-)?authorization(?-u:\b)[ \t]*[:=：][ \t]*",
@@ -111,13 +114,41 @@ pub fn redact_text(text: &str) -> String {
         let (Some(value), Some(sep)) = (caps.name("value"), caps.name("sep")) else {
             continue;
         };
-        let (start, end) = trim_value(text, value.start(), value.end());
+        let (start, mut end) = trim_value(text, value.start(), value.end());
+        // A quoted value runs to its closing quote (on the same line, within
+        // 512 bytes), so "correct horse battery" is masked whole.
+        if let Some(q) = sep
+            .as_str()
+            .chars()
+            .last()
+            .filter(|c| matches!(c, '"' | '\'' | '`'))
+        {
+            let rest = &text[start..];
+            let limit = rest.len().min(512);
+            if let Some(close) = rest
+                .char_indices()
+                .take_while(|(i, _)| *i < limit)
+                .find_map(|(i, c)| {
+                    if c == q || c == '\n' {
+                        Some((i, c))
+                    } else {
+                        None
+                    }
+                })
+            {
+                if close.1 == q {
+                    end = start + close.0;
+                }
+            }
+        }
         let v = &text[start..end];
         if v.is_empty() || is_masked(v) {
             continue;
         }
-        let sep = sep.as_str().trim();
-        let hard = sep.is_empty() && !caps["label"].is_ascii() || matches!(sep, ":" | "=" | "：");
+        let raw_sep = sep.as_str();
+        let sep = raw_sep.trim();
+        // A `:`/`=` separator, or a quoted value, is an assignment: mask it.
+        let hard = sep.contains([':', '=', '：']) || sep.starts_with(['"', '\'', '`']);
         let keep = if hard {
             true
         } else if sep == "是" || sep == "为" {
