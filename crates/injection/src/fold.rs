@@ -12,6 +12,8 @@ pub(crate) struct Folded {
     /// For each byte of `text`: the source span (in the text that was folded)
     /// of the character that produced it.
     map: Vec<(u32, u32)>,
+    /// The folded text maps byte for byte onto the source (`map` unused).
+    identity: bool,
     /// Source spans of words whose letters were folded from lookalikes.
     pub homoglyph_words: Vec<Span>,
     /// Source spans of letter-spaced runs that were joined.
@@ -23,6 +25,12 @@ pub(crate) struct Folded {
 impl Folded {
     /// Map a span of the folded text to a span of the source text.
     pub fn source_span(&self, span: Span) -> Span {
+        if self.identity {
+            return Span::new(
+                span.start.min(self.text.len()),
+                span.end.min(self.text.len()),
+            );
+        }
         if self.map.is_empty() || span.is_empty() {
             return Span::new(0, 0);
         }
@@ -155,9 +163,106 @@ struct Token {
 
 /// Fold `text` (already NFKC-normalized, invisibles stripped).
 pub(crate) fn fold(text: &str) -> Folded {
+    if text.is_ascii() && !text.contains("**") && !text.contains("__") && !ascii_spaced_run(text) {
+        return fold_ascii(text);
+    }
+    fold_general(text)
+}
+
+/// ASCII without letter-spacing or emphasis: lower case and leetspeak are
+/// byte-for-byte, so the map is the identity.
+fn fold_ascii(text: &str) -> Folded {
+    let mut bytes = text.as_bytes().to_ascii_lowercase();
+    let mut leet_words = Vec::new();
+    let n = bytes.len();
+    let mut i = 0usize;
+    while i < n {
+        if !is_ascii_word(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let (mut letters, mut leets) = (0usize, 0usize);
+        while i < n && is_ascii_word(bytes[i]) {
+            if bytes[i].is_ascii_alphabetic() {
+                letters += 1;
+            } else if leet(char::from(bytes[i])).is_some() {
+                leets += 1;
+            }
+            i += 1;
+        }
+        if leets > 0 && letters >= 2 && letters + leets == i - start {
+            let email = bytes[start..i].contains(&b'@') && bytes.get(i) == Some(&b'.');
+            if !email {
+                for b in &mut bytes[start..i] {
+                    if let Some(l) = leet(char::from(*b)) {
+                        *b = l as u8;
+                    }
+                }
+                leet_words.push(Span::new(start, i));
+            }
+        }
+    }
+    Folded {
+        // Invariant: ASCII in, ASCII out (lower-casing and leet map ASCII to ASCII).
+        text: String::from_utf8(bytes).unwrap_or_default(),
+        map: Vec::new(),
+        identity: true,
+        homoglyph_words: Vec::new(),
+        spaced_runs: Vec::new(),
+        leet_words,
+    }
+}
+
+fn is_ascii_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'@' || b == b'$'
+}
+
+/// Whether ASCII text has four single letters in a row separated by thin
+/// separators (`i g n o`, `i.g.n.o`).
+fn ascii_spaced_run(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut run = 0usize;
+    let mut i = 0usize;
+    while i < b.len() {
+        let single = is_ascii_word(b[i])
+            && (i == 0 || !is_ascii_word(b[i - 1]))
+            && (i + 1 >= b.len() || !is_ascii_word(b[i + 1]));
+        if single {
+            run += 1;
+            if run >= 4 {
+                return true;
+            }
+            // skip a gap of 1–4 separator bytes
+            let mut j = i + 1;
+            while j < b.len()
+                && j - i <= 4
+                && matches!(
+                    b[j],
+                    b' ' | b'.' | b'-' | b'_' | b'*' | b'/' | b'+' | b'~' | b'|' | b'\t'
+                )
+            {
+                j += 1;
+            }
+            if j == i + 1 || j - i > 4 || j >= b.len() {
+                run = 0;
+                i = j.max(i + 1);
+                continue;
+            }
+            i = j;
+            continue;
+        }
+        run = 0;
+        i += 1;
+    }
+    false
+}
+
+fn fold_general(text: &str) -> Folded {
     let mut out = Folded {
         text: String::with_capacity(text.len() + 8),
         map: Vec::with_capacity(text.len() + 8),
+        identity: false,
         ..Folded::default()
     };
     // Whole-script lookalike words are folded only in mostly-Latin text: a
@@ -240,7 +345,25 @@ pub(crate) fn fold(text: &str) -> Folded {
         if t.word {
             emit_word(text, t.span, &mut out, latin_context);
         } else {
-            for (off, c) in text[t.span.range()].char_indices() {
+            let gap = &text[t.span.range()];
+            let bytes = gap.as_bytes();
+            if gap.is_ascii() && !gap.contains(['*', '_']) {
+                for (off, b) in bytes.iter().enumerate() {
+                    let at = (t.span.start + off) as u32;
+                    out.text.push(char::from(b.to_ascii_lowercase()));
+                    out.map.push((at, at + 1));
+                }
+                i += 1;
+                continue;
+            }
+            for (off, c) in gap.char_indices() {
+                // Markdown emphasis (`**`, `__`) is dropped for matching.
+                if (c == '*' || c == '_')
+                    && (bytes.get(off + 1) == Some(&(c as u8))
+                        || (off > 0 && bytes[off - 1] == c as u8))
+                {
+                    continue;
+                }
                 let at = t.span.start + off;
                 push_lower(&mut out, c, Span::new(at, at + c.len_utf8()));
             }
@@ -276,10 +399,12 @@ fn emit_word(text: &str, span: Span, out: &mut Folded, latin_context: bool) {
         if fold_leet {
             out.leet_words.push(span);
         }
-        for (off, c) in word.char_indices() {
-            let at = span.start + off;
+        for (off, b) in word.bytes().enumerate() {
+            let at = (span.start + off) as u32;
+            let c = char::from(b);
             let c = if fold_leet { leet(c).unwrap_or(c) } else { c };
-            push(out, c.to_ascii_lowercase(), Span::new(at, at + 1));
+            out.text.push(c.to_ascii_lowercase());
+            out.map.push((at, at + 1));
         }
         return;
     }
@@ -322,6 +447,7 @@ fn push_lower(out: &mut Folded, c: char, src: Span) {
     }
 }
 
+#[inline]
 fn push(out: &mut Folded, c: char, src: Span) {
     out.text.push(c);
     for _ in 0..c.len_utf8() {

@@ -108,6 +108,7 @@ impl Instructions {
             Some(
                 AhoCorasick::builder()
                     .match_kind(MatchKind::Standard)
+                    .kind(Some(aho_corasick::AhoCorasickKind::DFA))
                     .build(&keywords)
                     .map_err(|e| Error::new(ErrorKind::Automaton, format!("rule keywords: {e}")))?,
             )

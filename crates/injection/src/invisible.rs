@@ -38,9 +38,74 @@ pub(crate) fn scan(text: &str) -> L1Result {
     if !needs_scan(text) {
         return r;
     }
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let rtl = rtl_share(text);
+    let mut rtl: Option<f32> = None;
     let mut zw_spans: Vec<Span> = Vec::new();
+    // Only stretches of non-ASCII or control bytes can hold anything L1
+    // looks for; each is scanned with one character of context either side.
+    let bytes = text.as_bytes();
+    let mut pos = 0usize;
+    while pos < bytes.len() {
+        if !interesting(bytes[pos]) {
+            pos += 1;
+            continue;
+        }
+        let mut end = pos;
+        while end < bytes.len() && interesting(bytes[end]) {
+            end += 1;
+        }
+        // extend to char boundaries plus one character of context
+        let mut start = pos;
+        while start > 0 && !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let ctx_start = text[..start]
+            .char_indices()
+            .next_back()
+            .map_or(start, |x| x.0);
+        while end < bytes.len() && !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let ctx_end = text[end..]
+            .chars()
+            .next()
+            .map_or(end, |c| end + c.len_utf8());
+        scan_segment(text, ctx_start, ctx_end, &mut rtl, &mut r, &mut zw_spans);
+        pos = ctx_end.max(pos + 1);
+    }
+    if !zw_spans.is_empty() {
+        // Scattered zero-width characters inside Latin words: a few are
+        // copy-paste noise (flag); many are a deliberate channel.
+        let tier = if zw_spans.len() >= 6 {
+            Tier::Quarantine
+        } else {
+            Tier::Flag
+        };
+        for span in zw_spans {
+            r.findings
+                .push(Finding::new(Layer::Invisible, "l1.zero_width", span, tier));
+        }
+    }
+    r
+}
+
+fn interesting(b: u8) -> bool {
+    b >= 0x80 || (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F
+}
+
+/// Scan `text[seg_start..seg_end]` (a stretch with context characters).
+fn scan_segment(
+    text: &str,
+    seg_start: usize,
+    seg_end: usize,
+    rtl_cache: &mut Option<f32>,
+    r: &mut L1Result,
+    zw_spans: &mut Vec<Span>,
+) {
+    let chars: Vec<(usize, char)> = text[seg_start..seg_end]
+        .char_indices()
+        .map(|(o, c)| (o + seg_start, c))
+        .collect();
+    let text_len = seg_end;
     let mut i = 0usize;
     while i < chars.len() {
         let (at, c) = chars[i];
@@ -51,7 +116,7 @@ pub(crate) fn scan(text: &str) -> L1Result {
                 while j < chars.len() && (0xE0000..=0xE007F).contains(&(chars[j].1 as u32)) {
                     j += 1;
                 }
-                let end = chars.get(j).map_or(text.len(), |x| x.0);
+                let end = chars.get(j).map_or(text_len, |x| x.0);
                 let span = Span::new(at, end);
                 let decoded: String = chars[i..j]
                     .iter()
@@ -72,7 +137,7 @@ pub(crate) fn scan(text: &str) -> L1Result {
                             span,
                             Tier::Block,
                         ));
-                        keep_payload(&mut r, span, decoded);
+                        keep_payload(r, span, decoded);
                     } else {
                         r.findings.push(Finding::new(
                             Layer::Invisible,
@@ -90,7 +155,7 @@ pub(crate) fn scan(text: &str) -> L1Result {
                 while j < chars.len() && is_variation_selector(chars[j].1) {
                     j += 1;
                 }
-                let end = chars.get(j).map_or(text.len(), |x| x.0);
+                let end = chars.get(j).map_or(text_len, |x| x.0);
                 let span = Span::new(at, end);
                 let run = j - i;
                 let prev = i.checked_sub(1).map(|k| chars[k].1);
@@ -103,7 +168,7 @@ pub(crate) fn scan(text: &str) -> L1Result {
                             span,
                             Tier::Block,
                         ));
-                        keep_payload(&mut r, span, decoded);
+                        keep_payload(r, span, decoded);
                     } else {
                         r.findings.push(Finding::new(
                             Layer::Invisible,
@@ -129,7 +194,7 @@ pub(crate) fn scan(text: &str) -> L1Result {
                 {
                     j += 1;
                 }
-                let end = chars.get(j).map_or(text.len(), |x| x.0);
+                let end = chars.get(j).map_or(text_len, |x| x.0);
                 let span = Span::new(at, end);
                 let bits = chars[i..j].iter().filter(|x| x.1 != '\u{200B}').count();
                 if bits >= 8 {
@@ -141,7 +206,7 @@ pub(crate) fn scan(text: &str) -> L1Result {
                             span,
                             Tier::Block,
                         ));
-                        keep_payload(&mut r, span, decoded);
+                        keep_payload(r, span, decoded);
                     } else {
                         r.findings.push(Finding::new(
                             Layer::Invisible,
@@ -179,7 +244,7 @@ pub(crate) fn scan(text: &str) -> L1Result {
                 while j < chars.len() && is_zero_width(chars[j].1) {
                     j += 1;
                 }
-                let end = chars.get(j).map_or(text.len(), |x| x.0);
+                let end = chars.get(j).map_or(text_len, |x| x.0);
                 let span = Span::new(at, end);
                 let prev = i.checked_sub(1).map(|k| chars[k].1);
                 let next = chars.get(j).map(|x| x.1);
@@ -209,6 +274,7 @@ pub(crate) fn scan(text: &str) -> L1Result {
                 continue;
             }
             0x202A..=0x202E | 0x2066..=0x2069 => {
+                let rtl = *rtl_cache.get_or_insert_with(|| rtl_share(text));
                 let span = Span::new(at, at + c.len_utf8());
                 let (rule, tier) = match cp {
                     0x202D | 0x202E if rtl < 0.3 => ("l1.bidi_override", Tier::Quarantine),
@@ -221,7 +287,9 @@ pub(crate) fn scan(text: &str) -> L1Result {
                         .push(Finding::new(Layer::Invisible, rule, span, tier));
                 }
             }
-            0x200E | 0x200F | 0x061C if rtl == 0.0 => {
+            0x200E | 0x200F | 0x061C
+                if *rtl_cache.get_or_insert_with(|| rtl_share(text)) == 0.0 =>
+            {
                 let span = Span::new(at, at + c.len_utf8());
                 r.findings.push(Finding::new(
                     Layer::Invisible,
@@ -250,7 +318,7 @@ pub(crate) fn scan(text: &str) -> L1Result {
                 while j < chars.len() && is_control(chars[j].1) {
                     j += 1;
                 }
-                let end = chars.get(j).map_or(text.len(), |x| x.0);
+                let end = chars.get(j).map_or(text_len, |x| x.0);
                 let span = Span::new(at, end);
                 let backspaces = chars[i..j].iter().filter(|x| x.1 == '\u{8}').count();
                 let tier = if backspaces >= 2 {
@@ -271,20 +339,6 @@ pub(crate) fn scan(text: &str) -> L1Result {
         }
         i += 1;
     }
-    if !zw_spans.is_empty() {
-        // Scattered zero-width characters inside Latin words: a few are
-        // copy-paste noise (flag); many are a deliberate channel.
-        let tier = if zw_spans.len() >= 6 {
-            Tier::Quarantine
-        } else {
-            Tier::Flag
-        };
-        for span in zw_spans {
-            r.findings
-                .push(Finding::new(Layer::Invisible, "l1.zero_width", span, tier));
-        }
-    }
-    r
 }
 
 /// Cheap pre-check: only non-ASCII text or ASCII controls need the full scan.

@@ -63,6 +63,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
+use unicode_normalization::{is_nfkc_quick, IsNormalized};
 
 /// The guard name in rule keys (`hermes-guard:l2.en.override`).
 pub const GUARD: &str = "hermes-guard";
@@ -507,6 +508,41 @@ pub(crate) fn builtin() -> &'static Scanner {
     S.get_or_init(Scanner::new)
 }
 
+/// The normalized base text: the input itself when it has no invisibles and
+/// is already NFKC (the common case, kept cheap), else the shared
+/// normalizer's output with its offset map.
+enum Base {
+    Same,
+    Norm(Normalized),
+}
+
+impl Base {
+    fn new(text: &str) -> Base {
+        let same = text.is_ascii()
+            || (!text.chars().any(is_default_ignorable)
+                && is_nfkc_quick(text.chars()) == IsNormalized::Yes);
+        if same {
+            Base::Same
+        } else {
+            Base::Norm(normalize(text))
+        }
+    }
+
+    fn as_str<'a>(&'a self, text: &'a str) -> &'a str {
+        match self {
+            Base::Same => text,
+            Base::Norm(n) => n.as_str(),
+        }
+    }
+
+    fn original_span(&self, span: Span) -> Span {
+        match self {
+            Base::Same => span,
+            Base::Norm(n) => n.original_span(span),
+        }
+    }
+}
+
 /// What a nested scan of decoded text found.
 struct Inner {
     rule: String,
@@ -577,8 +613,8 @@ impl Scanner {
     pub fn scan_with(&self, text: &str, store: &PatternStore) -> Report {
         let mut degraded = Vec::new();
         let mut findings = Vec::new();
-        let norm = normalize(text);
-        let folded = fold::fold(norm.as_str());
+        let norm = Base::new(text);
+        let folded = fold::fold(norm.as_str(text));
 
         let l1 = self.isolated(Layer::Invisible, &mut degraded, || invisible::scan(text));
         let l2 = self.isolated(Layer::Instruction, &mut degraded, || {
@@ -588,7 +624,7 @@ impl Scanner {
             self.l3_findings(text, &norm, &folded)
         });
         let l4 = self.isolated(Layer::Encoding, &mut degraded, || {
-            self.l4_findings(&norm, &folded)
+            self.l4_findings(text, &norm, &folded)
         });
         if let Some(l1) = l1 {
             findings.extend(l1.findings);
@@ -631,8 +667,8 @@ impl Scanner {
         }
         // Any remaining default-ignorable outside legitimate sequences was
         // reported above; encoded blobs are redacted.
-        let norm = normalize(text);
-        for d in encoding::decode_all(norm.as_str(), false) {
+        let norm = Base::new(text);
+        for d in encoding::decode_all(norm.as_str(text), false) {
             edits.push((norm.original_span(d.span), "[REDACTED-ENCODED]"));
         }
         edits.sort_by_key(|e| (e.0.start, std::cmp::Reverse(e.0.end)));
@@ -690,7 +726,7 @@ impl Scanner {
         }
     }
 
-    fn l2_findings(&self, text: &str, norm: &Normalized, folded: &fold::Folded) -> Vec<Finding> {
+    fn l2_findings(&self, text: &str, norm: &Base, folded: &fold::Folded) -> Vec<Finding> {
         let mut out = Vec::new();
         for hit in self.instructions.scan(folded) {
             let rule = &self.instructions.rules[hit.rule];
@@ -712,7 +748,7 @@ impl Scanner {
         out
     }
 
-    fn l3_findings(&self, text: &str, norm: &Normalized, folded: &fold::Folded) -> Vec<Finding> {
+    fn l3_findings(&self, text: &str, norm: &Base, folded: &fold::Folded) -> Vec<Finding> {
         let mut out = Vec::new();
         for h in self.tokens.scan(folded) {
             let span = norm.original_span(folded.source_span(h.span));
@@ -724,7 +760,7 @@ impl Scanner {
         out
     }
 
-    fn l4_findings(&self, norm: &Normalized, folded: &fold::Folded) -> Vec<Finding> {
+    fn l4_findings(&self, text: &str, norm: &Base, folded: &fold::Folded) -> Vec<Finding> {
         let rot13 = match self.config.rot13 {
             Rot13::Always => true,
             Rot13::Never => false,
@@ -732,7 +768,7 @@ impl Scanner {
         };
         let mut out = Vec::new();
         let mut budget = self.config.max_decoded_bytes;
-        for d in encoding::decode_all(norm.as_str(), rot13) {
+        for d in encoding::decode_all(norm.as_str(text), rot13) {
             let span = norm.original_span(d.span);
             if budget < d.text.len() {
                 break;
@@ -758,8 +794,8 @@ impl Scanner {
     /// an L2 phrase (any tier), a special token, or a further encoding that
     /// does. Bounded by depth and by the decoded-bytes budget.
     fn inner(&self, decoded: &str, depth: usize, budget: &mut usize) -> Option<Inner> {
-        let norm = normalize(decoded);
-        let folded = fold::fold(norm.as_str());
+        let norm = Base::new(decoded);
+        let folded = fold::fold(norm.as_str(decoded));
         if let Some(h) = self.instructions.scan(&folded).into_iter().next() {
             return Some(Inner {
                 rule: self.instructions.rules[h.rule].id.clone(),
@@ -778,7 +814,7 @@ impl Scanner {
             });
         }
         if depth < self.config.max_decode_depth {
-            for d in encoding::decode_all(norm.as_str(), false) {
+            for d in encoding::decode_all(norm.as_str(decoded), false) {
                 if *budget < d.text.len() {
                     return None;
                 }
