@@ -765,6 +765,32 @@ impl Classifier {
     }
 }
 
+/// A turn record id: `<session>:<judged_at in UTC, full precision>:<turn index>`.
+///
+/// The seed's id had one-second resolution, so two turns judged in the same
+/// second collided; the caller's per-session turn counter makes every id
+/// distinct. An empty session id becomes `unknown-session`.
+///
+/// ```
+/// use palisade_closure::classify::turn_record_id;
+/// use palisade_closure::time::Timestamp;
+/// let t = Timestamp::parse("2026-05-18T16:44:37.250+08:00").unwrap();
+/// assert_eq!(turn_record_id("s1", &t, 3), "s1:2026-05-18T08:44:37.25Z:3");
+/// assert_ne!(turn_record_id("s1", &t, 3), turn_record_id("s1", &t, 4));
+/// ```
+pub fn turn_record_id(
+    session_id: &str,
+    judged_at: &crate::time::Timestamp,
+    turn_index: u64,
+) -> String {
+    let session = if session_id.trim().is_empty() {
+        "unknown-session"
+    } else {
+        session_id
+    };
+    format!("{session}:{}:{turn_index}", judged_at.to_utc_string())
+}
+
 fn cut(s: &str, max_bytes: usize) -> &str {
     if s.len() <= max_bytes {
         return s;

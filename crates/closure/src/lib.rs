@@ -11,6 +11,7 @@
 //! - [`schema`]: candidate records, receipts and deterministic ids;
 //! - [`ledger`]: the append-only candidate event ledger, folded incrementally;
 //! - [`promote`]: promotion dry-run buckets and writes through a caller's writer;
+//! - [`distill`]: candidates proposed by a caller's model, parsed and redacted;
 //! - [`session`]: hostile-safe session-id → file-name mapping;
 //! - [`time`]: timezone-aware timestamps.
 //!
@@ -42,6 +43,7 @@
 pub mod classify;
 pub mod cues;
 pub mod detect;
+pub mod distill;
 pub mod ledger;
 pub mod promote;
 pub mod redact;

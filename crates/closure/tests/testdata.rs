@@ -81,6 +81,7 @@ fn testdata_cases() {
                 "session" => run_session(&case),
                 "record" => run_record(&case),
                 "receipt" => run_receipt(&case),
+                "distill" => run_distill(&case),
                 other => Err(format!("unknown kind {other}")),
             };
             if let Err(msg) = result {
@@ -673,4 +674,31 @@ fn run_receipt(case: &Case) -> Result<(), String> {
         (Err(_), Some(false)) => Ok(()),
         (r, want) => Err(format!("receipt: got {r:?}, want ok={want:?}")),
     }
+}
+
+fn run_distill(case: &Case) -> Result<(), String> {
+    let got = palisade_closure::distill::candidates_from_model(
+        &case.input["output"],
+        "rec-1",
+        "s1",
+        "2026-05-18T00:00:00Z",
+    );
+    let e = &case.expected;
+    check("count", got.len() as u64, e["count"].as_u64().unwrap_or(0))?;
+    if let Some(first) = got.first() {
+        for (k, want) in e
+            .get("first")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default()
+        {
+            check(&k, &first.to_value()[&k], &want)?;
+        }
+        for needle in strs(&e["content_excludes"]) {
+            if first.candidate_content.contains(&needle) {
+                return Err(format!("content still contains {needle:?}"));
+            }
+        }
+    }
+    Ok(())
 }
