@@ -100,6 +100,8 @@ struct Patterns {
 }
 
 const MAX_PATTERN: usize = 12;
+/// Candidates looked at after the first one that meets the requirement.
+const PATIENCE: usize = 32;
 const MAX_HOLDERS: usize = 3;
 
 fn patterns(n: usize, rels: &[(usize, Vec<usize>)]) -> Patterns {
@@ -628,11 +630,24 @@ fn certify(
     for _round in 0..4 {
         let mut evaluated = 0usize;
         let mut best_paid: Option<(Candidate, u64)> = None;
+        // Once a paid candidate meets the requirement, look a little further
+        // for a cheaper one, then stop: patterns come nearest and smallest
+        // first, so the search stays bounded per cell.
+        let mut patience = usize::MAX;
         'outer: for sigma in row_pats {
+            if best_paid
+                .as_ref()
+                .is_some_and(|(b, w)| *w >= req && b.new <= 1)
+            {
+                break;
+            }
             for tau in col_pats {
                 evaluated += 1;
-                if evaluated > limit {
+                if evaluated > limit || patience == 0 {
                     break 'outer;
+                }
+                if patience != usize::MAX {
+                    patience -= 1;
                 }
                 let Some(cand) = evaluate(m, prot, &chosen, sigma, tau, i, j) else {
                     continue;
@@ -663,6 +678,9 @@ fn certify(
                         }
                     };
                     if better {
+                        if w >= req && patience == usize::MAX {
+                            patience = PATIENCE;
+                        }
                         best_paid = Some((cand, w));
                     }
                 }
@@ -712,28 +730,31 @@ fn evaluate(
         return None;
     }
     let floor = prot.floor;
-    let mut cells = Vec::with_capacity(sigma.len() * tau.len());
     let (mut new, mut new_sum) = (0usize, 0u64);
+    // Check first, allocate only for candidates that qualify.
     for &(r, a) in sigma {
         for &(c, b) in tau {
-            let s = a * b * sp;
-            if s.abs() != 1 {
+            if (a * b).abs() != 1 || !m.is_count_col(c) {
                 return None;
             }
             let cell = m.idx(r, c);
-            if !m.is_count_col(c) {
-                return None;
-            }
             let v = m.values[cell]?;
-            let pending = || chosen.iter().any(|c| c.cells.iter().any(|e| e.0 == cell));
-            if !prot.hidden[cell] && !pending() {
-                if m.total_cell[cell] || v <= floor {
-                    return None;
+            if !prot.hidden[cell] {
+                let pending = chosen.iter().any(|k| k.cells.iter().any(|e| e.0 == cell));
+                if !pending {
+                    if m.total_cell[cell] || v <= floor {
+                        return None;
+                    }
+                    new += 1;
+                    new_sum = new_sum.saturating_add(v);
                 }
-                new += 1;
-                new_sum = new_sum.saturating_add(v);
             }
-            cells.push((cell, s));
+        }
+    }
+    let mut cells = Vec::with_capacity(sigma.len() * tau.len());
+    for &(r, a) in sigma {
+        for &(c, b) in tau {
+            cells.push((m.idx(r, c), a * b * sp));
         }
     }
     Some(Candidate {

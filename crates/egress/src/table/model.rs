@@ -286,6 +286,8 @@ pub(crate) fn build(table: &RawTable, marker: &str) -> Model {
             .unwrap_or("")
     };
 
+    // Parse every cell once: its count (if any), and what else it looks like.
+    let mut parsed: Vec<Option<u64>> = vec![None; nrows * ncols];
     let mut kinds = Vec::with_capacity(ncols);
     for (c, header) in headers.iter().enumerate() {
         let mut counts = 0usize;
@@ -295,18 +297,19 @@ pub(crate) fn build(table: &RawTable, marker: &str) -> Model {
         let mut texts = 0usize;
         let mut combos = 0usize;
         for r in 0..nrows {
-            let t = cell_text(r, c);
+            let t = clean(cell_text(r, c));
             if is_marker(t, marker) {
                 continue;
             }
-            if clean(t).ends_with('%') {
+            if t.ends_with('%') {
                 percent_cells += 1;
             }
-            if count_with_share(t).is_some() {
-                combos += 1;
-            }
-            if parse_count(t).is_some() {
+            let combo = count_with_share(t);
+            let count = combo.or_else(|| plain_count(t));
+            combos += usize::from(combo.is_some());
+            if count.is_some() {
                 counts += 1;
+                parsed[r * ncols + c] = count;
             } else if parse_number(t).is_some() {
                 numbers += 1;
             } else {
@@ -339,8 +342,7 @@ pub(crate) fn build(table: &RawTable, marker: &str) -> Model {
     for r in 0..nrows {
         for c in 0..ncols {
             if kinds[c] == ColKind::Count {
-                let t = cell_text(r, c);
-                values[r * ncols + c] = parse_count(t);
+                values[r * ncols + c] = parsed[r * ncols + c];
             }
         }
     }
