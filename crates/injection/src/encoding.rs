@@ -150,6 +150,7 @@ pub(crate) fn decode_all(text: &str, rot13: bool) -> Vec<Decoded> {
         }
         i += 1;
     }
+    spaced_runs(text, &mut out);
     if rot13 && out.len() < MAX_CANDIDATES {
         let decoded: String = text.chars().map(rot13_char).collect();
         out.push(Decoded {
@@ -159,6 +160,75 @@ pub(crate) fn decode_all(text: &str, rot13: bool) -> Vec<Decoded> {
         });
     }
     out
+}
+
+/// Hex pairs or binary octets separated by single spaces or colons
+/// (`49 67 6e …`, `01001001 01100111 …`).
+fn spaced_runs(text: &str, out: &mut Vec<Decoded>) {
+    let b = text.as_bytes();
+    let mut i = 0usize;
+    while i < b.len() && out.len() < MAX_CANDIDATES {
+        let at_word_start = i == 0 || !b[i - 1].is_ascii_alphanumeric();
+        if !at_word_start || !b[i].is_ascii_hexdigit() {
+            i += 1;
+            continue;
+        }
+        // binary octets
+        let mut j = i;
+        let mut bytes_out = Vec::new();
+        while j + 8 <= b.len()
+            && b[j..j + 8].iter().all(|&c| c == b'0' || c == b'1')
+            && (j + 8 == b.len() || !b[j + 8].is_ascii_alphanumeric())
+        {
+            let v = b[j..j + 8]
+                .iter()
+                .fold(0u8, |acc, &c| (acc << 1) | (c - b'0'));
+            bytes_out.push(v);
+            j += 8;
+            if j < b.len() && (b[j] == b' ' || b[j] == b':') && j - i < MAX_RUN {
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        if bytes_out.len() < 4 {
+            // hex pairs
+            j = i;
+            bytes_out.clear();
+            while j + 2 <= b.len()
+                && b[j].is_ascii_hexdigit()
+                && b[j + 1].is_ascii_hexdigit()
+                && (j + 2 == b.len() || !b[j + 2].is_ascii_alphanumeric())
+            {
+                bytes_out.push(hex_val(b[j]) * 16 + hex_val(b[j + 1]));
+                j += 2;
+                if j < b.len() && (b[j] == b' ' || b[j] == b':') && j - i < MAX_RUN {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            if bytes_out.len() < 8 {
+                i = j.max(i + 1);
+                continue;
+            }
+        }
+        let end = if j > i && (b[j - 1] == b' ' || b[j - 1] == b':') {
+            j - 1
+        } else {
+            j
+        };
+        if let Ok(s) = String::from_utf8(bytes_out) {
+            if printable_text(&s) {
+                out.push(Decoded {
+                    span: Span::new(i, end),
+                    encoding: Encoding::Hex,
+                    text: s,
+                });
+            }
+        }
+        i = j.max(i + 1);
+    }
 }
 
 fn is_b64(b: u8) -> bool {
@@ -354,5 +424,9 @@ mod tests {
         let d = decode_all("NFTW433SMUQGC3DMEBYHEZLWNFXXK4Y=", false);
         assert_eq!(d[0].text, "ignore all previous");
         assert_eq!(rot13_char('v'), 'i');
+        let d = decode_all("hex: 69 67 6e 6f 72 65 20 61 6c 6c", false);
+        assert_eq!(d[0].text, "ignore all");
+        let d = decode_all("01101001 01100111 01101110 01101111", false);
+        assert_eq!(d[0].text, "igno");
     }
 }

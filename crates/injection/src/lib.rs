@@ -907,7 +907,11 @@ fn family(id: &str) -> &str {
         | "new_instructions_header"
         | "priority"
         | "decode_and_follow" => "override",
-        "persona" | "dan" | "dev_mode" | "no_restrictions" | "you_have_no_rules" => "persona",
+        "persona" | "dan" | "dev_mode" | "no_restrictions" | "you_have_no_rules" | "no_longer"
+        | "vendor_policy" => "persona",
+        "regardless" => "override",
+        "authority" => "fake_system",
+        "never_refuse" | "never_deny" => "compliance",
         "prompt_leak" | "repeat_above" | "secret_ask" => "prompt_leak",
         "address_ai" | "when_summarizing" => "address_ai",
         other => other,
