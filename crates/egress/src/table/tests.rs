@@ -456,7 +456,13 @@ fn lp_audit(original: &str, report: &TableReport, o: &TableOptions) -> Result<()
             first.trim().to_string()
         })
         .collect();
-    let eqs = structure(&truth, &labels);
+    let header_line = original.lines().next().unwrap_or("");
+    let total_col = header_line
+        .trim()
+        .trim_end_matches('|')
+        .trim()
+        .ends_with("Total");
+    let eqs = structure(&truth, &labels, total_col);
     let floor = if o.min_value > 0 { 1.0 } else { 0.0 };
     for ((r, c), lo, hi) in lp_intervals(&published, &eqs, floor) {
         let v = truth[r][c].unwrap() as f64;
@@ -504,10 +510,17 @@ fn lp_audit(original: &str, report: &TableReport, o: &TableOptions) -> Result<()
 /// whose rows are labelled `Total` (grand), `… total` (subtotal of the rows
 /// since the previous subtotal) or anything else (detail). Rebuilt here
 /// without the library's model.
-fn structure(grid: &[Vec<Option<u64>>], labels: &[String]) -> Vec<Vec<(usize, usize, f64)>> {
+fn structure(
+    grid: &[Vec<Option<u64>>],
+    labels: &[String],
+    total_col: bool,
+) -> Vec<Vec<(usize, usize, f64)>> {
     let ncols = grid[0].len();
     let mut eqs = Vec::new();
     for r in 0..grid.len() {
+        if !total_col {
+            break;
+        }
         let mut eq: Vec<(usize, usize, f64)> = (0..ncols - 1).map(|c| (r, c, 1.0)).collect();
         eq.push((r, ncols - 1, -1.0));
         eqs.push(eq);
@@ -594,8 +607,91 @@ fn render(cells: &[u64], rows: usize, cols: usize, md: bool) -> String {
     out
 }
 
+/// Tables of varied structure: one or more groups (with `Gk total`
+/// subtotal rows when there are several), with or without a total row and
+/// a total column, as CSV or Markdown.
+fn varied_table() -> impl Strategy<Value = String> {
+    (
+        1usize..4,
+        2usize..4,
+        2usize..5,
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        proptest::collection::vec(count(), 36),
+    )
+        .prop_map(
+            |(groups, per_group, cols, total_col, total_row, md, values)| {
+                let mut next = values.into_iter().cycle();
+                let mut rows: Vec<(String, Vec<u64>)> = Vec::new();
+                let mut subs: Vec<Vec<u64>> = Vec::new();
+                for g in 0..groups {
+                    let mut sub = vec![0u64; cols];
+                    for d in 0..per_group {
+                        let row: Vec<u64> = (0..cols).map(|_| next.next().unwrap_or(7)).collect();
+                        for (s, v) in sub.iter_mut().zip(&row) {
+                            *s += v;
+                        }
+                        rows.push((format!("R{g}{d}"), row));
+                    }
+                    if groups > 1 {
+                        rows.push((format!("G{g} total"), sub.clone()));
+                    }
+                    subs.push(sub);
+                }
+                if total_row {
+                    let grand: Vec<u64> =
+                        (0..cols).map(|c| subs.iter().map(|s| s[c]).sum()).collect();
+                    rows.push(("Total".into(), grand));
+                }
+                let mut header = vec!["Area".to_string()];
+                header.extend((0..cols).map(|c| format!("C{c}")));
+                if total_col {
+                    header.push("Total".into());
+                }
+                let line = |cells: Vec<String>| {
+                    if md {
+                        format!("| {} |\n", cells.join(" | "))
+                    } else {
+                        format!("{}\n", cells.join(","))
+                    }
+                };
+                let mut out = line(header.clone());
+                if md {
+                    out.push_str(&line(vec!["---".to_string(); header.len()]));
+                }
+                for (label, row) in rows {
+                    let mut cells = vec![label];
+                    cells.extend(row.iter().map(u64::to_string));
+                    if total_col {
+                        cells.push(row.iter().sum::<u64>().to_string());
+                    }
+                    out.push_str(&line(cells));
+                }
+                out
+            },
+        )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn independent_lp_audit_passes_on_varied_structures(text in varied_table()) {
+        let o = TableOptions::default();
+        let r = scan(&text, &o);
+        prop_assert!(r.tables.iter().all(TableResult::audit_passed), "{}", r.text);
+        if let Err(e) = lp_audit(&text, &r, &o) {
+            prop_assert!(false, "{}\n{}\n->\n{}", e, text, r.text);
+        }
+        for row in published_grid(&r.text, &o.marker) {
+            for v in row.into_iter().flatten() {
+                prop_assert!(!(1..5).contains(&v), "published {} in\n{}", v, r.text);
+            }
+        }
+        let again = scan(&r.text, &o);
+        prop_assert_eq!(&again.text, &r.text);
+    }
 
     #[test]
     fn no_published_count_below_threshold(text in table()) {
