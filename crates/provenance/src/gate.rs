@@ -34,7 +34,9 @@
 use crate::detect::{blank_spans, Claim, ClaimDetector, Scope};
 use crate::lexicon::ClaimClass;
 use crate::said::{match_form, quote_form, SaidIndex, SearchScope};
-use palisade_common::negation::{contains_negation, negation_before, starts_with_negation};
+use palisade_common::negation::{
+    contains_negation, is_negation_word, negation_before, starts_with_negation, ZH_NEGATIONS,
+};
 use palisade_common::normalize::normalize;
 use palisade_common::quotes::{quoted_spans, Quoted};
 use palisade_common::text::sentences;
@@ -508,7 +510,7 @@ impl Gate {
         if shared_token_count(quote, rest) < 2 {
             return Err(Reason::QuoteUnrelated);
         }
-        if starts_with_negation(&q) && class == ClaimClass::Approval && !contains_negation(rest) {
+        if opens_with_negation(&q) && class == ClaimClass::Approval && !contains_negation(rest) {
             return Err(Reason::QuoteNegated);
         }
         let quote_negated = contains_negation(&q);
@@ -612,6 +614,17 @@ fn judge_hit(form: &str, start: usize, end: usize, quote_negated: bool) -> Resul
         }
     }
     Ok(())
+}
+
+/// Whether the quote opens with a negation: a negation word among its first
+/// four words ("Do not, …", "I don't want …", "we should not …") or a
+/// Chinese cue among its first three characters (不要…, 我不想…, 别…).
+fn opens_with_negation(q: &str) -> bool {
+    if starts_with_negation(q) || words(q).take(4).any(|(_, w)| is_negation_word(w)) {
+        return true;
+    }
+    let head: String = q.chars().filter(|c| is_cjk(*c)).take(3).collect();
+    !head.is_empty() && ZH_NEGATIONS.iter().any(|cue| head.contains(cue))
 }
 
 /// Shorter than 4 words (Latin) and 4 CJK characters.
