@@ -565,10 +565,15 @@ fn column_equations(m: &mut Model) {
             }
         }
     }
-    // Unlabelled group rows found by arithmetic add relations; a labelled
-    // total that failed may then add up over the top-level rows (group rows
-    // plus rows in no group).
-    let groups = group_rows(m, &cols, had_total_row);
+    // A labelled total that failed may add up over the top-level rows
+    // (group rows found by arithmetic, plus rows in no group).
+    // Only when a labelled total does not add up: group rows are then the
+    // likely reason, and otherwise coincidences would add false relations.
+    let groups = if unresolved.is_empty() {
+        vec![None; m.nrows]
+    } else {
+        group_rows(m, &cols, had_total_row)
+    };
     let grouped: Vec<bool> = {
         let mut g = vec![false; m.nrows];
         for members in groups.iter().flatten() {
