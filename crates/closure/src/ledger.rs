@@ -674,14 +674,21 @@ impl Ledger {
                     CandidateStatus::Expired | CandidateStatus::RejectedTemporary
                 ) =>
             {
-                Proposal::Reproposable {
-                    status: v.record.status,
-                    epoch_id: crate::schema::candidate_id_with_epoch(
-                        &record.candidate_content,
-                        record.final_sink,
-                        &record.classification,
-                        &at.local_day(),
-                    ),
+                let epoch_id = crate::schema::candidate_id_with_epoch(
+                    &record.candidate_content,
+                    record.final_sink,
+                    &record.classification,
+                    &at.local_day(),
+                );
+                // Already re-proposed in this epoch: that candidate stands.
+                match self.get(&epoch_id) {
+                    Some(again) => Proposal::Existing {
+                        status: again.record.status,
+                    },
+                    None => Proposal::Reproposable {
+                        status: v.record.status,
+                        epoch_id,
+                    },
                 }
             }
             Some(v) => Proposal::Existing {
@@ -1086,5 +1093,93 @@ fn step(view: &mut CandidateView, e: &CandidateEvent) -> Applied {
             touch(view);
             Applied::Accepted
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reproposal_uses_one_epoch_id_per_day() {
+        let mut l = Ledger::new();
+        let rec = CandidateRecord::new(
+            "Remember tea",
+            FinalSink::User,
+            "user-preference",
+            Risk::Low,
+            0.9,
+        );
+        let t0 = Timestamp::parse("2026-05-16T00:00:00Z").unwrap();
+        let Proposal::New(e) = l.propose(rec.clone(), t0.clone()) else {
+            panic!("first proposal is new")
+        };
+        assert_eq!(l.apply(*e), Applied::Accepted);
+        let expire = l.expire_due(&t0.add_seconds(4 * 86_400), 72 * 3600);
+        assert_eq!(expire.len(), 1);
+        for e in expire {
+            assert_eq!(l.apply(e), Applied::Accepted);
+        }
+        let t1 = t0.add_seconds(5 * 86_400);
+        let Proposal::Reproposable { epoch_id, .. } = l.propose(rec.clone(), t1.clone()) else {
+            panic!("expired text is re-proposable")
+        };
+        let mut again = rec.clone();
+        again.candidate_id = epoch_id.clone();
+        assert_eq!(
+            l.apply(CandidateEvent::created(again, t1.clone())),
+            Applied::Accepted
+        );
+        assert_eq!(
+            l.get(&epoch_id).map(|v| v.record.status),
+            Some(CandidateStatus::Pending)
+        );
+        assert!(matches!(
+            l.propose(rec, t1),
+            Proposal::Existing {
+                status: CandidateStatus::Pending
+            }
+        ));
+    }
+
+    #[test]
+    fn transition_api_reports_terminal_and_invalid() {
+        let mut l = Ledger::new();
+        let rec = CandidateRecord::new("x", FinalSink::User, "c", Risk::Low, 0.9);
+        let id = rec.candidate_id.clone();
+        let t0 = Timestamp::from_unix(1_780_000_000);
+        l.apply(CandidateEvent::created(rec, t0.clone()));
+        let e = l.transition(
+            &id,
+            CandidateStatus::Promoted,
+            t0.add_seconds(1),
+            "",
+            None,
+            false,
+        );
+        assert!(matches!(e, Err(TransitionError::Invalid(_))));
+        let e = l
+            .transition(
+                &id,
+                CandidateStatus::RejectedNoise,
+                t0.add_seconds(2),
+                "noise",
+                None,
+                false,
+            )
+            .unwrap();
+        assert_eq!(l.apply(e), Applied::Accepted);
+        let e = l.transition(
+            &id,
+            CandidateStatus::Expired,
+            t0.add_seconds(3),
+            "late",
+            None,
+            false,
+        );
+        assert_eq!(
+            e,
+            Err(TransitionError::Terminal(CandidateStatus::RejectedNoise))
+        );
     }
 }
