@@ -909,7 +909,11 @@ fn family(id: &str) -> &str {
         | "decode_and_follow" => "override",
         "persona" | "dan" | "dev_mode" | "no_restrictions" | "you_have_no_rules" | "no_longer"
         | "vendor_policy" => "persona",
-        "regardless" => "override",
+        "regardless" | "dont_follow_user" | "rules_changed" => "override",
+        "boundary_forgery" | "fake_authorization" => "fake_system",
+        "ai_must" | "reader_trigger" => "address_ai",
+        "inject_output" => "exfil",
+        "unfiltered_ai" => "persona",
         "authority" => "fake_system",
         "never_refuse" | "never_deny" => "compliance",
         "prompt_leak" | "repeat_above" | "secret_ask" => "prompt_leak",
