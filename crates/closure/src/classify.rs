@@ -11,8 +11,9 @@
 //!    boundaries (`user-boundary`), preferences (`user-preference`), then
 //!    knowledge/governance discussion (`governance-or-knowledge`).
 //! 4. Substantive work (`task-outcome-or-diagnostic`): an outcome cue in the
-//!    user's or the assistant's words backed by tool work, or five or more
-//!    state-changing tool calls.
+//!    user's or the assistant's words backed by tool work, the user stating
+//!    (not asking about) an outcome, or five or more state-changing tool calls
+//!    (reads do not count).
 //! 5. Otherwise `routine`.
 //!
 //! **Attribution.** The candidate's content is always built from the user's
@@ -700,11 +701,21 @@ impl Classifier {
             Vec::new()
         };
         let assistant_outcome = names(&assistant_hits, CueClass::Outcome);
-        let backed_user = !user_outcome.is_empty() && !calls.is_empty();
+        // The user reporting an outcome ("the root cause was…") is knowledge in
+        // the user's own words even without tool work; asking about one is not.
+        let user_reports = user_hits
+            .iter()
+            .any(|h| h.class == CueClass::Outcome && !is_question(&user[h.sentence.range()]));
+        let backed_user = !user_outcome.is_empty() && (!calls.is_empty() || user_reports);
         let backed_assistant =
             !assistant_outcome.is_empty() && (substantive >= 1 || calls.len() >= 3);
         if (backed_user || backed_assistant || substantive >= 5) && !user.trim().is_empty() {
-            if backed_user {
+            if user_reports && calls.is_empty() {
+                reasons.push(format!(
+                    "user reports an outcome or diagnosis ({})",
+                    user_outcome.join(", ")
+                ));
+            } else if backed_user {
                 reasons.push(format!(
                     "user asks for diagnostic/outcome work ({})",
                     user_outcome.join(", ")
@@ -789,6 +800,14 @@ pub fn turn_record_id(
         session_id
     };
     format!("{session}:{}:{turn_index}", judged_at.to_utc_string())
+}
+
+/// Whether a sentence asks rather than states.
+fn is_question(sentence: &str) -> bool {
+    let t = sentence.trim_end();
+    t.ends_with(['?', '？', '吗', '呢'])
+        || t.strip_suffix(['。', '.', '!', '！'])
+            .is_some_and(|t| t.ends_with(['吗', '呢']))
 }
 
 fn cut(s: &str, max_bytes: usize) -> &str {
