@@ -566,11 +566,13 @@ impl Acc {
             if q == self.p {
                 continue;
             }
+            // A cell with coefficient `sq` moves `|sq|` per unit of `t`.
             let (ri, rd) = self.room(prot, m, q);
+            let a = u64::from(sq.unsigned_abs());
             if sq < 0 {
-                inc = inc.min(ri);
+                inc = inc.min(ri / a);
             } else {
-                dec = dec.min(rd);
+                dec = dec.min(rd / a);
             }
         }
         (inc, dec)
@@ -583,10 +585,11 @@ impl Acc {
                 continue;
             }
             let (ri, rd) = self.room(prot, m, q);
+            let a = u64::from(sq.unsigned_abs());
             let updated = if sq < 0 {
-                (q, ri.saturating_sub(inc), rd)
+                (q, ri.saturating_sub(inc.saturating_mul(a)), rd)
             } else {
-                (q, ri, rd.saturating_sub(dec))
+                (q, ri, rd.saturating_sub(dec.saturating_mul(a)))
             };
             match self.res.iter_mut().find(|e| e.0 == q) {
                 Some(e) => *e = updated,
@@ -734,7 +737,7 @@ fn evaluate(
     // Check first, allocate only for candidates that qualify.
     for &(r, a) in sigma {
         for &(c, b) in tau {
-            if (a * b).abs() != 1 || !m.is_count_col(c) {
+            if !(1..=4).contains(&(a * b).abs()) || !m.is_count_col(c) {
                 return None;
             }
             let cell = m.idx(r, c);
@@ -774,15 +777,18 @@ fn apply(m: &Model, prot: &mut Protection, cand: &Candidate, p: usize, queue: &m
             prot.reason[q] = Some(Reason::Complementary);
             queue.push(q);
         }
-        if q == p {
+        // A partner that moves by more than one per unit of `t` only takes
+        // every other value; it is certified on its own turn instead.
+        if q == p || sq.unsigned_abs() != 1 {
             continue;
         }
         let (mut inc, mut dec) = (u64::MAX, u64::MAX);
         for &(k, sk) in &cand.cells {
-            if sk == sq {
-                dec = dec.min(room(k));
+            let a = u64::from(sk.unsigned_abs());
+            if sk.signum() == sq.signum() {
+                dec = dec.min(room(k) / a);
             } else {
-                inc = inc.min(room(k));
+                inc = inc.min(room(k) / a);
             }
         }
         let (ci, cd) = prot.room[q];
