@@ -467,7 +467,6 @@ pub struct CandidateView {
 #[derive(Clone, Debug, Default)]
 struct Entry {
     events: Vec<CandidateEvent>,
-    outcomes: Vec<Applied>,
     view: Option<CandidateView>,
 }
 
@@ -607,7 +606,6 @@ impl Ledger {
             if let (Applied::Rejected(why), Some(view)) = (&outcome, entry.view.as_mut()) {
                 view.rejected.push((ev.event_id.clone(), why.clone()));
             }
-            entry.outcomes.insert(pos, outcome.clone());
             return outcome;
         }
         if is_created && entry.events.len() == 1 {
@@ -622,19 +620,12 @@ impl Ledger {
                 },
                 _ => Applied::Deferred,
             };
-            entry.outcomes.push(outcome.clone());
             return outcome;
         }
         if !is_created && entry.view.is_none() {
-            entry.outcomes.insert(pos, Applied::Deferred);
             return Applied::Deferred;
         }
-        refold(entry);
-        entry
-            .outcomes
-            .get(pos)
-            .cloned()
-            .unwrap_or(Applied::Deferred)
+        refold(entry, pos)
     }
 
     /// Parse and apply one JSON event line; a malformed event is rejected
@@ -895,32 +886,45 @@ pub struct PendingReport {
 }
 
 /// Re-fold one candidate from its sorted events: the first `created`, then
-/// every other event in order.
-fn refold(entry: &mut Entry) {
+/// every other event in order. Returns what happened to event `target`.
+fn refold(entry: &mut Entry, target: usize) -> Applied {
     entry.view = None;
-    entry.outcomes = vec![Applied::Deferred; entry.events.len()];
+    let mut outcome = Applied::Deferred;
     let Some(first) = entry
         .events
         .iter()
         .position(|e| matches!(e.kind, EventKind::Created(_)))
     else {
-        return;
+        return outcome;
     };
     let created = &entry.events[first];
     let view = match &created.kind {
         EventKind::Created(rec) => start(rec, created),
-        _ => return,
+        _ => return outcome,
     };
     let mut view = match view {
         Ok(v) => v,
         Err(why) => {
-            entry.outcomes[first] = Applied::Rejected(why);
+            if first == target {
+                outcome = Applied::Rejected(why);
+            }
             // A later valid creation may still start the candidate.
             let rest = entry.events.iter().enumerate().skip(first + 1);
             for (i, e) in rest {
                 if let EventKind::Created(rec) = &e.kind {
-                    if let Ok(v) = start(rec, e) {
-                        entry.outcomes[i] = Applied::Accepted;
+                    let v = match start(rec, e) {
+                        Ok(v) => v,
+                        Err(why) => {
+                            if i == target {
+                                outcome = Applied::Rejected(why);
+                            }
+                            continue;
+                        }
+                    };
+                    {
+                        if i == target {
+                            outcome = Applied::Accepted;
+                        }
                         let mut v = v;
                         for (j, other) in entry.events.iter().enumerate() {
                             if j != i && j != first {
@@ -928,18 +932,22 @@ fn refold(entry: &mut Entry) {
                                 if let Applied::Rejected(why) = &o {
                                     v.rejected.push((other.event_id.clone(), why.clone()));
                                 }
-                                entry.outcomes[j] = o;
+                                if j == target {
+                                    outcome = o;
+                                }
                             }
                         }
                         entry.view = Some(v);
-                        return;
+                        return outcome;
                     }
                 }
             }
-            return;
+            return outcome;
         }
     };
-    entry.outcomes[first] = Applied::Accepted;
+    if first == target {
+        outcome = Applied::Accepted;
+    }
     for (i, e) in entry.events.iter().enumerate() {
         if i == first {
             continue;
@@ -948,9 +956,12 @@ fn refold(entry: &mut Entry) {
         if let Applied::Rejected(why) = &o {
             view.rejected.push((e.event_id.clone(), why.clone()));
         }
-        entry.outcomes[i] = o;
+        if i == target {
+            outcome = o;
+        }
     }
     entry.view = Some(view);
+    outcome
 }
 
 fn start(rec: &CandidateRecord, e: &CandidateEvent) -> Result<CandidateView, String> {
