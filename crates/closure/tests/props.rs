@@ -178,6 +178,82 @@ proptest! {
     }
 }
 
+fn json_leaf() -> impl Strategy<Value = serde_json::Value> {
+    prop_oneof![
+        Just(json!(null)),
+        any::<bool>().prop_map(|b| json!(b)),
+        any::<i64>().prop_map(|n| json!(n)),
+        prop::sample::select(vec![
+            "candidate.created",
+            "candidate.promoted",
+            "candidate.rejected",
+            "candidate.classified",
+            "candidate.receipt",
+            "candidate.expired",
+            "pending",
+            "promoted",
+            "rejected_noise",
+            "2026-05-16T00:00:00Z",
+            "2026-05-16T00:00:00",
+            "user",
+            "memory/day",
+            "tcand_x",
+            "promoted ",
+        ])
+        .prop_map(|s| json!(s)),
+        ".{0,12}".prop_map(|s| json!(s)),
+    ]
+}
+
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    json_leaf().prop_recursive(3, 24, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+            prop::collection::vec(
+                (
+                    prop::sample::select(vec![
+                        "event_type",
+                        "candidate_id",
+                        "at",
+                        "status",
+                        "candidate",
+                        "receipt",
+                        "reason",
+                        "content",
+                        "final_sink",
+                        "action",
+                        "confirmed_by_user",
+                        "details",
+                        "risk",
+                        "confidence",
+                    ]),
+                    inner,
+                ),
+                0..8,
+            )
+            .prop_map(|kv| serde_json::Value::Object(
+                kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+            )),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn arbitrary_json_never_panics(values in prop::collection::vec(json_value(), 1..8)) {
+        let mut l = Ledger::new();
+        for v in &values {
+            let _ = l.apply_value(v);
+            let _ = CandidateRecord::from_value(v);
+            let _ = Turn::from_json(v).map(|t| CLASSIFIER.judge(&t));
+            let _ = palisade_closure::distill::candidates_from_model(v, "r", "s", "t");
+        }
+        let _ = l.pending_report(&Timestamp::from_unix(1_780_000_000), 86_400);
+    }
+}
+
 #[test]
 fn public_types_are_send_and_sync() {
     fn assert<T: Send + Sync>() {}
