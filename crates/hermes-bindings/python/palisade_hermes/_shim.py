@@ -156,7 +156,8 @@ def to_pre_tool_call(directive: Any, args: Any) -> Optional[dict]:
     """``block``/``approve`` pass through; ``modify`` rewrites the live args.
 
     Hermes 0.19.0 has no ``modify`` directive, but the ``args`` dict it passes
-    is the object that is executed, so a modify is applied in place there.
+    is the object that is executed, so a modify is applied in place there and
+    the directive is still returned for hosts that understand it.
     """
     if not isinstance(directive, dict):
         return None
@@ -168,9 +169,12 @@ def to_pre_tool_call(directive: Any, args: Any) -> Optional[dict]:
         if directive.get("rule_key"):
             out["rule_key"] = str(directive["rule_key"])
         return out
-    if action == "modify" and isinstance(directive.get("args"), dict) and isinstance(args, dict):
-        args.update(directive["args"])
-        return None
+    if action == "modify" and isinstance(directive.get("args"), dict):
+        if isinstance(args, dict):
+            args.update(directive["args"])
+        # 0.21+ merges this itself (idempotent after the in-place update);
+        # 0.19.0 ignores an action it does not know.
+        return {"action": "modify", "args": dict(directive["args"])}
     return None
 
 

@@ -88,7 +88,8 @@ def test_directive_translation(swap):
 
     swap("egress", Fixed(json.dumps({"action": "modify", "args": {"command": "echo [REDACTED]"}})))
     live = {"command": "echo sk-live"}
-    assert _shim.hook_callback("egress", "pre_tool_call")(tool_name="terminal", args=live) is None
+    out = _shim.hook_callback("egress", "pre_tool_call")(tool_name="terminal", args=live)
+    assert out == {"action": "modify", "args": {"command": "echo [REDACTED]"}}
     assert live == {"command": "echo [REDACTED]"}  # 0.19.0: applied to the executed dict
 
     swap("egress", Fixed(json.dumps("rewritten reply")))
