@@ -231,6 +231,17 @@ fn question_about() -> &'static Regex {
     })
 }
 
+fn discussing() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        #[allow(clippy::expect_used)] // constant pattern, checked by unit tests
+        Regex::new(
+            r"(?-u:\b)(?:blog(?:ging)?|article|essay|paper|thesis|research(?:ing)?|studying|lecture|talk about|learn(?:ing)? about|writing about|write about|summari[sz]e how|how (?:they|it|these|such attacks?) work|explain how|examples? of|defen[cd]e against|protect against|detect(?:ing|ion)?)(?-u:\b)",
+        )
+        .expect("discussing pattern compiles")
+    })
+}
+
 /// Apply context to one hit: third-person discussion and quotation lower a
 /// hit to Flag, a negation right before the phrase lowers it to Flag.
 fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tier {
@@ -248,7 +259,7 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     let subject = discussion_subject().is_match(&text[ws..span.start])
         || discussion_subject().is_match(&text[span.end..we]);
     let cue = mention_cue().is_match(lead);
-    let question = question_about().is_match(sentence);
+    let question = question_about().is_match(sentence) || discussing().is_match(sentence);
     let mut tier = rule.tier;
     if (quoted && (subject || cue || question)) || (cue && subject) || (question && subject) {
         tier = tier.min(Tier::Flag);
@@ -306,5 +317,6 @@ mod tests {
         assert!(discussion_subject().is_match("a prompt injection"));
         assert!(mention_cue().is_match("phrases like \""));
         assert!(question_about().is_match("what does it mean"));
+        assert!(discussing().is_match("a blog post"));
     }
 }
