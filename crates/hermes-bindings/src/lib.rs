@@ -50,6 +50,26 @@
 //! * It is thread-safe (`Plugin: Send + Sync`): Hermes runs `post_tool_call`
 //!   on worker threads.
 //!
+//! # What each guard does with each hook
+//!
+//! | guard (plugin key) | hooks | files under `$HERMES_HOME/plugin-data/<key>/` |
+//! |---|---|---|
+//! | provenance (`provenance-gate`) | `pre_llm_call` captures the user's cleaned words; `pre_tool_call` checks `memory` / `skill_manage` writes replayed over `memories/*.md` and skill files | `said.jsonl`, `evidence.jsonl` (pruned hourly to `PROVENANCE_GATE_RETENTION_DAYS`) |
+//! | egress (`egress-guard`) | `pre_tool_call` (args), `transform_tool_result` (JSON rewritten string by string), `transform_llm_output` (reply + withheld note) | `audit.jsonl` (masked values, 12-hex SHA-256 prefix, 64 KB line cap) |
+//! | injection (`hermes-guard`) | `pre_llm_call` scan, `pre_tool_call` tool-call guard (taint, race window, held turns) | `guard.sqlite3` (quarantine, patterns, telemetry), `ledger.sqlite3` (hash chain) |
+//! | closure (`turn-closure-audit`) | `post_tool_call`, `post_llm_call` observe; `on_session_end` judges | `turns.jsonl`, `latest/`, `candidates/events/`, `review/`, `notes/` |
+//!
+//! Every file is created 0600 (directories 0700); secrets are masked with
+//! the palisade-egress scanner before anything is persisted.
+//!
+//! # Honest degradation
+//!
+//! | situation | Hermes 0.19.0 | Hermes 0.21+ |
+//! |---|---|---|
+//! | egress redaction of tool arguments | `approve` with `rule_key` (no `modify`); the audit row records `degraded` | `{"action":"modify","args":{…}}` |
+//! | injection `block`/`quarantine` on `pre_llm_call` | cannot veto a turn: a context note tells the model the message was withheld, and every tool call of that turn is blocked; the ledger records `degraded` | same (no host can veto from `pre_llm_call`) |
+//! | a raising or panicking callback | this crate never raises: internal errors become the guard's fail-mode verdict (`block` where the guard fails closed) | same |
+//!
 //! # Modules
 //!
 //! * [`hooks`] — typed payloads for the seven hooks and the [`Directive`]s back;

@@ -288,3 +288,33 @@ fn corrupt_said_store_never_crashes_commands() {
     assert_eq!(out["result"]["skipped_lines"], 2);
     assert_eq!(out["result"]["by_reason"]["no_quote"], 1);
 }
+
+#[test]
+fn home_is_resolved_per_call() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    let env = Env::from_pairs([("PROVENANCE_GATE_MODE", "block")]);
+    let p = Plugin::new(GuardName::Provenance, Host::default(), env);
+    let now = Timestamp::from_unix(1_800_000_000);
+    let typed = r#"{"session_id":"s","turn_id":"u","user_message":"I decided we ship on Friday"}"#;
+    let write = json!({"session_id": "s", "turn_id": "u", "tool_name": "memory",
+        "args": {"action": "add", "target": "memory",
+            "content": "User decided to ship on Friday (\"I decided we ship on Friday\")"}})
+    .to_string();
+    p.handle_at(a.path(), "pre_llm_call", typed, now);
+    // Profile A has the user's words; profile B (same process) does not.
+    assert_eq!(
+        p.handle_at(a.path(), "pre_tool_call", &write, now)
+            .directive
+            .to_json(),
+        "null"
+    );
+    assert!(p
+        .handle_at(b.path(), "pre_tool_call", &write, now)
+        .directive
+        .is_block());
+    assert!(!GuardName::Provenance
+        .data_dir(b.path())
+        .join("said.jsonl")
+        .exists());
+}

@@ -16,7 +16,7 @@
 
 use super::{session_of, Ctx, DispatchError};
 use crate::hooks::{message_text, Directive, Hook, HookCall};
-use crate::storage::jsonl::{atomic_write, JsonlLog};
+use crate::storage::jsonl::{replace_file, JsonlLog};
 use crate::storage::paths::sha256_hex;
 use palisade_closure::classify::{Classifier, Turn};
 use palisade_closure::detect::{RetentionPolicy, ToolCall};
@@ -246,7 +246,7 @@ fn finish(
     let latest = dir(ctx.home)
         .join("latest")
         .join(format!("{}.json", session_filename(session)));
-    atomic_write(
+    replace_file(
         &latest,
         serde_json::to_string_pretty(&row)
             .unwrap_or_default()

@@ -488,6 +488,20 @@ fn file_identity(meta: &fs::Metadata) -> (u64, u64) {
     (0, created)
 }
 
+/// Replace `path` with `bytes` without fsync: temp file in the same
+/// directory (0600) and rename, so a reader sees the old or the new file,
+/// never a torn one. For snapshots that a power cut may roll back.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let p = dir.path().join("latest.json");
+/// palisade_hermes::storage::jsonl::replace_file(&p, b"{}").unwrap();
+/// assert_eq!(std::fs::read(&p).unwrap(), b"{}");
+/// ```
+pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_and_rename(path, bytes, false)
+}
+
 /// Replace `path` with `bytes` atomically: temp file in the same directory
 /// (0600), fsync, rename, fsync the directory.
 ///
@@ -498,6 +512,10 @@ fn file_identity(meta: &fs::Metadata) -> (u64, u64) {
 /// assert_eq!(std::fs::read(&p).unwrap(), b"x");
 /// ```
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_and_rename(path, bytes, true)
+}
+
+fn write_and_rename(path: &Path, bytes: &[u8], durable: bool) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -507,7 +525,10 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "file".to_owned());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    // Unique per process and call, so concurrent writers never share a temp file.
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.tmp-{}-{n}", std::process::id()));
     {
         let mut f = private_options()
             .create(true)
@@ -515,14 +536,16 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
             .truncate(true)
             .open(&tmp)?;
         f.write_all(bytes)?;
-        f.sync_all()?;
+        if durable {
+            f.sync_all()?;
+        }
     }
     if let Err(e) = fs::rename(&tmp, path) {
         let _ = fs::remove_file(&tmp);
         return Err(e);
     }
     #[cfg(unix)]
-    {
+    if durable {
         if let Ok(d) = File::open(&dir) {
             // Best effort: some filesystems refuse fsync on a directory.
             let _ = d.sync_all();

@@ -93,8 +93,20 @@ impl Ledger {
         if let Some(parent) = path.parent() {
             let _ = ensure_dir(parent);
         }
-        let conn = Connection::open(path)?;
+        // Create the file 0600 before SQLite opens it (its -wal and -shm
+        // files inherit the database file's mode).
+        let _ = super::private_options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path);
         let _ = restrict_mode(path);
+        let conn = Connection::open(path)?;
+        // WAL + synchronous=NORMAL: a commit survives a killed process
+        // without an fsync per row (a power cut may lose the newest rows;
+        // the hash chain stays consistent either way).
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
         Ledger::from_connection(conn)
     }
 
