@@ -24,6 +24,15 @@ fn strings(v: &Value) -> Vec<String> {
 fn verdict_corpus() {
     let mut failures = Vec::new();
     let mut count = 0;
+    // Building a gate compiles its regexes: once per search scope.
+    let session_gate = Gate::new(GateConfig {
+        scope: Scope::Decisions,
+        search: SearchScope::Session,
+    });
+    let profile_gate = Gate::new(GateConfig {
+        scope: Scope::Decisions,
+        search: SearchScope::Profile,
+    });
     for line in CASES.lines().filter(|l| !l.trim().is_empty()) {
         let case: Value = serde_json::from_str(line).expect("corpus line is JSON");
         let name = case["name"].as_str().unwrap_or("?");
@@ -41,10 +50,11 @@ fn verdict_corpus() {
         for m in strings(&case["said"]) {
             said.push("s1", None, "u1", &m);
         }
-        let gate = Gate::new(GateConfig {
-            scope: Scope::Decisions,
-            search,
-        });
+        let gate = if search == SearchScope::Profile {
+            &profile_gate
+        } else {
+            &session_gate
+        };
         let shapes = [
             ("text", gate.check(text, &said, "s1", None)),
             (
