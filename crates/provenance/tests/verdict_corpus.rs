@@ -60,7 +60,7 @@ fn verdict_corpus() {
             (
                 "memory add",
                 check_write(
-                    &gate,
+                    gate,
                     "memory",
                     &json!({"action": "add", "target": "memory", "content": text}),
                     &Stored::default(),
@@ -71,7 +71,7 @@ fn verdict_corpus() {
             (
                 "skill create",
                 check_write(
-                    &gate,
+                    gate,
                     "skill_manage",
                     &json!({"action": "create", "name": "corpus-skill", "content": text}),
                     &Stored::default(),
