@@ -253,7 +253,7 @@ impl ClaimDetector {
         let en_subject = r"(?:\b(?-i:[A-Z][a-z]+)\s*\(\s*(?:the\s+|my\s+)?(?:user|owner)\s*\)|\b(?-i:[A-Z][a-z]+),\s+(?:the|my|our)\s+(?:user|owner),|\b(?:(?:the|my|our)\s+)?(?:user|owner)\b|\bmy\s+human\b)";
         let en_adverbs = r"(?:already|explicitly|really|actually|definitely|finally|clearly|just|also|then|now|today|yesterday|tonight|earlier|recently|eventually|ultimately|personally|firmly|formally|officially|originally|initially|previously|specifically|expressly|repeatedly|again|kindly|happily|reluctantly|verbally|quickly|immediately|since|herself|himself|themselves|has|have|had|both|this morning|last week|in chat|once again)";
         let en_main = format!(
-            r"(?i)(?P<subj>{en_subject})(?:\s*\([^()\n]{{1,40}}\))?(?:\s*,\s*[^,\n]{{1,40}}?,)?(?:\s*[—–]\s*[^—–\n]{{1,40}}?\s*[—–]|\s+--?\s+[^\n]{{1,40}}?\s+--?)?(?:\s+(?-i:[A-Z][a-z]+))?(?:\s+{en_adverbs})*(?P<neg>\s+(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer))?\s*(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{})|(?P<pref>{}))\b",
+            r"(?i)(?P<subj>{en_subject})(?:\s*:)?(?:\s*\([^()\n]{{1,40}}\))?(?:\s*,\s*[^,\n]{{1,40}}?,)?(?:\s*[—–]\s*[^—–\n]{{1,40}}?\s*[—–]|\s+--?\s+[^\n]{{1,40}}?\s+--?)?(?:\s+(?-i:[A-Z][a-z]+))?(?:\s+{en_adverbs})*(?P<neg>\s+(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer))?\s*(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{})|(?P<pref>{}))\b",
             alt(Slot::EnPred, Some(ClaimClass::Approval)),
             alt(Slot::EnPred, Some(ClaimClass::Rejection)),
             alt(Slot::EnPredNeg, None),
