@@ -62,17 +62,19 @@ fn aggregate_csv(rows: usize, cols: usize, mut next: impl FnMut() -> u64) -> Str
     out
 }
 
-/// 800 synthetic records with an ID column (microdata).
+/// 800 synthetic records with an ID column (microdata), ≈ 29 KB.
 fn records_800() -> String {
-    let mut out = String::from("record_id,age,sex,region,visits,diagnosis\n");
+    let mut out = String::from("record_id,age,sex,region,postcode,visits,diagnosis\n");
     let mut s = 7u64;
     for i in 0..800 {
         let v = count(&mut s);
         out.push_str(&format!(
-            "R{i:05},{},{},Region {},{},J{:02}\n",
+            "R{i:05},{},{},Region {},AB{} {}CD,{},J{:02}\n",
             18 + v % 70,
             if v % 2 == 0 { "F" } else { "M" },
             v % 7,
+            v % 9,
+            v % 8,
             v % 6,
             v % 40
         ));

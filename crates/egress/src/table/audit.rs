@@ -342,7 +342,7 @@ fn certify_all(
         }
         // Large tables get one local attempt (linear time); small ones a
         // wider second look.
-        let windows: &[usize] = if big { &[4] } else { &[6, 64] };
+        let windows: &[usize] = if big { &[4] } else { &[3, 64] };
         let mut done = false;
         for (attempt, &window) in windows.iter().enumerate() {
             let last = attempt + 1 == windows.len();

@@ -52,20 +52,36 @@
 //!
 //! Primary cells are counts from `min_value` to `threshold − 1` (totals
 //! included: no published count is below the threshold). Complementary
-//! cells are then added until the audit passes: for every hidden cell the
-//! guard holds a certificate, a perturbation of the hidden cells that keeps
-//! every published cell and every total/subtotal equation, proving the
-//! attacker's feasible interval contains `[lo, hi]` with `hi − lo` at least
-//! the protection width (default `threshold − 1`, so the interval holds at
-//! least `threshold` values, as many as `0..threshold`; capped by the
-//! visible totals a cell is in). The attacker is assumed to know every
-//! equation, non-negativity and integrality, and that a hidden cell is at
-//! least 1 when zeros are never hidden. All hidden cells share one marker,
-//! so primary and complementary cells cannot be told apart. See the
-//! `audit` notes in the source for the pattern algebra; it is linear in the
-//! table size. The reported interval is a proven *inner* bound of the
-//! attacker's interval; it is meant for the vetter, not for publication.
+//! cells are then added until the audit passes. For every hidden cell the
+//! guard holds a certificate: a perturbation of hidden cells that keeps
+//! every published cell and every total/subtotal equation, proving that the
+//! attacker's feasible interval contains `[lo, hi]`.
 //!
+//! * Every hidden count gets `hi > lo`: it cannot be worked out
+//!   ([`HiddenCell::protected`], [`TableResult::audit_passed`]). If the local
+//!   search cannot certify a cell at all, every count of the table is
+//!   hidden instead ([`TableResult::fallback`]).
+//! * A primary cell also aims for `hi − lo ≥` the protection width (default
+//!   `threshold − 1`: the interval holds at least `threshold` values, as many
+//!   as `0..threshold`), capped by what its visible totals allow (row and
+//!   column caps, and the Fréchet bounds of its two-way block);
+//!   [`HiddenCell::full_width`] says whether it got there. Complementary
+//!   cells are not sensitive and need only not be recoverable.
+//!
+//! The attacker is assumed to know every equation, integrality, and that a
+//! hidden cell is at least 1 when zeros are never hidden (at least 0 with
+//! `min_value: 0`). All hidden cells share one marker, so primary and
+//! complementary cells cannot be told apart. Complementary cells are chosen
+//! to lose little: patterns whose cells are already hidden first, then the
+//! fewest new cells, then the smallest values. The certificates are
+//! outer products of null patterns over rows and columns (rectangles, and
+//! through subtotal chains); a fully hidden flat block gets its exact
+//! Fréchet interval. The search is local and bounded per cell, so the
+//! audit is linear in the table size. The reported interval is a proven
+//! *inner* bound of the attacker's interval, meant for the vetter, not for
+//! publication. An independent LP audit in the tests checks both claims on
+//! random tables.
+
 //! # Percentages
 //!
 //! When a count is hidden, percentage cells in its row are hidden too: a
@@ -186,8 +202,9 @@ pub struct TableOptions {
     pub method: Method,
     /// More data rows than this with an identifier column is microdata (default 20).
     pub max_rows: usize,
-    /// Width `hi − lo` every hidden cell's feasible interval must reach;
-    /// `None` means `threshold − 1` (as many values as `0..threshold`).
+    /// Width `hi − lo` a primary cell's feasible interval aims for (capped
+    /// by its visible totals); `None` means `threshold − 1` (as many values
+    /// as `0..threshold`). Every hidden cell is at least non-recoverable.
     pub protection_width: Option<u64>,
     /// What replaces a hidden cell (default `[suppressed]`).
     pub marker: String,

@@ -148,6 +148,13 @@ pub(crate) fn is_percent_header(header: &str) -> bool {
 
 /// Trim, drop Markdown emphasis and code marks.
 pub(crate) fn clean(s: &str) -> &str {
+    // Fast path: nothing to strip at either end (most cells).
+    let plain =
+        |c: u8| !(c.is_ascii_whitespace() || c == b'*' || c == b'_' || c == b'`' || c >= 0x80);
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (Some(&f), Some(&l)) if plain(f) && plain(l) => return s,
+        _ => {}
+    }
     s.trim()
         .trim_matches(|c| c == '*' || c == '_' || c == '`')
         .trim()
@@ -207,7 +214,11 @@ pub(crate) fn count_with_share(s: &str) -> Option<u64> {
 
 fn plain_count(s: &str) -> Option<u64> {
     let t = clean(s);
-    let t = t.trim_matches('"').trim();
+    let t = if t.starts_with('"') {
+        t.trim_matches('"').trim()
+    } else {
+        t
+    };
     if t.is_empty() || t.len() > 24 || !t.as_bytes()[0].is_ascii_digit() {
         return None;
     }
