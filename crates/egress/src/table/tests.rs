@@ -811,3 +811,122 @@ fn hierarchical_random_tables_pass_the_lp_audit() {
         }
     }
 }
+
+/// A greedy-safe reference built on the independent LP audit: hide the
+/// primary cells, then, while some hidden cell is a point, hide the smallest
+/// visible non-total cell in its row or column.
+fn greedy_reference(text: &str, o: &TableOptions) -> usize {
+    let truth = published_grid(text, "\u{0}");
+    let labels: Vec<String> = text
+        .lines()
+        .skip(1)
+        .filter(|l| {
+            let t = l.trim_start();
+            !t.is_empty() && !t.starts_with("|-") && !t.starts_with("| -")
+        })
+        .map(|l| l.split(',').next().unwrap_or("").trim().to_string())
+        .collect();
+    let eqs = structure(&truth, &labels, true);
+    let floor = if o.min_value > 0 { 1.0 } else { 0.0 };
+    let ncols = truth[0].len();
+    let is_total =
+        |r: usize, c: usize| c == ncols - 1 || labels[r].to_lowercase().ends_with("total");
+    let mut hidden: Vec<(usize, usize)> = Vec::new();
+    for (r, row) in truth.iter().enumerate() {
+        for (c, v) in row.iter().enumerate() {
+            if let Some(v) = v {
+                if *v >= o.min_value && *v < o.threshold {
+                    hidden.push((r, c));
+                }
+            }
+        }
+    }
+    for _ in 0..100 {
+        let published: Vec<Vec<Option<u64>>> = truth
+            .iter()
+            .enumerate()
+            .map(|(r, row)| {
+                row.iter()
+                    .enumerate()
+                    .map(|(c, v)| if hidden.contains(&(r, c)) { None } else { *v })
+                    .collect()
+            })
+            .collect();
+        let point = lp_intervals(&published, &eqs, floor)
+            .into_iter()
+            .find(|(_, lo, hi)| hi - lo < 1.0 - 1e-6);
+        let Some(((r, c), _, _)) = point else {
+            return hidden.len();
+        };
+        let mut best: Option<(u64, (usize, usize))> = None;
+        let candidates = (0..ncols)
+            .map(|cc| (r, cc))
+            .chain((0..truth.len()).map(|rr| (rr, c)));
+        for (rr, cc) in candidates {
+            if hidden.contains(&(rr, cc)) || is_total(rr, cc) {
+                continue;
+            }
+            if let Some(v) = truth[rr][cc] {
+                if (v as f64) > floor && best.is_none_or(|(bv, _)| v < bv) {
+                    best = Some((v, (rr, cc)));
+                }
+            }
+        }
+        match best {
+            Some((_, cell)) => hidden.push(cell),
+            None => return usize::MAX, // the reference cannot protect this table
+        }
+    }
+    usize::MAX
+}
+
+#[test]
+fn hides_no_more_than_one_and_a_half_times_a_greedy_reference() {
+    let mut seed = 99u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % 1000
+    };
+    let o = TableOptions::default();
+    let (mut ours, mut reference, mut tables) = (0usize, 0usize, 0usize);
+    let mut worst = 0.0f64;
+    for _ in 0..60 {
+        let rows = 2 + (next() % 4) as usize;
+        let cols = 2 + (next() % 4) as usize;
+        let cells: Vec<u64> = (0..rows * cols)
+            .map(|_| {
+                let x = next();
+                if x < 200 {
+                    1 + x % 4
+                } else if x < 250 {
+                    0
+                } else {
+                    5 + x % 60
+                }
+            })
+            .collect();
+        let text = render(&cells, rows, cols, false);
+        let reference_hidden = greedy_reference(&text, &o);
+        if reference_hidden == usize::MAX {
+            continue;
+        }
+        let r = scan(&text, &o);
+        let n = r.suppressed().len();
+        if reference_hidden > 0 {
+            worst = worst.max(n as f64 / reference_hidden as f64);
+        }
+        ours += n;
+        reference += reference_hidden;
+        tables += 1;
+    }
+    eprintln!(
+        "{tables} tables: {ours} cells hidden, greedy reference {reference}, worst table ratio {worst:.2}"
+    );
+    assert!(tables >= 30);
+    assert!(
+        ours as f64 <= 1.5 * reference as f64,
+        "{ours} hidden vs reference {reference}"
+    );
+}
