@@ -783,6 +783,8 @@ fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) 
         )
     });
     let single_count = (count_cols.len() == 1).then(|| count_cols[0]);
+    // A stated base: `N = 50` in a header or a total-row label.
+    let stated_base = stated_n(raw, m);
     for &p in &pct_cols {
         let related = count_cols
             .iter()
@@ -803,7 +805,8 @@ fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) 
                     .or(denominator_col)
                     .or(single_count.filter(|_| related.is_none()))
                     .filter(|&c| c != p && !hidden[m.idx(r, c)])
-                    .and_then(|c| m.values[m.idx(r, c)]);
+                    .and_then(|c| m.values[m.idx(r, c)])
+                    .or(stated_base.filter(|_| m.roles[r] == RowRole::Detail));
                 denominator.is_some_and(|d| {
                     let share = if pv <= 1.0 && !text.contains('%') && pv > 0.0 {
                         pv * 100.0
@@ -818,8 +821,69 @@ fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) 
                 out[cell] = true;
             }
         }
+        // Shares of one whole add up to 100: a single hidden share in a
+        // column would be 100 minus the others, so hide a second one.
+        let details: Vec<usize> = (0..m.nrows)
+            .filter(|&r| m.roles[r] == RowRole::Detail)
+            .collect();
+        let shares: Vec<Option<f64>> = details
+            .iter()
+            .map(|&r| model::parse_number(&raw.rows[r][p].text))
+            .collect();
+        let hidden_now: Vec<usize> = details
+            .iter()
+            .copied()
+            .filter(|&r| out[m.idx(r, p)] || model::is_marker(&raw.rows[r][p].text, &o.marker))
+            .collect();
+        let sum: f64 = shares.iter().flatten().sum();
+        let sums_to_whole = shares.iter().all(Option::is_some) && (sum - 100.0).abs() <= 1.0;
+        if sums_to_whole && hidden_now.len() == 1 {
+            let partner = details
+                .iter()
+                .zip(&shares)
+                .filter(|(&r, _)| !hidden_now.contains(&r))
+                .min_by(|a, b| a.1.unwrap_or(0.0).total_cmp(&b.1.unwrap_or(0.0)))
+                .map(|(&r, _)| r);
+            if let Some(r) = partner {
+                out[m.idx(r, p)] = true;
+            }
+        }
     }
     out
+}
+
+/// `N = 50` (or `n=50`) stated in a header or a total-row label.
+fn stated_n(raw: &RawTable, m: &Model) -> Option<u64> {
+    let find = |s: &str| -> Option<u64> {
+        let bytes = s.as_bytes();
+        let mut k = 0;
+        while k < bytes.len() {
+            let b = bytes[k];
+            let word_start = k == 0 || !bytes[k - 1].is_ascii_alphanumeric();
+            if (b == b'n' || b == b'N') && word_start {
+                let rest = s[k + 1..].trim_start();
+                if let Some(after) = rest.strip_prefix('=') {
+                    let digits: String = after
+                        .trim_start()
+                        .chars()
+                        .take_while(|c| c.is_ascii_digit() || *c == ',')
+                        .collect();
+                    if let Some(v) = model::parse_count(&digits) {
+                        return Some(v);
+                    }
+                }
+            }
+            k += 1;
+        }
+        None
+    };
+    let header = raw.header.iter().flatten().find_map(|c| find(&c.text));
+    header.or_else(|| {
+        (0..m.nrows)
+            .filter(|&r| m.roles[r] == RowRole::Total)
+            .flat_map(|r| raw.rows[r].iter())
+            .find_map(|c| find(&c.text))
+    })
 }
 
 /// Whether percentage header `pct` is named after count header `count`
