@@ -88,11 +88,14 @@
 //! percentage column named after a count column (`Referred %`, `Visit
 //! rate`) only where that count is hidden, any other percentage column in
 //! every row with a hidden count. A percentage whose denominator is visible
-//! in its row (a total column, or an `n`/`N`/`total` column) is a count:
-//! it is hidden when the count it implies is small. Not handled: a
-//! percentage column summing to 100% from which one hidden percentage
-//! could be worked out.
-//!
+//! (a total column, an `n`/`N`/`total` column, the only count column, or a
+//! base stated as `N = 50` in a header or the total row) is a count: it is
+//! hidden when the count it implies is small. When the shares of a column
+//! sum to 100 and only one of them is hidden, the smallest other share is
+//! hidden too, so it cannot be recomputed as 100 minus the rest. Not
+//! handled: percentage tables whose shares tie to hidden counts through
+//! several columns at once (the audit covers counts, not shares).
+
 //! # Rounding
 //!
 //! With [`Method::Round`] every count is published, randomly rounded to a
