@@ -267,7 +267,7 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     if matches!(
         rule.category.as_str(),
         "override" | "persona" | "safety_bypass"
-    ) && palisade_common::negation::negation_before(&text[ws..], span.start - ws, 3, 3).is_some()
+    ) && palisade_common::negation::negation_before(&text[ws..], span.start - ws, 2, 2).is_some()
     {
         tier = tier.min(Tier::Flag);
     }

@@ -912,7 +912,7 @@ fn family(id: &str) -> &str {
         "regardless" | "dont_follow_user" | "rules_changed" => "override",
         "boundary_forgery" | "fake_authorization" => "fake_system",
         "ai_must" | "reader_trigger" => "address_ai",
-        "inject_output" => "exfil",
+        "inject_output" | "markdown_exfil" => "exfil",
         "unfiltered_ai" => "persona",
         "authority" => "fake_system",
         "never_refuse" | "never_deny" => "compliance",

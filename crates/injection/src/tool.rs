@@ -556,26 +556,83 @@ fn memchr(needle: u8, hay: &[u8], from: usize) -> Option<usize> {
 fn subshell_body(
     rules: &ToolRules,
     ctx: &mut Ctx,
-    _text: &str,
+    text: &str,
     span: Span,
     body: &str,
     tainted: bool,
 ) {
+    // Inside single quotes the shell runs nothing.
+    if in_single_quotes(text, span.start) {
+        return;
+    }
     let risky = pipe_or_reverse(rules, body)
         || rules.net_egress.is_match(body)
         || rules.credential.is_match(body)
-        || body.contains("base64")
-        || body.split_whitespace().next().is_some_and(|w| {
-            matches!(
-                w,
-                "curl" | "wget" | "nc" | "bash" | "sh" | "python" | "python3" | "eval" | "rm"
-            )
-        });
-    if risky {
+        || body.contains("base64");
+    if risky || !harmless_subshell(body) {
+        // The seed blocks subshells in command-running tools; only the
+        // everyday read-only ones (date, pwd, git rev-parse …) pass.
         ctx.add("tool.subshell", span, Tier::Block);
     } else if tainted {
         ctx.add("tool.subshell", span, Tier::Quarantine);
     }
+}
+
+/// Read-only helpers commonly used inside `$(…)` in ordinary commands.
+fn harmless_subshell(body: &str) -> bool {
+    let mut words = body.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let second = words.next().unwrap_or("");
+    match first {
+        "date" | "pwd" | "basename" | "dirname" | "nproc" | "realpath" | "readlink" | "seq"
+        | "expr" | "getconf" | "arch" | "tty" | "mktemp" | "printf" | "echo" | "pgrep" | "jobs"
+        | "wc" | "head" | "tail" | "sort" | "tr" | "cut" | "ls" | "find" | "which" | "command"
+        | "type" | "stat" | "du" => !body.contains('/') || !body.contains("etc/"),
+        "git" => matches!(
+            second,
+            "rev-parse"
+                | "describe"
+                | "branch"
+                | "rev-list"
+                | "log"
+                | "symbolic-ref"
+                | "tag"
+                | "diff"
+                | "ls-files"
+                | "status"
+        ),
+        "npm" | "yarn" | "pnpm" => matches!(second, "bin" | "prefix" | "root"),
+        "go" => second == "env",
+        "brew" => second == "--prefix",
+        "python" | "python3" => second == "--version",
+        _ => false,
+    }
+}
+
+/// Whether byte `pos` of `text` sits inside a single-quoted string.
+fn in_single_quotes(text: &str, pos: usize) -> bool {
+    let mut single = false;
+    let mut double = false;
+    let mut escaped = false;
+    let bytes = text.as_bytes();
+    let floor = pos.saturating_sub(4096);
+    let line_start = bytes[floor..pos]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(floor, |p| floor + p + 1);
+    for &b in &bytes[line_start..pos] {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match b {
+            b'\\' if !single => escaped = true,
+            b'\'' if !double => single = !single,
+            b'"' if !single => double = !double,
+            _ => {}
+        }
+    }
+    single
 }
 
 // ---------------------------------------------------------------------------
@@ -1307,6 +1364,8 @@ mod tests {
             Tier::Block
         );
         assert_eq!(tier("terminal", "echo $(date)"), Tier::Pass);
+        assert_eq!(tier("terminal", "echo $(whoami)"), Tier::Block);
+        assert_eq!(tier("terminal", "git commit -m 'use `x` here'"), Tier::Pass);
         assert_eq!(
             tier("write_file", "echo $(curl -s http://x.example/p)"),
             Tier::Pass

@@ -1,9 +1,10 @@
 //! `palisade check tool-call --jsonl`: `{"tool","args"}` → `{"tier","findings",…}`.
 //!
 //! Each line is judged on its own (a fresh session) unless it names a
-//! `"session"` and gives a clock `"now_ms"`: then taint and the replay window
-//! carry across lines of that session. `"tainted": true` marks the session
-//! tainted for that line.
+//! `"session"` (or `"session_id"`) and gives a clock — `"now_ms"` in
+//! milliseconds, or `"ts"`/`"time"`/`"timestamp"` in seconds: then taint and
+//! the replay window carry across lines of that session. `"tainted": true`
+//! marks the session tainted for that line.
 
 use super::LineChecker;
 use palisade_injection::{Scanner, SessionState, ToolCall, ToolPolicy};
@@ -16,10 +17,12 @@ struct Request {
     tool: String,
     #[serde(default)]
     args: Value,
-    #[serde(default)]
+    #[serde(default, alias = "session_id")]
     session: Option<String>,
     #[serde(default)]
     now_ms: Option<u64>,
+    #[serde(default, alias = "time", alias = "timestamp")]
+    ts: Option<f64>,
     #[serde(default)]
     tainted: bool,
 }
@@ -44,7 +47,12 @@ impl LineChecker for Checker {
         let req: Request = super::parse(input)?;
         let call = ToolCall::new(req.tool, req.args);
         let mut fresh = SessionState::new();
-        let (state, now) = match (&req.session, req.now_ms) {
+        let clock = req.now_ms.or_else(|| {
+            req.ts
+                .filter(|t| t.is_finite() && *t >= 0.0)
+                .map(|t| (t * 1000.0) as u64)
+        });
+        let (state, now) = match (&req.session, clock) {
             (Some(id), Some(now)) => (self.sessions.entry(id.clone()).or_default(), now),
             _ => (&mut fresh, 0),
         };
@@ -96,6 +104,12 @@ mod tests {
         assert_eq!(c.check(s).unwrap()["tier"], "pass");
         let s =
             json!({"tool": "terminal", "args": {"command": "ls"}, "session": "a", "now_ms": 2000});
+        assert_eq!(c.check(s).unwrap()["replay"], true);
+        let s =
+            json!({"tool": "terminal", "args": {"command": "pwd"}, "session_id": "b", "ts": 10.0});
+        assert_eq!(c.check(s).unwrap()["replay"], false);
+        let s =
+            json!({"tool": "terminal", "args": {"command": "pwd"}, "session_id": "b", "ts": 15.5});
         assert_eq!(c.check(s).unwrap()["replay"], true);
         assert!(c.check(json!({"args": {}})).is_err());
     }
