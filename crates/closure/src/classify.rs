@@ -33,7 +33,7 @@ use serde_json::{json, Map, Value};
 pub const CONTENT_CHARS: usize = 500;
 /// Characters kept in previews.
 pub const PREVIEW_CHARS: usize = 220;
-/// Characters of each text scanned for cues.
+/// Bytes of each text scanned for cues (cut on a character boundary).
 pub const MAX_SCAN_CHARS: usize = 32 * 1024;
 /// At most this many tool calls of one turn are examined.
 pub const MAX_TOOL_CALLS: usize = 1000;

@@ -205,8 +205,19 @@ impl CueSet {
                 question_only: r.question_only,
             });
         }
-        // Sentence anchors make no sense for the whole-text prefilter.
-        let pre: Vec<String> = sources.iter().map(|s| s.replace('^', "")).collect();
+        // Sentence anchors make no sense for the whole-text prefilter, so
+        // they are dropped; a pattern with a negated class (`[^…]`), whose
+        // `^` must stay, is always checked instead (empty prefilter).
+        let pre: Vec<String> = sources
+            .iter()
+            .map(|s| {
+                if s.contains("[^") {
+                    String::new()
+                } else {
+                    s.replace('^', "")
+                }
+            })
+            .collect();
         let prefilter = RegexSet::new(&pre).map_err(|e| CueError {
             id: String::new(),
             message: format!("prefilter: {e}"),
@@ -400,6 +411,16 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn custom_rules_with_negated_classes_still_match() {
+        let set = CueSet::from_json(
+            r#"[{"id":"t.1","name":"t","class":"preference","lang":"en","pattern":"^use [^ ]+ always","description":"d"}]"#,
+        )
+        .unwrap();
+        assert_eq!(set.scan("Hello there. Use tabs always.").len(), 1);
+        assert!(set.scan("Hello there. We use tabs always.").is_empty());
     }
 
     #[test]
