@@ -75,7 +75,7 @@ pub(crate) fn scan(text: &str) -> L1Result {
     if !zw_spans.is_empty() {
         // Scattered zero-width characters inside Latin words: a few are
         // copy-paste noise (flag); many are a deliberate channel.
-        let tier = if zw_spans.len() >= 6 {
+        let tier = if zw_spans.len() >= 3 {
             Tier::Quarantine
         } else {
             Tier::Flag
@@ -260,7 +260,7 @@ fn scan_segment(
                         span,
                         Tier::Flag,
                     ));
-                } else if run.len() >= 4 {
+                } else if run.len() >= 2 {
                     r.findings.push(Finding::new(
                         Layer::Invisible,
                         "l1.zero_width_run",
