@@ -7,8 +7,9 @@
 //! "preview" is not "review" and "important" is not "port"); Chinese patterns
 //! match as written, since Chinese has no spaces between words.
 //!
-//! Text is scanned sentence by sentence. A cue in a hypothetical or question
-//! sentence ("If I said I prefer tea…", "Do you remember…?") is ignored; a
+//! Text is scanned sentence by sentence. A cue in a hypothetical, question
+//! or one-off sentence ("If I said I prefer tea…", "Do you remember…?",
+//! "…for this task", "这次…") is ignored; a
 //! preference cue preceded by a negation ("I don't want you to remember…")
 //! counts as a boundary.
 
@@ -184,7 +185,7 @@ impl CueSet {
                 // ASCII word boundaries: Unicode `\b` forces the slow
                 // engine on non-ASCII text, and CJK next to a Latin word
                 // is a boundary either way.
-                "en" => format!(r"(?i)(?-u:\b)(?:{})(?-u:\b)", r.pattern),
+                "en" => format!(r"(?i)(?-u:\b)(?:{})(?:(?-u:\b)|$)", r.pattern),
                 "zh" => format!("(?i)(?:{})", r.pattern),
                 other => return Err(err(format!("unknown lang {other:?}"))),
             };
