@@ -28,6 +28,8 @@ pub(crate) enum Encoding {
     Hex,
     Url,
     Rot13,
+    Morse,
+    Reversed,
 }
 
 impl Encoding {
@@ -38,6 +40,8 @@ impl Encoding {
             Encoding::Hex => "l4.hex_payload",
             Encoding::Url => "l4.url_encoded_payload",
             Encoding::Rot13 => "l4.rot13_payload",
+            Encoding::Morse => "l4.morse_payload",
+            Encoding::Reversed => "l4.reversed_payload",
         }
     }
 }
@@ -151,6 +155,7 @@ pub(crate) fn decode_all(text: &str, rot13: bool) -> Vec<Decoded> {
         i += 1;
     }
     spaced_runs(text, &mut out);
+    morse_runs(text, &mut out);
     if rot13 && out.len() < MAX_CANDIDATES {
         let decoded: String = text.chars().map(rot13_char).collect();
         out.push(Decoded {
@@ -229,6 +234,110 @@ fn spaced_runs(text: &str, out: &mut Vec<Decoded>) {
         }
         i = j.max(i + 1);
     }
+}
+
+/// Morse code: runs of `.`/`-` letters separated by spaces, `/` between words.
+fn morse_runs(text: &str, out: &mut Vec<Decoded>) {
+    if !text.contains(".-") && !text.contains("-.") {
+        return;
+    }
+    let b = text.as_bytes();
+    let mut i = 0usize;
+    while i < b.len() && out.len() < MAX_CANDIDATES {
+        if !matches!(b[i], b'.' | b'-') || (i > 0 && b[i - 1].is_ascii_alphanumeric()) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut j = i;
+        while j < b.len() && matches!(b[j], b'.' | b'-' | b' ' | b'/' | b'|') && j - start < MAX_RUN
+        {
+            j += 1;
+        }
+        let run = text[start..j].trim_end();
+        let mut decoded = String::new();
+        let mut letters = 0usize;
+        let mut ok = true;
+        for word in run.split(['/', '|']) {
+            for code in word.split_whitespace() {
+                match morse_letter(code) {
+                    Some(c) => {
+                        decoded.push(c);
+                        letters += 1;
+                    }
+                    None => ok = false,
+                }
+            }
+            decoded.push(' ');
+        }
+        if ok && letters >= 8 && printable_text(&decoded) {
+            out.push(Decoded {
+                span: Span::new(start, start + run.len()),
+                encoding: Encoding::Morse,
+                text: decoded.trim().to_owned(),
+            });
+        }
+        i = j.max(i + 1);
+    }
+}
+
+fn morse_letter(code: &str) -> Option<char> {
+    const TABLE: &[(&str, char)] = &[
+        (".-", 'a'),
+        ("-...", 'b'),
+        ("-.-.", 'c'),
+        ("-..", 'd'),
+        (".", 'e'),
+        ("..-.", 'f'),
+        ("--.", 'g'),
+        ("....", 'h'),
+        ("..", 'i'),
+        (".---", 'j'),
+        ("-.-", 'k'),
+        (".-..", 'l'),
+        ("--", 'm'),
+        ("-.", 'n'),
+        ("---", 'o'),
+        (".--.", 'p'),
+        ("--.-", 'q'),
+        (".-.", 'r'),
+        ("...", 's'),
+        ("-", 't'),
+        ("..-", 'u'),
+        ("...-", 'v'),
+        (".--", 'w'),
+        ("-..-", 'x'),
+        ("-.--", 'y'),
+        ("--..", 'z'),
+        ("-----", '0'),
+        (".----", '1'),
+        ("..---", '2'),
+        ("...--", '3'),
+        ("....-", '4'),
+        (".....", '5'),
+        ("-....", '6'),
+        ("--...", '7'),
+        ("---..", '8'),
+        ("----.", '9'),
+        (".-.-.-", '.'),
+        ("--..--", ','),
+        ("..--..", '?'),
+    ];
+    TABLE.iter().find(|(k, _)| *k == code).map(|(_, c)| *c)
+}
+
+/// The whole text reversed (asked for with "reverse"/"backwards").
+pub(crate) fn reversed(text: &str) -> Decoded {
+    Decoded {
+        span: Span::new(0, text.len()),
+        encoding: Encoding::Reversed,
+        text: text.chars().rev().collect(),
+    }
+}
+
+/// Whether the text asks to read something backwards.
+pub(crate) fn mentions_reverse(folded: &str) -> bool {
+    folded.contains("revers") || folded.contains("backward") || folded.contains("right to left")
 }
 
 fn is_b64(b: u8) -> bool {
@@ -424,6 +533,8 @@ mod tests {
         let d = decode_all("NFTW433SMUQGC3DMEBYHEZLWNFXXK4Y=", false);
         assert_eq!(d[0].text, "ignore all previous");
         assert_eq!(rot13_char('v'), 'i');
+        let d = decode_all("morse: .. --. -. --- .-. . / .- .-.. .-..", false);
+        assert_eq!(d[0].text, "ignore all");
         let d = decode_all("hex: 69 67 6e 6f 72 65 20 61 6c 6c", false);
         assert_eq!(d[0].text, "ignore all");
         let d = decode_all("01101001 01100111 01101110 01101111", false);

@@ -124,6 +124,11 @@ pub(crate) fn latin_lookalike(c: char) -> Option<char> {
     })
 }
 
+/// Combining diacritical marks (the Zalgo alphabet).
+fn is_combining(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
 fn is_cyrillic_or_greek(c: char) -> bool {
     matches!(c as u32, 0x0370..=0x03FF | 0x0400..=0x052F | 0x1F00..=0x1FFF | 0x0530..=0x058F)
 }
@@ -357,6 +362,16 @@ fn fold_general(text: &str) -> Folded {
                 continue;
             }
             for (off, c) in gap.char_indices() {
+                // Zalgo: combining marks stacked on letters are dropped and
+                // recorded as obfuscation (NFKC already composed real accents).
+                if is_combining(c) {
+                    let at = t.span.start + off;
+                    match out.spaced_runs.last_mut() {
+                        Some(last) if last.end == at => last.end = at + c.len_utf8(),
+                        _ => out.spaced_runs.push(Span::new(at, at + c.len_utf8())),
+                    }
+                    continue;
+                }
                 // Markdown emphasis (`**`, `__`) is dropped for matching.
                 if (c == '*' || c == '_')
                     && (bytes.get(off + 1) == Some(&(c as u8))
@@ -510,6 +525,10 @@ mod tests {
         assert_eq!(fold("іgnore аll").text, "ignore all");
         assert_eq!(fold("Все предыдущие").text, "все предыдущие");
         assert_eq!(fold("version 2024 v1").text, "version 2024 v1");
+        assert_eq!(
+            fold("i\u{335}g\u{336}n\u{337}o\u{338}r\u{334}e\u{337} all").text,
+            "ignore all"
+        );
     }
 
     #[test]

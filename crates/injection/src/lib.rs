@@ -768,7 +768,11 @@ impl Scanner {
         };
         let mut out = Vec::new();
         let mut budget = self.config.max_decoded_bytes;
-        for d in encoding::decode_all(norm.as_str(text), rot13) {
+        let mut decoded = encoding::decode_all(norm.as_str(text), rot13);
+        if encoding::mentions_reverse(&folded.text) {
+            decoded.push(encoding::reversed(norm.as_str(text)));
+        }
+        for d in decoded {
             let span = norm.original_span(d.span);
             if budget < d.text.len() {
                 break;
@@ -778,7 +782,11 @@ impl Scanner {
                 let mut f = Finding::new(Layer::Encoding, d.encoding.rule(), span, Tier::Block);
                 f.detail = Some(inner.rule);
                 out.push(f);
-            } else if d.encoding != encoding::Encoding::Rot13 && looks_like_prose(&d.text) {
+            } else if !matches!(
+                d.encoding,
+                encoding::Encoding::Rot13 | encoding::Encoding::Reversed
+            ) && looks_like_prose(&d.text)
+            {
                 out.push(Finding::new(
                     Layer::Encoding,
                     "l4.encoded_text",
