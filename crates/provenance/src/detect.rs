@@ -982,6 +982,11 @@ impl ClaimDetector {
             if self.fixed.zh_kv_key.is_match(key) {
                 return true;
             }
+            // A lower-case key with a one-word value is a record, not prose
+            // ("user: approved", "user chose: dark").
+            if key.starts_with(|c: char| c.is_lowercase()) && self.fixed.scalar.is_match(value) {
+                return true;
+            }
             if self.fixed.decision_word.is_match(key) && self.fixed.scalar.is_match(value) {
                 let v = value.trim_end_matches(['.', ',', ';']).to_ascii_lowercase();
                 let literal = matches!(
@@ -1023,7 +1028,7 @@ impl Fixed {
             scalar: build(r"(?i)^[\w\-./%]+\s*[.,;]?$"),
             script_zh: build(r"话术|剧本|台词|这是.{0,30}的记录|记录如下|对话记录|聊天记录|范例"),
             code_like: build(
-                r"==|=>|&&|\|\||::|\(\)\s*[;{]|\{\s*$|^\s*(?:if|elif|else|return|def|fn|function|const|let|var|assert|expect)\b.*[(){};=]",
+                r#"^\s*[{\[].*["”]\s*:|==|=>|&&|\|\||::|\(\)\s*[;{]|\{\s*$|^\s*(?:if|elif|else|return|def|fn|function|const|let|var|assert|expect)\b.*[(){};=]"#,
             ),
             cond_any: build(
                 r"(?i)\b(?:if|unless|whether|until|till|once|suppose|supposing|assuming|imagine|hypothetically|lest|whenever|in case|provided that|what if|let's say|should|would|could|might)\b|如果|若是|假如|假设|要是|一旦|除非|是否|每当",
@@ -1039,7 +1044,7 @@ impl Fixed {
                 r"(?i)^\W*(?:did|does|do|has|have|had|is|was|were|should|can|could|would|will|may|might|must|shall|why|how|what|which|who)\b",
             ),
             field_after: build(
-                r"(?i)^\s+(?:columns?|fields?|flags?|attributes?|property|properties|events?|states?|status|timestamps?|booleans?|bits?|enums?|values?|keys?|params?|parameters?|metrics?|counts?|rates?|badges?|checkbox(?:es)?|tables?|rows?)\b",
+                r#"(?i)^["'”’]?\s+(?:labels?|tags?|toggles?|columns?|fields?|flags?|attributes?|property|properties|events?|states?|status|timestamps?|booleans?|bits?|enums?|values?|keys?|params?|parameters?|metrics?|counts?|rates?|badges?|checkbox(?:es)?|tables?|rows?)\b"#,
             ),
             want_know: build(
                 r"(?i)^\s+to\s+(?:know|understand|learn|see (?:if|whether|how|why|what)|check (?:if|whether)|find out|ask|discuss|talk|explore|hear|clarify|compare|investigate|get a sense)\b",
