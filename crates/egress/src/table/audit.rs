@@ -104,7 +104,7 @@ const MAX_PATTERN: usize = 12;
 const PATIENCE: usize = 32;
 const MAX_HOLDERS: usize = 3;
 
-fn patterns(n: usize, rels: &[(usize, Vec<usize>)]) -> Patterns {
+fn patterns(n: usize, rels: &[(usize, Vec<usize>)], usable: &[bool]) -> Patterns {
     let mut member_of: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut target_of: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (k, (t, members)) in rels.iter().enumerate() {
@@ -121,7 +121,8 @@ fn patterns(n: usize, rels: &[(usize, Vec<usize>)]) -> Patterns {
     let mut holders: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut leaves = Vec::new();
     for leaf in 0..n {
-        if !target_of[leaf].is_empty() {
+        // Lines with no counts (label columns) can carry no pattern.
+        if !target_of[leaf].is_empty() || !usable[leaf] {
             continue;
         }
         leaves.push(leaf);
@@ -269,8 +270,9 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
     if queue.is_empty() {
         return prot;
     }
-    let rows = patterns(m.nrows, &m.row_rel);
-    let cols = patterns(m.ncols, &m.col_rel);
+    let rows = patterns(m.nrows, &m.row_rel, &vec![true; m.nrows]);
+    let count_cols: Vec<bool> = (0..m.ncols).map(|c| m.is_count_col(c)).collect();
+    let cols = patterns(m.ncols, &m.col_rel, &count_cols);
     let big = n > 20_000;
     let caps = caps(m, floor, &rows, &cols);
     if !certify_all(m, s, &caps, &mut prot, queue, big) {
