@@ -324,11 +324,11 @@ pub fn render(data: &HudData) -> String {
         &data.provenance_by_reason,
     );
 
-    let _ = write!(
+    let _ = writeln!(
         h,
         "<section class=\"card\"><h2>Closure review</h2>\
          <p><b data-k=\"closure:pending\">{}</b> candidates pending, \
-         <b data-k=\"closure:overdue\" class=\"{}\">{}</b> overdue.</p></section>\n",
+         <b data-k=\"closure:overdue\" class=\"{}\">{}</b> overdue.</p></section>",
         data.closure_pending,
         if data.closure_overdue > 0 { "bad" } else { "" },
         data.closure_overdue

@@ -183,7 +183,7 @@ impl Guards {
             .iter()
             .filter(|f| f.tier > Tier::Pass)
             .collect();
-        findings.sort_by(|a, b| b.tier.cmp(&a.tier));
+        findings.sort_by_key(|f| std::cmp::Reverse(f.tier));
         let mut seen = Vec::new();
         for f in findings {
             if seen.len() == INJECTION_FINDINGS_PER_MESSAGE || seen.contains(&&f.rule) {
