@@ -169,7 +169,10 @@ fn populated_home() {
         !page.contains("ghp_R8aWq2LmZ0xT5vNcK7pB3yHd9JfE1sUgQ4iO"),
         "no raw secret on the page"
     );
-    assert!(page.contains("Latest intercept: <b>block</b>"), "the latest interception is shown");
+    assert!(
+        page.contains("Latest intercept: <b>block</b>"),
+        "the latest interception is shown"
+    );
     let posture = number(&page, "posture").unwrap();
     in_browser(&page, &home, &[("posture", posture)]);
     std::fs::remove_dir_all(&home).ok();
