@@ -194,6 +194,18 @@ fn trigger_mask(triggers: &[(usize, u8)], span: Span) -> u8 {
     mask
 }
 
+/// Whether an ASCII trigger is a whole word (`we` in `were` or `user` in
+/// `users` is not); CJK triggers always count.
+fn whole_word_trigger(text: &str, start: usize, end: usize) -> bool {
+    if !text.as_bytes()[start].is_ascii() {
+        return true;
+    }
+    let before = text[..start].chars().next_back();
+    let after = text[end..].chars().next();
+    !before.is_some_and(|c| c.is_ascii_alphanumeric())
+        && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+}
+
 /// Whether a trigger position falls inside `span`.
 fn has_trigger(triggers: &[usize], span: Span) -> bool {
     let i = triggers.partition_point(|&p| p < span.start);
@@ -409,6 +421,7 @@ impl ClaimDetector {
         let found: Vec<(usize, u8)> = self
             .triggers
             .find_iter(text)
+            .filter(|m| whole_word_trigger(text, m.start(), m.end()))
             .map(|m| (m.start(), trigger_kind(m.pattern().as_usize())))
             .collect();
         let triggers: Vec<usize> = found.iter().map(|t| t.0).collect();
@@ -426,9 +439,11 @@ impl ClaimDetector {
                 in_fence = !in_fence;
                 continue;
             }
-            if in_fence || !has_trigger(&triggers, line) || self.line_exempt(content) {
+            if in_fence || !has_trigger(&triggers, line) {
                 continue;
             }
+            // The line rules run only for a line that yields a claim.
+            let before = claims.len();
             let line_text = &text[line.range()];
             for sentence in sentences(line_text) {
                 let sentence = sentence.shift(line.start);
@@ -439,6 +454,11 @@ impl ClaimDetector {
                 if budget.truncated {
                     break;
                 }
+            }
+            if claims.len() > before && self.line_exempt(content) {
+                budget.claims_left += claims.len() - before;
+                budget.truncated = budget.candidates_left == 0;
+                claims.truncate(before);
             }
             if budget.truncated {
                 break;
