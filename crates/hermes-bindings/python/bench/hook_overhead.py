@@ -6,8 +6,10 @@ Runs inside a Hermes process: a throw-away HERMES_HOME with the four plugins
 enabled, plugin discovery through ``import run_agent``, then each hook is
 fired through Hermes' own ``invoke_hook`` the way the agent loop does.  It
 prints p50/p90/p99 per (guard, hook) in microseconds, for the full dispatch
-(``invoke_hook``: Hermes loop + our callback + JSON + Rust + back) and, as a
-floor, Hermes' dispatch of a no-op Python callback.
+(``invoke_hook``: Hermes loop + our callback + JSON + Rust + back), the Rust
+call alone (``Guard.handle`` on pre-encoded JSON: the guard's own work,
+including its evidence writes) and, as a floor, Hermes' dispatch of a no-op
+Python callback.
 """
 
 from __future__ import annotations
@@ -74,7 +76,18 @@ def main() -> int:
                 samples.append((time.perf_counter_ns() - t0) / 1000.0)
         finally:
             mgr._hooks[hook] = saved
+        native = []
+        if label_guard in ("provenance", "egress", "injection", "closure"):
+            from palisade_hermes import _shim as shim
+
+            d, home_s = shim.dispatcher(label_guard), str(home)
+            for i in range(a.n):
+                text = shim.encode_kwargs(dict(base, tool_call_id=f"n{i}"))
+                t0 = time.perf_counter_ns()
+                d.handle(hook, home_s, text)
+                native.append((time.perf_counter_ns() - t0) / 1000.0)
         rows.append({"guard": label_guard, "hook": hook, "n": a.n,
+                     "rust_p50_us": round(statistics.median(native), 2) if native else None,
                      "p50_us": round(statistics.median(samples), 2),
                      "p90_us": round(pct(samples, 0.90), 2), "p99_us": round(pct(samples, 0.99), 2)})
 
@@ -88,9 +101,15 @@ def main() -> int:
     if a.json:
         print(json.dumps(rows, indent=1))
     else:
-        print(f"{'guard':28} {'hook':22} {'p50 us':>8} {'p90 us':>8} {'p99 us':>8}")
+        print(f"{'guard':28} {'hook':22} {'p50 us':>8} {'p90 us':>8} {'p99 us':>8} {'rust p50':>9} {'shim p50':>9}")
         for r in rows:
-            print(f"{r['guard']:28} {r['hook']:22} {r['p50_us']:8.1f} {r['p90_us']:8.1f} {r['p99_us']:8.1f}")
+            rust = r["rust_p50_us"]
+            shim_cost = f"{r['p50_us'] - rust:9.1f}" if rust is not None else f"{'':9}"
+            rust_s = f"{rust:9.1f}" if rust is not None else f"{'':9}"
+            print(f"{r['guard']:28} {r['hook']:22} {r['p50_us']:8.1f} {r['p90_us']:8.1f} {r['p99_us']:8.1f}"
+                  f" {rust_s} {shim_cost}")
+        print("p50/p90/p99: the whole hook call through Hermes' invoke_hook (kwargs -> JSON -> Rust -> "
+              "directive); rust p50: Guard.handle alone on pre-encoded JSON; shim p50: the difference.")
         print(f"(n={a.n} calls each, through hermes_cli.plugins.invoke_hook, HERMES_HOME={home})")
     return 0
 
