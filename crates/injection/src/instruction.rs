@@ -231,6 +231,17 @@ fn question_about() -> &'static Regex {
     })
 }
 
+/// Words that make a quoted phrase an object of study (translate it,
+/// spell it), not an order.
+fn quoted_use() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        #[allow(clippy::expect_used)] // constant pattern, checked by unit tests
+        Regex::new(r"(?-u:\b)(?:translat\w*|homework|linguistics?|grammar|spelling|spell|pronounc\w*|meaning|means|definition|define)(?-u:\b)")
+            .expect("quoted-use pattern compiles")
+    })
+}
+
 fn discussing() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
@@ -261,7 +272,12 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     let cue = mention_cue().is_match(lead);
     let question = question_about().is_match(sentence) || discussing().is_match(sentence);
     let mut tier = rule.tier;
-    if (quoted && (subject || cue || question)) || (cue && subject) || (question && subject) {
+    let studied = quoted && quoted_use().is_match(sentence);
+    if (quoted && (subject || cue || question))
+        || studied
+        || (cue && subject)
+        || (question && subject)
+    {
         tier = tier.min(Tier::Flag);
     }
     if matches!(
@@ -318,5 +334,6 @@ mod tests {
         assert!(mention_cue().is_match("phrases like \""));
         assert!(question_about().is_match("what does it mean"));
         assert!(discussing().is_match("a blog post"));
+        assert!(quoted_use().is_match("translate it"));
     }
 }

@@ -924,7 +924,7 @@ fn family(id: &str) -> &str {
         "unfiltered_ai" => "persona",
         "authority" => "fake_system",
         "never_refuse" | "never_deny" => "compliance",
-        "prompt_leak" | "repeat_above" | "secret_ask" => "prompt_leak",
+        "prompt_leak" | "repeat_above" | "repeat_you_are" | "secret_ask" => "prompt_leak",
         "address_ai" | "when_summarizing" => "address_ai",
         other => other,
     }
