@@ -231,6 +231,12 @@ pub(crate) struct ToolRules {
     code_list: Regex,
     string_lit: Regex,
     heredoc: Regex,
+    sensitive_dir: Regex,
+    env_dump: Regex,
+    cookie_exfil: Regex,
+    find_secrets: Regex,
+    download_exec: Regex,
+    persistence: Regex,
 }
 
 fn re(p: &str) -> Result<Regex, crate::Error> {
@@ -266,6 +272,24 @@ impl ToolRules {
             code_list: re(r#"\[([^\]\n]{1,1024})\]"#)?,
             string_lit: re(r#"['"]([^'"\n]{0,256})['"]"#)?,
             heredoc: re(r#"<<(-?)\s*(['"]?)([A-Za-z_][A-Za-z0-9_]{0,32})(['"]?)"#)?,
+            sensitive_dir: re(
+                r"(?:~|\$home|\$\{home\}|/home/[^/\s]+|/root|/users/[^/\s]+)/\.(?:ssh|aws|gnupg|kube|docker|azure|config/gcloud|password-store)\b|(?i:\$HOME)/\.(?:ssh|aws|gnupg)",
+            )?,
+            env_dump: re(
+                r"(?i)\b(?:env|printenv|set|export -p)\s*\|\s*(?:[\w./-]*/)?(?:curl|wget|nc|ncat|netcat|socat|telnet)\b|\b(?:curl|wget)\b[^\n]{0,200}(?:\$\(\s*(?:env|printenv|cat\s+[^)]*(?:\.env|\.ssh|\.aws|shadow|passwd|history))|`\s*(?:env|printenv))",
+            )?,
+            cookie_exfil: re(
+                r#"(?i)https?://[^\s'"`]{1,300}['"`]?\s*\+\s*(?:document\.cookie|localstorage|sessionstorage|btoa\s*\(|encodeuricomponent\s*\(\s*document\.cookie)|(?:fetch|new\s+image\(\)\.src\s*=|navigator\.sendbeacon)\s*\(?[^\n]{0,200}document\.cookie"#,
+            )?,
+            find_secrets: re(
+                r#"(?i)\bfind\s+(?:/|~|\$home)\S{0,40}\s[^\n|;]{0,200}-i?name\s+['"]?[^\s'"]*(?:\.pem|\.key|id_rsa|id_ed25519|credentials|\.env|\.kdbx|\.p12|\.pfx|wallet|secret)"#,
+            )?,
+            download_exec: re(
+                r"(?i)\b(?:curl|wget)\b[^\n;|]{0,300}(?:&&|;)\s*(?:sudo\s+)?chmod\s+(?:[ugoa]*\+x|[0-7]*[1357][0-7]*)\s+\S+\s*(?:&&|;)\s*(?:sudo\s+)?(?:\./|/|~/|(?:ba)?sh\s)",
+            )?,
+            persistence: re(
+                r"(?i)\bcrontab\b[^\n]{0,300}\b(?:curl|wget|nc|ncat|/dev/tcp|base64)\b|>>?\s*(?:~|\$home)/\.(?:bashrc|zshrc|profile|bash_profile)\b[^\n]{0,10}|\b(?:curl|wget)\b[^\n]{0,300}>>?\s*(?:~|\$home)/\.(?:bashrc|zshrc|profile|bash_profile|ssh/authorized_keys)|>>\s*(?:~|\$home|/root)/\.ssh/authorized_keys",
+            )?,
         })
     }
 }
@@ -361,6 +385,30 @@ pub(crate) fn check(
             };
             ctx.add("tool.credential_path", Span::new(m.start(), m.end()), tier);
         }
+        // Sensitive directories shipped over the network, environment dumps,
+        // cookie theft, key hunts from the root, download-and-run, persistence.
+        if rules.sensitive_dir.is_match(text) && rules.net_egress.is_match(text)
+            || rules.sensitive_dir.is_match(text) && (text.contains("| nc") || text.contains("|nc"))
+        {
+            if let Some(m) = rules.sensitive_dir.find(text) {
+                ctx.add(
+                    "tool.credential_exfil",
+                    Span::new(m.start(), m.end()),
+                    Tier::Block,
+                );
+            }
+        }
+        for (re, id) in [
+            (&rules.env_dump, "tool.env_exfil"),
+            (&rules.cookie_exfil, "tool.cookie_exfil"),
+            (&rules.find_secrets, "tool.secret_hunt"),
+            (&rules.download_exec, "tool.download_execute"),
+            (&rules.persistence, "tool.persistence"),
+        ] {
+            if let Some(m) = re.find(text) {
+                ctx.add(id, Span::new(m.start(), m.end()), Tier::Block);
+            }
+        }
         // Markdown / HTML image exfiltration.
         for c in rules.md_image.captures_iter(text).take(64) {
             if let Some(u) = c.get(1).or_else(|| c.get(2)) {
@@ -440,7 +488,22 @@ fn key_use_only(text: &str) -> bool {
     let base = first.rsplit('/').next().unwrap_or(first);
     matches!(
         base,
-        "ssh" | "scp" | "sftp" | "ssh-add" | "ssh-keygen" | "ssh-copy-id" | "rsync" | "git"
+        "ssh"
+            | "scp"
+            | "sftp"
+            | "ssh-add"
+            | "ssh-keygen"
+            | "ssh-copy-id"
+            | "rsync"
+            | "git"
+            | "chmod"
+            | "chown"
+            | "ls"
+            | "stat"
+            | "test"
+            | "source"
+            | "."
+            | "touch"
     ) && !text.contains('|')
         && !text.contains("cat ")
 }
@@ -1150,7 +1213,13 @@ fn rm_tier(args: &[String]) -> Option<Tier> {
     if targets.iter().all(|t| temp_path(t)) {
         return None;
     }
-    Some(Tier::Quarantine)
+    // Relative build/cache directories (`node_modules`, `dist/`) are routine;
+    // other absolute paths are worth a flag; roots/home/system block above.
+    let absolute = |t: &&str| t.starts_with('/') || t.starts_with('~') || t.starts_with('$');
+    if !targets.iter().any(absolute) {
+        return None;
+    }
+    Some(Tier::Flag)
 }
 
 fn temp_path(t: &str) -> bool {
