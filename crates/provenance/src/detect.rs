@@ -623,6 +623,9 @@ impl ClaimDetector {
                 self.rule_for(slot, &mt[pred..]),
             );
         }
+        if full(out) {
+            return;
+        }
         for m in (en)
             .then(|| self.en_we.find_iter(clause))
             .into_iter()
@@ -647,6 +650,9 @@ impl ClaimDetector {
                 ClaimClass::Approval,
                 self.rule_for(Slot::EnWe, pred.as_str()),
             );
+        }
+        if full(out) {
+            return;
         }
         for m in (kinds & KIND_EN != 0)
             .then(|| self.en_passive.find_iter(clause))
@@ -681,6 +687,9 @@ impl ClaimDetector {
                 self.rule_for(Slot::EnPassive, verb.as_str()),
             );
         }
+        if full(out) {
+            return;
+        }
         for m in (kinds & KIND_EN != 0)
             .then(|| self.en_phrase.find_iter(clause))
             .into_iter()
@@ -709,6 +718,9 @@ impl ClaimDetector {
             );
         }
         // Chinese.
+        if full(out) {
+            return;
+        }
         for m in (kinds & KIND_ZH != 0)
             .then(|| self.zh_main.find_iter(clause))
             .into_iter()
@@ -744,6 +756,9 @@ impl ClaimDetector {
                 class,
                 self.rule_for(slot, &mt[pred..]),
             );
+        }
+        if full(out) {
+            return;
         }
         for m in (zh)
             .then(|| self.zh_we.find_iter(clause))
