@@ -52,44 +52,114 @@ const TYPED: &[&str] = &[
     "please summarise the incident report in five bullet points for the team channel",
 ];
 
-/// Write a said.jsonl of about `bytes` for session `s1`.
+/// Write a said.jsonl of about `bytes`: varied ordinary messages over
+/// several sessions, plus the three sentences the write quotes, once each,
+/// in session `s1`.
 fn said_store(home: &Path, bytes: usize) {
     let dir = home.join("plugin-data/provenance-gate");
     std::fs::create_dir_all(&dir).unwrap();
     let mut f = std::fs::File::create(dir.join("said.jsonl")).unwrap();
+    let words = [
+        "logs",
+        "payment",
+        "retry",
+        "deploy",
+        "branch",
+        "review",
+        "budget",
+        "alert",
+        "schema",
+        "migration",
+        "cache",
+        "latency",
+        "invoice",
+        "report",
+        "quarter",
+        "incident",
+        "summary",
+        "pipeline",
+        "runner",
+        "token",
+        "bucket",
+        "replica",
+        "index",
+        "shard",
+    ];
     let mut written = 0usize;
     let mut i = 0usize;
-    while written < bytes {
-        let row = json!({
-            "ts": "2027-01-15T08:00:00Z", "session": if i % 3 == 0 { "s1" } else { "other" },
-            "msg_id": format!("{i:016x}"), "text": format!("{} (note {i})", TYPED[i % TYPED.len()]),
-            "sender_id": "",
-        })
+    let row = |session: &str, text: String, f: &mut std::fs::File, i: usize| -> usize {
+        let line = json!({"ts": "2027-01-15T08:00:00Z", "session": session,
+            "msg_id": format!("{i:016x}"), "text": text, "sender_id": ""})
         .to_string();
-        f.write_all(row.as_bytes()).unwrap();
+        f.write_all(line.as_bytes()).unwrap();
         f.write_all(b"\n").unwrap();
-        written += row.len() + 1;
+        line.len() + 1
+    };
+    while written < bytes {
+        let w = |k: usize| words[(i * 7 + k * 13) % words.len()];
+        let text = format!(
+            "{} {i}: can you check the {} for {} {} and {} the {} before {}",
+            TYPED[i % TYPED.len()]
+                .split_whitespace()
+                .next()
+                .unwrap_or("note"),
+            w(1),
+            w(2),
+            i * 7919 % 10_007,
+            w(3),
+            w(4),
+            w(5)
+        );
+        let session = format!("sess-{}", i % 40);
+        written += row(
+            if i % 40 == 0 { "s1" } else { session.as_str() },
+            text,
+            &mut f,
+            i,
+        );
+        i += 1;
+    }
+    for quoted in [
+        "I decided we ship on Friday",
+        "我决定周五发布新版本",
+        "let's keep the retry budget at three attempts and alert after the second failure",
+    ] {
+        row("s1", quoted.to_owned(), &mut f, i);
         i += 1;
     }
 }
 
-/// A ~2 KB memory write: ordinary lines and two quoted decisions.
+/// A ~2 KB memory write: ordinary notes and three quoted decisions.
 fn memory_write(size: usize) -> String {
-    let mut s = String::new();
-    let lines = [
+    let ordinary = [
         "The payment service retries three times before alerting.",
-        "User decided to ship on Friday (\"I decided we ship on Friday\").",
         "Logs live in /var/log/payments and rotate daily.",
-        "用户决定周五发布新版本(“我决定周五发布新版本”)。",
         "The on-call rotation changes every Monday at 09:00 UTC.",
+        "Staging deploys run from the release branch after CI passes.",
     ];
+    let claims = [
+        "User decided to ship on Friday (\"I decided we ship on Friday\").",
+        "用户决定周五发布新版本(“我决定周五发布新版本”)。",
+        "The user said to keep the retry budget (\"keep the retry budget at three attempts\").",
+    ];
+    let mut s = String::new();
+    for c in claims {
+        s.push_str(c);
+        s.push('\n');
+    }
     let mut i = 0;
     while s.len() < size {
-        s.push_str(lines[i % lines.len()]);
+        s.push_str(ordinary[i % ordinary.len()]);
         s.push('\n');
         i += 1;
     }
     s
+}
+
+/// A ~2 KB write that is nothing but quoted claims (a worst case).
+fn claim_dense_write(size: usize) -> String {
+    let line = "User decided to ship on Friday (\"I decided we ship on Friday\").\n";
+    line.repeat(size / line.len() + 1)
 }
 
 fn kwargs_tool(tool: &str, args: serde_json::Value) -> String {
@@ -107,6 +177,34 @@ fn provenance(c: &mut Criterion) {
         "memory",
         json!({"action": "add", "target": "memory", "content": write}),
     );
+    // Plumbing only: a 2 KB write with no decision claim.
+    {
+        let home = Home::new("prov-plain");
+        said_store(home.path(), 1024 * 1024);
+        let plugin = Plugin::new(GuardName::Provenance, Host::default(), env.clone());
+        let plain = "The payment service retries three times before alerting.\n".repeat(36);
+        let kwargs = kwargs_tool(
+            "memory",
+            json!({"action": "add", "target": "memory", "content": plain}),
+        );
+        plugin.handle_at(
+            home.path(),
+            "pre_tool_call",
+            &kwargs,
+            Timestamp::from_unix(NOW),
+        );
+        g.throughput(Throughput::Bytes(plain.len() as u64));
+        g.bench_function("no_claims_2KB_said_1MB", |b| {
+            b.iter(|| {
+                black_box(plugin.handle_at(
+                    home.path(),
+                    "pre_tool_call",
+                    &kwargs,
+                    Timestamp::from_unix(NOW),
+                ))
+            })
+        });
+    }
     for store in [64 * 1024, 256 * 1024, 1024 * 1024] {
         let home = Home::new(&format!("prov-{store}"));
         said_store(home.path(), store);
@@ -135,7 +233,39 @@ fn provenance(c: &mut Criterion) {
             },
         );
     }
-    // Adversarial: 64 KB of claims, each needing its own quote lookup.
+    // Claim-dense: every sentence of the 2 KB write is a quoted decision.
+    {
+        let home = Home::new("prov-dense");
+        said_store(home.path(), 1024 * 1024);
+        let plugin = Plugin::new(
+            GuardName::Provenance,
+            Host::default(),
+            Env::from_pairs([("PROVENANCE_GATE_MODE", "block")]),
+        );
+        let dense = claim_dense_write(2048);
+        let kwargs = kwargs_tool(
+            "memory",
+            json!({"action": "add", "target": "memory", "content": dense}),
+        );
+        plugin.handle_at(
+            home.path(),
+            "pre_tool_call",
+            &kwargs,
+            Timestamp::from_unix(NOW),
+        );
+        g.throughput(Throughput::Bytes(dense.len() as u64));
+        g.bench_function("claim_dense_2KB_said_1MB", |b| {
+            b.iter(|| {
+                black_box(plugin.handle_at(
+                    home.path(),
+                    "pre_tool_call",
+                    &kwargs,
+                    Timestamp::from_unix(NOW),
+                ))
+            })
+        });
+    }
+    // Adversarial: 60 KB of claims, each needing its own quote lookup.
     let home = Home::new("prov-adv");
     said_store(home.path(), 256 * 1024);
     let plugin = Plugin::new(GuardName::Provenance, Host::default(), env);
