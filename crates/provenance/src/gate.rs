@@ -558,23 +558,24 @@ impl Gate {
     }
 
     fn role(&self, quote: &str) -> Role {
-        let relayed = self.relayed.captures_iter(quote).any(|c| {
-            let who = c.name("who").map_or("", |m| m.as_str()).to_lowercase();
-            !matches!(
-                who.as_str(),
-                "we" | "you"
-                    | "i"
-                    | "let"
-                    | "and"
-                    | "just"
-                    | "also"
-                    | "then"
-                    | "now"
-                    | "it"
-                    | "that"
-                    | "this"
-            )
-        });
+        let relayed = self.relayed.is_match(quote)
+            && self.relayed.captures_iter(quote).any(|c| {
+                let who = c.name("who").map_or("", |m| m.as_str()).to_lowercase();
+                !matches!(
+                    who.as_str(),
+                    "we" | "you"
+                        | "i"
+                        | "let"
+                        | "and"
+                        | "just"
+                        | "also"
+                        | "then"
+                        | "now"
+                        | "it"
+                        | "that"
+                        | "this"
+                )
+            });
         let own = self.self_said.is_match(quote);
         match (relayed, own) {
             (true, false) => Role::Relayed,
@@ -643,7 +644,8 @@ fn floor(s: &str, mut i: usize) -> usize {
 fn build(p: &str) -> Regex {
     // Invariant: the fixed patterns above are compiled by the unit tests.
     #[allow(clippy::expect_used)] // invariant stated above
-    Regex::new(p).expect("built-in pattern compiles")
+    // ASCII word boundaries keep the searches on the lazy DFA.
+    Regex::new(&p.replace(r"\b", r"(?-u:\b)")).expect("built-in pattern compiles")
 }
 
 /// Span arithmetic used above.
