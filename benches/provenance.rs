@@ -42,8 +42,14 @@ fn adversarial(size: usize) -> Vec<(&'static str, String)> {
     let rep = |unit: &str| unit.repeat(size / unit.len() + 1);
     vec![
         ("subjects_no_punct", rep("the user the owner user ")),
-        ("claims_one_sentence", rep("the user (Dana) already decided and ")),
-        ("quotes_everywhere", rep("\"user decided\" 'the user chose' ")),
+        (
+            "claims_one_sentence",
+            rep("the user (Dana) already decided and "),
+        ),
+        (
+            "quotes_everywhere",
+            rep("\"user decided\" 'the user chose' "),
+        ),
         ("cjk_subjects", rep("用户用户已经明确")),
         ("zero_width", rep("U\u{200B}ser de\u{200D}cided, ")),
         ("sentences", rep("User decided X. ")),
@@ -72,7 +78,8 @@ fn bench_detect(c: &mut Criterion) {
 /// `n` bytes of user messages; message `i` says "we ship release {i} on friday".
 fn said_store(bytes: usize) -> (SaidIndex, usize) {
     let mut said = SaidIndex::new();
-    let filler = "can you look at the logs for me and tell me why the build keeps failing on arm64 ";
+    let filler =
+        "can you look at the logs for me and tell me why the build keeps failing on arm64 ";
     let mut total = 0;
     let mut i = 0;
     while total < bytes {
@@ -113,10 +120,18 @@ fn bench_gate(c: &mut Criterion) {
             }
         }
         let report = gate.check(&write, &said, "s1", None);
-        assert!(report.is_pass(), "bench input must pass: {:?}", report.reason);
+        assert!(
+            report.is_pass(),
+            "bench input must pass: {:?}",
+            report.reason
+        );
         g.throughput(Throughput::Bytes(write.len() as u64));
         g.bench_function(label, |b| {
-            b.iter(|| black_box(gate.check(black_box(&write), &said, "s1", None)).claims.len())
+            b.iter(|| {
+                black_box(gate.check(black_box(&write), &said, "s1", None))
+                    .claims
+                    .len()
+            })
         });
     }
     let (said, _) = said_store(200 * 1024);
