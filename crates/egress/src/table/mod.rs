@@ -1072,9 +1072,12 @@ fn realign_markdown(
     raw: &RawTable,
     edits: &[(usize, usize, String)],
 ) -> Option<Vec<(usize, usize, String)>> {
-    if raw.lines.len() < 2 {
+    // Re-padding is cosmetic: very large tables keep their plain edits.
+    if raw.lines.len() < 2 || raw.lines.len() > 5_000 || edits.len() > 50_000 {
         return None;
     }
+    let mut sorted: Vec<&(usize, usize, String)> = edits.iter().collect();
+    sorted.sort_by_key(|e| e.0);
     // Aligned: every line has its pipes at the same character columns.
     let pipe_cols = |s: &str| -> Vec<usize> {
         s.chars()
@@ -1105,7 +1108,9 @@ fn realign_markdown(
                     let mut cell = String::new();
                     let (ca, cb) = (a + p + 1, a + bi);
                     let mut pos = ca;
-                    for (ea, eb, rep) in edits.iter().filter(|e| e.0 >= ca && e.1 <= cb) {
+                    let from = sorted.partition_point(|e| e.0 < ca);
+                    let upto = sorted.partition_point(|e| e.0 < cb);
+                    for (ea, eb, rep) in sorted[from..upto].iter().copied().filter(|e| e.1 <= cb) {
                         cell.push_str(text.get(pos..*ea)?);
                         cell.push_str(rep);
                         pos = *eb;

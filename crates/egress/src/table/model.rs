@@ -456,9 +456,14 @@ fn sum_check(
 /// Row equations: each total column is the sum of the count columns it
 /// covers (those since the previous total column, else all of them).
 fn row_equations(m: &mut Model) {
-    let totals: Vec<usize> = (0..m.ncols)
+    let mut totals: Vec<usize> = (0..m.ncols)
         .filter(|&c| m.kinds[c] == ColKind::Total)
         .collect();
+    // Each total column is checked against every row: a bounded number.
+    for &extra in totals.iter().skip(16) {
+        m.kinds[extra] = ColKind::Count;
+    }
+    totals.truncate(16);
     let mut prev = None;
     for &t in &totals {
         let since: Vec<usize> = (prev.map_or(0, |p| p + 1)..t)
@@ -508,14 +513,24 @@ fn column_equations(m: &mut Model) {
     if cols.is_empty() {
         return;
     }
+    // Checking a labelled relation costs its members × columns; a text
+    // where every row claims to be a total could make that quadratic, so
+    // the checks share a budget linear in the table size. Past it, labels
+    // are no longer trusted (no relation), which costs nothing in safety
+    // that the budget could have bought: such a table is not a real one.
+    let budget = std::cell::Cell::new(32 * (m.nrows + 1) * (cols.len() + 1));
     let holds = |m: &Model, target: usize, members: &[usize]| -> bool {
-        !members.is_empty()
-            && cols.iter().all(|&c| {
-                !matches!(
-                    sum_check(m, target, c, members.iter().map(|&r| (r, c))),
-                    Check::Fails
-                )
-            })
+        let cost = members.len() * cols.len();
+        if members.is_empty() || cost > budget.get() {
+            return false;
+        }
+        budget.set(budget.get() - cost);
+        cols.iter().all(|&c| {
+            !matches!(
+                sum_check(m, target, c, members.iter().map(|&r| (r, c))),
+                Check::Fails
+            )
+        })
     };
     if !m.roles.contains(&RowRole::Total) && m.nrows >= 3 {
         let last = m.nrows - 1;
@@ -565,7 +580,9 @@ fn column_equations(m: &mut Model) {
                     relations.push((r, all_details.clone()));
                 } else {
                     m.roles[r] = RowRole::Detail;
-                    unresolved.push((r, all_details.clone()));
+                    if unresolved.len() < 8 {
+                        unresolved.push((r, all_details.clone()));
+                    }
                     details.push(r);
                     all_details.push(r);
                     continue;

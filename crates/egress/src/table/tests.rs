@@ -930,3 +930,30 @@ fn hides_no_more_than_one_and_a_half_times_a_greedy_reference() {
         "{ours} hidden vs reference {reference}"
     );
 }
+
+#[test]
+fn adversarial_labels_and_wide_markdown_finish() {
+    // Every row claims to be a subtotal and none adds up.
+    let mut text = String::from("area,a,b,total\n");
+    for i in 0..5_000 {
+        text.push_str(&format!("Subtotal {i},{},{},{}\n", i % 7, i % 5 + 5, i % 3));
+    }
+    let r = run(&text);
+    assert_eq!(r.tables.len(), 1);
+    assert!(r.tables[0].audit_passed());
+
+    // A large aligned Markdown table, every cell small: re-padding stays
+    // per line.
+    let mut md = String::from("| g | a | b | c |\n|---|---|---|---|\n");
+    for i in 0..2_000 {
+        md.push_str(&format!(
+            "| r{i:04} | {} | {} | {} |\n",
+            1 + i % 4,
+            1 + i % 3,
+            2 + i % 2
+        ));
+    }
+    let r = run(&md);
+    assert_eq!(r.tables[0].hidden.len(), 6_000);
+    assert!(r.text.lines().count() == 2_002);
+}
