@@ -135,11 +135,14 @@ fn bench_gate(c: &mut Criterion) {
         });
     }
     let (said, _) = said_store(200 * 1024);
-    let adv = adversarial(1024 * 1024).remove(1).1;
-    g.throughput(Throughput::Bytes(adv.len() as u64));
-    g.bench_function("adversarial_1MiB_write", |b| {
-        b.iter(|| black_box(gate.check(&adv, &said, "s1", None)).claims.len())
-    });
+    for (name, adv) in adversarial(1024 * 1024) {
+        g.throughput(Throughput::Bytes(adv.len() as u64));
+        g.bench_with_input(
+            BenchmarkId::new("adversarial_1MiB_write", name),
+            &adv,
+            |b, t| b.iter(|| black_box(gate.check(t, &said, "s1", None)).claims.len()),
+        );
+    }
     g.finish();
 }
 
