@@ -433,7 +433,10 @@ pub(crate) fn check(
             }
         }
         // Instructions in arguments: stricter in a tainted session.
-        if text.len() <= 256 * 1024 {
+        // Untainted, only arguments up to 16 KiB are read for instructions
+        // (they only flag there); a tainted session reads up to 256 KiB.
+        let limit = if tainted { 256 * 1024 } else { 16 * 1024 };
+        if text.len() <= limit {
             let r = scanner.scan(text);
             if r.tier >= Tier::Quarantine {
                 let span = r
@@ -946,7 +949,8 @@ fn split_heredocs(rules: &ToolRules, cmd: &str) -> (String, Vec<(String, String)
 
 fn first_command(s: &str) -> String {
     let seg = s.rsplit(['|', ';', '&']).next().unwrap_or(s);
-    let words = strip_wrappers(&tokenize(seg));
+    let tokens = tokenize(seg);
+    let words = strip_wrappers(&tokens);
     words
         .first()
         .map(|w| w.rsplit('/').next().unwrap_or(w).to_owned())
@@ -1091,6 +1095,13 @@ fn split_segments(cmd: &str) -> Vec<Vec<Vec<String>>> {
                     }
                 }
             }
+            '$' if chars.peek() == Some(&'(') => {
+                // `$(…)` stays inside the word; its body is checked by the
+                // subshell scan. Keeps a flood of `$(` from making a segment
+                // per character.
+                cur.push(c);
+            }
+            '(' if cur.ends_with('$') => cur.push(c),
             '|' if chars.peek() != Some(&'|') => flush_seg(&mut cur, &mut pipeline),
             ';' | '&' | '|' | '\n' | '{' | '}' | '(' | ')' | '`' => {
                 flush_seg(&mut cur, &mut pipeline);
@@ -1113,7 +1124,7 @@ fn split_segments(cmd: &str) -> Vec<Vec<Vec<String>>> {
 
 /// Drop assignments and wrappers (`sudo`, `env`, `command`, `time`, `nice` …)
 /// in front of the real command word.
-fn strip_wrappers(words: &[String]) -> Vec<String> {
+fn strip_wrappers(words: &[String]) -> &[String] {
     let mut i = 0usize;
     while i < words.len() {
         let w = words[i].as_str();
@@ -1148,7 +1159,7 @@ fn strip_wrappers(words: &[String]) -> Vec<String> {
             "command" | "builtin" | "exec" | "nohup" | "time" | "stdbuf" | "unbuffer"
             | "setsid" => {
                 if base == "command" && words.get(i + 1).is_some_and(|a| a == "-v" || a == "-V") {
-                    return Vec::new();
+                    return &[];
                 }
                 i += 1;
                 while i < words.len() && words[i].starts_with('-') {
@@ -1174,7 +1185,7 @@ fn strip_wrappers(words: &[String]) -> Vec<String> {
             _ => break,
         }
     }
-    words.get(i..).map(<[String]>::to_vec).unwrap_or_default()
+    words.get(i..).unwrap_or_default()
 }
 
 /// Tier for `rm` with these arguments: recursive deletion of a root, home or
