@@ -118,7 +118,12 @@ pub fn looks_random(value: &str) -> bool {
 
 /// Decide one candidate: `None` to drop it, `Some((span, verified))` to keep
 /// it (a credential assignment's span may be trimmed to the value proper).
-pub(super) fn accept(rule: &SecretRule, text: &str, span: Span) -> Option<(Span, bool)> {
+pub(super) fn accept(
+    rule: &SecretRule,
+    text: &str,
+    span: Span,
+    match_start: usize,
+) -> Option<(Span, bool)> {
     let span = if rule.spec.tier == Tier::Generic {
         trim_query_tail(text, span)
     } else {
@@ -144,6 +149,10 @@ pub(super) fn accept(rule: &SecretRule, text: &str, span: Span) -> Option<(Span,
         }
         Some(Check::Random) if !looks_random(token_body(value)) => return None,
         Some(Check::Random) => {}
+        Some(Check::NameBoundary) if !name_boundary(text, match_start) => return None,
+        Some(Check::NameBoundary) => {}
+        Some(Check::FieldStart) if !field_start(text, match_start) => return None,
+        Some(Check::FieldStart) => {}
         Some(Check::Base64PrivateKey) => {
             if !base64_private_key(value) {
                 return None;
@@ -179,6 +188,27 @@ fn trim_query_tail(text: &str, span: Span) -> Span {
         }
     }
     span
+}
+
+/// Whether `start` begins a field of a connection string or query.
+fn field_start(text: &str, start: usize) -> bool {
+    match text[..start].chars().next_back() {
+        None => true,
+        Some(c) => c.is_whitespace() || matches!(c, ';' | '"' | '\'' | '{' | '?' | '&'),
+    }
+}
+
+/// Whether a name starting at `start` begins a word (or a camel-case hump).
+fn name_boundary(text: &str, start: usize) -> bool {
+    let Some(prev) = text[..start].chars().next_back() else {
+        return true;
+    };
+    if !prev.is_alphanumeric() {
+        return true;
+    }
+    let first = text[start..].chars().next();
+    (prev.is_ascii_lowercase() || prev.is_ascii_digit())
+        && first.is_some_and(|c| c.is_ascii_uppercase())
 }
 
 /// The part of a token after its vendor prefix (`ghp_`, `sk-`, `hf_`).

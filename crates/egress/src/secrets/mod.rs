@@ -38,7 +38,7 @@
 mod filters;
 
 use crate::error::{Error, ErrorKind};
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use palisade_common::mask::mask_secret;
 use palisade_common::{Severity, Span};
 use regex::{Regex, RegexBuilder};
@@ -89,6 +89,13 @@ pub enum Check {
     Random,
     /// The value is base64 whose decoded prefix is a PEM *private* key header.
     Base64PrivateKey,
+    /// The match starts at a name boundary: not inside a longer word
+    /// (`bypass:` is not `pass:`), though a camel-case hump is a boundary
+    /// (`dbPassword`).
+    NameBoundary,
+    /// The match starts a field: at the start of the text or after `;`,
+    /// whitespace, a quote, `{`, `?` or `&` (`…;Password=…`, not `DB_PASSWORD=`).
+    FieldStart,
 }
 
 /// How specific a rule is; overlapping candidates go to the more specific.
@@ -325,6 +332,9 @@ impl SecretScanner {
         let prefilter = AhoCorasickBuilder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
+            // A full DFA: one transition per byte, the fastest search for a
+            // few hundred keywords (memory is a few hundred KB, built once).
+            .kind(Some(AhoCorasickKind::DFA))
             .build(&keywords)
             .map_err(|e| Error::new(ErrorKind::Rule, format!("keyword prefilter: {e}")))?;
         Ok(SecretScanner {
@@ -384,35 +394,40 @@ impl SecretScanner {
         if text.is_empty() {
             return Vec::new();
         }
-        let triggered = self.triggered_rules(text);
+        let hits = self.keyword_hits(text);
         let mut candidates: Vec<Candidate> = Vec::new();
         for (index, rule) in self.rules.iter().enumerate() {
-            if !triggered[index] {
+            let Some(regions) = hits.regions(index, rule.spec.tier, text) else {
                 continue;
-            }
-            for caps in rule.regex.captures_iter(text).take(MAX_MATCHES_PER_RULE) {
-                let Some(m) = (1..caps.len())
-                    .rev()
-                    .find_map(|g| caps.get(g))
-                    .or(caps.get(0))
-                else {
-                    continue;
-                };
-                if m.as_str().is_empty() {
-                    continue;
+            };
+            for region in regions {
+                let slice = &text[region.range()];
+                for caps in rule.regex.captures_iter(slice).take(MAX_MATCHES_PER_RULE) {
+                    let Some(m) = (1..caps.len())
+                        .rev()
+                        .find_map(|g| caps.get(g))
+                        .or(caps.get(0))
+                    else {
+                        continue;
+                    };
+                    if m.as_str().is_empty() {
+                        continue;
+                    }
+                    let span = Span::new(region.start + m.start(), region.start + m.end());
+                    let match_start = region.start + caps.get(0).map_or(m.start(), |g| g.start());
+                    let Some((span, verified)) = filters::accept(rule, text, span, match_start)
+                    else {
+                        continue;
+                    };
+                    if !keep(&text[span.range()]) {
+                        continue;
+                    }
+                    candidates.push(Candidate {
+                        rule: index,
+                        span,
+                        verified,
+                    });
                 }
-                let span = Span::new(m.start(), m.end());
-                let Some((span, verified)) = filters::accept(rule, text, span) else {
-                    continue;
-                };
-                if !keep(&text[span.range()]) {
-                    continue;
-                }
-                candidates.push(Candidate {
-                    rule: index,
-                    span,
-                    verified,
-                });
             }
         }
         let markers = filters::hermes_markers(text);
@@ -497,25 +512,109 @@ impl SecretScanner {
         }
     }
 
-    fn triggered_rules(&self, text: &str) -> Vec<bool> {
-        let mut triggered = vec![false; self.rules.len()];
-        let mut seen_keyword = vec![false; self.keyword_rules.len()];
-        let mut remaining = self.keyword_rules.len();
+    fn keyword_hits(&self, text: &str) -> KeywordHits {
+        let mut hits = KeywordHits {
+            triggered: vec![false; self.rules.len()],
+            positions: vec![Vec::new(); self.rules.len()],
+            overflow: vec![false; self.rules.len()],
+        };
         for m in self.prefilter.find_overlapping_iter(text) {
-            let p = m.pattern().as_usize();
-            if !seen_keyword[p] {
-                seen_keyword[p] = true;
-                for &r in &self.keyword_rules[p] {
-                    triggered[r] = true;
+            for &r in &self.keyword_rules[m.pattern().as_usize()] {
+                hits.triggered[r] = true;
+                if self.rules[r].spec.tier == Tier::Specific || hits.overflow[r] {
+                    continue;
                 }
-                remaining -= 1;
-                if remaining == 0 {
-                    break;
+                let positions = &mut hits.positions[r];
+                if positions.len() >= MAX_WINDOWS_PER_RULE {
+                    hits.overflow[r] = true;
+                } else if positions.last() != Some(&m.start()) {
+                    positions.push(m.start());
                 }
             }
         }
-        triggered
+        hits
     }
+}
+
+/// At most this many keyword windows per rule; beyond it the rule scans the
+/// whole text (still linear).
+const MAX_WINDOWS_PER_RULE: usize = 1024;
+/// A window reaches this many lines before and after a keyword hit.
+const WINDOW_LINES_BEFORE: usize = 1;
+const WINDOW_LINES_AFTER: usize = 3;
+/// …and at most this many bytes before and after the hit (context rules
+/// match a name within a few dozen bytes of their keyword and a value of at
+/// most a few hundred).
+const WINDOW_BYTES_BEFORE: usize = 160;
+const WINDOW_BYTES_AFTER: usize = 1200;
+
+/// Which rules' keywords occurred, and where (for context rules).
+struct KeywordHits {
+    triggered: Vec<bool>,
+    positions: Vec<Vec<usize>>,
+    overflow: Vec<bool>,
+}
+
+impl KeywordHits {
+    /// The regions of `text` a rule's regex must search, or `None` when the
+    /// rule's keywords do not occur. Format rules (specific tier) search the
+    /// whole text: their regexes have literal prefixes and are fast. Context
+    /// rules search only the lines around their keyword hits, so a long text
+    /// with a few `password`/`key` mentions does not pay for a full pass of
+    /// the heavier context regexes.
+    fn regions(&self, rule: usize, tier: Tier, text: &str) -> Option<Vec<Span>> {
+        if !self.triggered[rule] {
+            return None;
+        }
+        if tier == Tier::Specific || self.overflow[rule] {
+            return Some(vec![Span::new(0, text.len())]);
+        }
+        let mut out: Vec<Span> = Vec::new();
+        for &pos in &self.positions[rule] {
+            let w = line_window(text, pos);
+            match out.last_mut() {
+                Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
+                _ => out.push(w),
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The lines around `pos`, bounded in bytes, on char boundaries.
+fn line_window(text: &str, pos: usize) -> Span {
+    let bytes = text.as_bytes();
+    let floor = pos.saturating_sub(WINDOW_BYTES_BEFORE);
+    let mut start = pos;
+    let mut lines = 0;
+    while start > floor {
+        if bytes[start - 1] == b'\n' {
+            if lines == WINDOW_LINES_BEFORE {
+                break;
+            }
+            lines += 1;
+        }
+        start -= 1;
+    }
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let ceiling = (pos + WINDOW_BYTES_AFTER).min(text.len());
+    let mut end = pos;
+    let mut lines = 0;
+    while end < ceiling {
+        if bytes[end] == b'\n' {
+            lines += 1;
+            if lines > WINDOW_LINES_AFTER {
+                break;
+            }
+        }
+        end += 1;
+    }
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    Span::new(start, end.max(start))
 }
 
 /// Replace each finding's span in `text` by its preview. Findings must have

@@ -200,3 +200,100 @@ fn corpus_negative() {
         include_str!("../../testdata/secrets_negative.jsonl"),
     );
 }
+
+mod props {
+    use super::super::*;
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+
+    /// Text made of words, punctuation, assignments and credential-ish
+    /// fragments, so rules actually fire.
+    fn texty() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            "[a-z]{1,8}",
+            Just(" ".to_string()),
+            Just("\n".to_string()),
+            Just("=".to_string()),
+            Just(": ".to_string()),
+            Just("\"".to_string()),
+            Just("password=".to_string()),
+            Just("token: ".to_string()),
+            Just("Bearer ".to_string()),
+            Just("https://u:".to_string()),
+            Just("@h.example ".to_string()),
+            Just("ghp_".to_string()),
+            Just("AKIA".to_string()),
+            Just("«redacted:".to_string()),
+            Just("»".to_string()),
+            Just("数据".to_string()),
+            "[A-Za-z0-9]{16,40}",
+        ];
+        prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn redaction_is_idempotent_and_rescan_finds_nothing(text in texty()) {
+            let s = SecretScanner::builtin();
+            let once = s.redact(&text);
+            let twice = s.redact(&once.text);
+            prop_assert_eq!(&twice.text, &once.text);
+            prop_assert!(s.scan(&once.text).is_empty());
+        }
+
+        #[test]
+        fn bytes_outside_spans_are_unchanged(text in texty()) {
+            let s = SecretScanner::builtin();
+            let r = s.redact(&text);
+            // Rebuild the original from the redacted text: every gap between
+            // spans must appear verbatim, in order.
+            let mut cursor = 0;
+            let mut rebuilt = String::new();
+            for f in &r.findings {
+                prop_assert!(f.span.start >= cursor);
+                prop_assert!(text.is_char_boundary(f.span.start) && text.is_char_boundary(f.span.end));
+                rebuilt.push_str(&text[cursor..f.span.start]);
+                rebuilt.push_str(&f.preview);
+                cursor = f.span.end;
+            }
+            rebuilt.push_str(&text[cursor..]);
+            prop_assert_eq!(rebuilt, r.text);
+        }
+
+        #[test]
+        fn a_secret_shaped_like_its_rule_is_found(
+            rule_index in 0usize..64,
+            left in "[a-z ]{0,20}",
+            right in "[a-z ]{0,20}",
+            seed in any::<u64>(),
+        ) {
+            let s = SecretScanner::builtin();
+            let shaped: Vec<&SecretRule> = s.rules().iter().filter(|r| r.spec().shape.is_some()).collect();
+            prop_assume!(!shaped.is_empty());
+            let rule = shaped[rule_index % shaped.len()];
+            let shape = rule.spec().shape.clone().unwrap_or_default();
+            let strategy = proptest::string::string_regex(&shape).expect("shape is a valid regex");
+            let mut runner = proptest::test_runner::TestRunner::new_with_rng(
+                ProptestConfig::default(),
+                proptest::test_runner::TestRng::from_seed(
+                    proptest::test_runner::RngAlgorithm::ChaCha,
+                    &{
+                        let mut b = [0u8; 32];
+                        b[..8].copy_from_slice(&seed.to_le_bytes());
+                        b
+                    },
+                ),
+            );
+            let secret = strategy.new_tree(&mut runner).expect("generate").current();
+            prop_assume!(!is_placeholder(&secret) && looks_random(&secret));
+            let text = format!("{left} {secret} {right}");
+            let found = s.scan(&text);
+            prop_assert!(
+                found.iter().any(|f| text[f.span.range()] == secret),
+                "{} did not find {:?} in {:?}: {:?}", rule.spec().id, secret, text, found
+            );
+        }
+    }
+}
