@@ -22,7 +22,8 @@ VENV="${PALISADE_E2E_VENV:-$ROOT/target/e2e-venv}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 
-step() { printf '\n== e2e: %s\n' "$*"; }
+T_START=$(date +%s)
+step() { printf '\n== e2e [%ss]: %s\n' "$(( $(date +%s) - T_START ))" "$*"; }
 
 pick_python() {
     local candidates=("${PALISADE_PYTHON:-}" python3.11 python3.12 python3.13 python3)
@@ -49,7 +50,6 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-t0=$(date +%s)
 if venv_ok; then
     step "reusing venv $VENV"
 else
@@ -75,4 +75,4 @@ step "pytest $PKG/tests"
 # sys.path, and the source tree's palisade_hermes (no native module) would
 # shadow the installed wheel.
 "$VENV/bin/pytest" -q -p no:cacheprovider "$PKG/tests" "$@"
-step "done in $(( $(date +%s) - t0 )) s"
+step "done"
