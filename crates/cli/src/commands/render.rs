@@ -80,6 +80,10 @@ fn write_value(out: &mut String, value: &Value, depth: usize) {
                     Value::Object(inner) if inner.is_empty() => {
                         let _ = writeln!(out, "{pad}{k}: (none)");
                     }
+                    // Messages are shown whole: they are the point of a dry run.
+                    Value::String(text) => {
+                        let _ = writeln!(out, "{pad}{k}: {text}");
+                    }
                     other => {
                         let _ = writeln!(out, "{pad}{k}: {}", compact(other));
                     }
