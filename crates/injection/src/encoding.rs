@@ -30,6 +30,7 @@ pub(crate) enum Encoding {
     Rot13,
     Morse,
     Reversed,
+    Escapes,
 }
 
 impl Encoding {
@@ -42,6 +43,7 @@ impl Encoding {
             Encoding::Rot13 => "l4.rot13_payload",
             Encoding::Morse => "l4.morse_payload",
             Encoding::Reversed => "l4.reversed_payload",
+            Encoding::Escapes => "l4.escaped_payload",
         }
     }
 }
@@ -156,6 +158,7 @@ pub(crate) fn decode_all(text: &str, rot13: bool) -> Vec<Decoded> {
     }
     spaced_runs(text, &mut out);
     morse_runs(text, &mut out);
+    escapes(text, &mut out);
     if rot13 && out.len() < MAX_CANDIDATES {
         let decoded: String = text.chars().map(rot13_char).collect();
         out.push(Decoded {
@@ -324,6 +327,73 @@ fn morse_letter(code: &str) -> Option<char> {
         ("..--..", '?'),
     ];
     TABLE.iter().find(|(k, _)| *k == code).map(|(_, c)| *c)
+}
+
+/// Numeric HTML entities (`&#105;`, `&#x69;`) and `\\uXXXX` escapes: when
+/// a text carries four or more, the whole text is decoded once.
+fn escapes(text: &str, out: &mut Vec<Decoded>) {
+    if (!text.contains("&#") && !text.contains("\\u")) || out.len() >= MAX_CANDIDATES {
+        return;
+    }
+    let b = text.as_bytes();
+    let mut decoded = String::with_capacity(text.len());
+    let mut count = 0usize;
+    let mut i = 0usize;
+    let mut last = 0usize;
+    while i < b.len() {
+        let (val, len) = if b[i] == b'&' && b.get(i + 1) == Some(&b'#') {
+            let hex = matches!(b.get(i + 2), Some(b'x' | b'X'));
+            let start = if hex { i + 3 } else { i + 2 };
+            let mut j = start;
+            while j < b.len()
+                && j - start < 8
+                && (if hex {
+                    b[j].is_ascii_hexdigit()
+                } else {
+                    b[j].is_ascii_digit()
+                })
+            {
+                j += 1;
+            }
+            if j > start && b.get(j) == Some(&b';') {
+                let digits = &text[start..j];
+                let v = if hex {
+                    u32::from_str_radix(digits, 16).ok()
+                } else {
+                    digits.parse::<u32>().ok()
+                };
+                (v, j + 1 - i)
+            } else {
+                (None, 0)
+            }
+        } else if b[i] == b'\\'
+            && b.get(i + 1) == Some(&b'u')
+            && i + 6 <= b.len()
+            && b[i + 2..i + 6].iter().all(u8::is_ascii_hexdigit)
+        {
+            (u32::from_str_radix(&text[i + 2..i + 6], 16).ok(), 6)
+        } else {
+            (None, 0)
+        };
+        match val.and_then(char::from_u32) {
+            Some(c) if len > 0 => {
+                decoded.push_str(&text[last..i]);
+                decoded.push(c);
+                count += 1;
+                i += len;
+                last = i;
+            }
+            _ => i += 1,
+        }
+    }
+    if count >= 4 {
+        decoded.push_str(&text[last..]);
+        out.push(Decoded {
+            span: Span::new(0, text.len()),
+            encoding: Encoding::Escapes,
+            text: decoded,
+        });
+    }
 }
 
 /// The whole text reversed (asked for with "reverse"/"backwards").
@@ -533,6 +603,10 @@ mod tests {
         let d = decode_all("NFTW433SMUQGC3DMEBYHEZLWNFXXK4Y=", false);
         assert_eq!(d[0].text, "ignore all previous");
         assert_eq!(rot13_char('v'), 'i');
+        let d = decode_all("&#105;&#103;&#110;&#x6f;re all", false);
+        assert_eq!(d[0].text, "ignore all");
+        let d = decode_all("\\u0069\\u0067\\u006e\\u006fre", false);
+        assert_eq!(d[0].text, "ignore");
         let d = decode_all("morse: .. --. -. --- .-. . / .- .-.. .-..", false);
         assert_eq!(d[0].text, "ignore all");
         let d = decode_all("hex: 69 67 6e 6f 72 65 20 61 6c 6c", false);
