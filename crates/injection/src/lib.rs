@@ -784,7 +784,9 @@ impl Scanner {
                 out.push(f);
             } else if !matches!(
                 d.encoding,
-                encoding::Encoding::Rot13 | encoding::Encoding::Reversed
+                encoding::Encoding::Rot13
+                    | encoding::Encoding::Reversed
+                    | encoding::Encoding::Escapes
             ) && looks_like_prose(&d.text)
             {
                 out.push(Finding::new(
