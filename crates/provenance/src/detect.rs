@@ -1299,7 +1299,10 @@ fn build(pattern: &str) -> Regex {
     // ASCII word boundaries keep every search on the lazy DFA: a Unicode
     // `\b` makes the DFA give up on non-ASCII text (curly quotes, CJK).
     let pattern = pattern.replace(r"\b", r"(?-u:\b)");
-    Regex::new(&pattern).expect("built-in pattern compiles")
+    regex::RegexBuilder::new(&pattern)
+        .dfa_size_limit(64 << 20)
+        .build()
+        .expect("built-in pattern compiles")
 }
 
 /// The subject words every claim form contains.

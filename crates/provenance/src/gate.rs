@@ -366,21 +366,34 @@ impl Gate {
             .filter(|q| q.kind.is_speech())
             .collect();
         // Quotes of the user's own words are not claims: blank them, re-detect.
-        let verified: Vec<Span> = quotes
-            .iter()
-            .filter(|q| {
-                // Only a quote that could hide a claim needs looking up here.
-                if !self.detector.mentions_subject(&ntext[q.inner.range()]) {
-                    return false;
-                }
-                let f = quote_form(&ntext[q.inner.range()]);
-                !f.is_empty() && !said.find_form(&f, session, self.config.search).is_empty()
-            })
-            .map(|q| q.inner)
-            .collect();
-        let (mut claims, truncated) =
+        // Only a quote that holds a detected claim needs looking up, so the
+        // look-ups are bounded by the claim limit, not by the number of quotes.
+        let mut verified: Vec<Span> = Vec::new();
+        let mut checked: Vec<Span> = Vec::new();
+        let (mut claims, mut truncated) =
             self.detector
                 .detect_limited(text, &norm, &verified, MAX_CLAIMS + 1);
+        for _round in 0..2 {
+            let mut added = false;
+            for q in &quotes {
+                if checked.contains(&q.inner) || !claims.iter().any(|c| q.inner.contains(c.anchor))
+                {
+                    continue;
+                }
+                checked.push(q.inner);
+                let f = quote_form(&ntext[q.inner.range()]);
+                if !f.is_empty() && !said.find_form(&f, session, self.config.search).is_empty() {
+                    verified.push(q.inner);
+                    added = true;
+                }
+            }
+            if !added {
+                break;
+            }
+            (claims, truncated) =
+                self.detector
+                    .detect_limited(text, &norm, &verified, MAX_CLAIMS + 1);
+        }
         if !stored_sentences.is_empty() {
             // A sentence already in the stored text, unchanged, is not re-checked.
             claims.retain(|c| !stored_sentences.contains(&match_form(&ntext[c.sentence.range()])));
@@ -434,12 +447,14 @@ impl Gate {
         let owned = claim.normalized_span;
         let sentence_quotes: Vec<&Quoted> = quotes
             .iter()
-            .filter(|q| claim.sentence.contains(q.outer))
+            .filter(|q| claim.sentence.start <= q.outer.start && q.outer.start < claim.sentence.end)
             .take(MAX_QUOTES_PER_SENTENCE)
             .collect();
         let mine: Vec<&Quoted> = sentence_quotes
             .into_iter()
-            .filter(|q| owned.contains(q.outer))
+            .filter(|q| {
+                owned.start <= q.outer.start && q.outer.start < owned.end.max(owned.start + 1)
+            })
             .collect();
         let mut best: Option<(Reason, String)> = None;
         for q in &mine {
