@@ -370,11 +370,6 @@ impl ClaimDetector {
         self.scope
     }
 
-    /// Whether `s` holds a subject word at all (a cheap prefilter).
-    pub(crate) fn mentions_subject(&self, s: &str) -> bool {
-        self.triggers.is_match(s)
-    }
-
     /// The claims in `text`, with spans in `text`.
     ///
     /// ```
