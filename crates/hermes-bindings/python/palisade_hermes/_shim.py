@@ -117,7 +117,9 @@ def dispatcher(guard: str) -> Any:
     with _DISPATCHERS_LOCK:
         found = _DISPATCHERS.get(guard)
         if found is None:
-            found = _native.Guard(guard, host_version())
+            # The shim applies ``modify`` to the live args dict (see
+            # to_pre_tool_call), so the dispatcher may ask for rewrites.
+            found = _native.Guard(guard, host_version(), inplace_modify=True)
             _DISPATCHERS[guard] = found
     return found
 

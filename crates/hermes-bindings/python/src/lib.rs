@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use palisade_hermes::{GuardName, Plugin};
+use palisade_hermes::{Env, GuardName, Host, Plugin};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -30,14 +30,27 @@ struct Guard {
 #[pymethods]
 impl Guard {
     /// Builds the dispatcher; reads the seeds' environment variables once.
+    ///
+    /// `inplace_modify`: the shim applies a `modify` directive to the
+    /// argument dict Hermes is about to execute, so argument rewrites (an
+    /// egress redaction) work on hosts without the `modify` directive too.
     #[new]
-    #[pyo3(signature = (guard, host_version = ""))]
-    fn new(guard: &str, host_version: &str) -> PyResult<Self> {
+    #[pyo3(signature = (guard, host_version = "", inplace_modify = false))]
+    fn new(guard: &str, host_version: &str, inplace_modify: bool) -> PyResult<Self> {
         let name = guard_name(guard)
             .ok_or_else(|| PyValueError::new_err(format!("unknown palisade guard {guard:?}")))?;
+        let mut host = Host::from_version(host_version);
+        if inplace_modify {
+            host.supports_modify = true;
+        }
         Ok(Guard {
-            plugin: Plugin::from_process(name, host_version),
+            plugin: Plugin::new(name, host, Env::from_process()),
         })
+    }
+
+    /// The host capabilities the dispatcher decides with, as JSON.
+    fn host(&self) -> String {
+        serde_json::to_string(self.plugin.host()).unwrap_or_else(|_| "null".to_owned())
     }
 
     /// The Hermes hook names this guard wants registered.

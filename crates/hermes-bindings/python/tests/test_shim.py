@@ -156,3 +156,6 @@ def test_native_guard_builds_for_every_plugin():
         assert isinstance(hooks, list) and hooks, guard
     with pytest.raises(Exception):
         _shim._native.Guard("nope", "0.19.0")
+    # the shim applies modify itself, so the dispatcher may ask for rewrites
+    assert json.loads(_shim.dispatcher("egress").host())["supports_modify"] is True
+    assert json.loads(_shim._native.Guard("egress", "0.19.0").host())["supports_modify"] is False

@@ -32,6 +32,9 @@ def test_credential_in_a_command_never_runs_as_is(session):
                 PLUGIN, toolsets=TOOLS)
     leaked = r["files"].get("work/leak.txt", "")
     assert SECRET not in leaked, "the raw credential reached the shell"
+    # the shim applied the redaction to the arguments Hermes executed: the
+    # command ran, with the credential masked
+    assert "GITHUB_TOKEN=" in leaked, r["turns"][0]["tool_results"]
     assert SECRET not in r["turns"][0]["tool_results"][0]
     # the audit log holds masked values only
     for path, text in plugin_files(r, "egress").items():
