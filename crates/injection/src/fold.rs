@@ -168,16 +168,59 @@ struct Token {
 
 /// Fold `text` (already NFKC-normalized, invisibles stripped).
 pub(crate) fn fold(text: &str) -> Folded {
-    if text.is_ascii() && !text.contains("**") && !text.contains("__") && !ascii_spaced_run(text) {
-        return fold_ascii(text);
+    if !ascii_spaced_run(text) && simple_chars(text) {
+        return fold_fast(text);
     }
     fold_general(text)
 }
 
-/// ASCII without letter-spacing or emphasis: lower case and leetspeak are
-/// byte-for-byte, so the map is the identity.
-fn fold_ascii(text: &str) -> Folded {
-    let mut bytes = text.as_bytes().to_ascii_lowercase();
+/// Every character lower-cases to one character of the same UTF-8 length
+/// and none is a lookalike or a combining mark: the fast fold applies.
+fn simple_chars(text: &str) -> bool {
+    text.is_ascii()
+        || text.chars().all(|c| {
+            if c.is_ascii() {
+                return true;
+            }
+            if latin_lookalike(c).is_some() || is_combining(c) {
+                return false;
+            }
+            let mut l = c.to_lowercase();
+            matches!((l.next(), l.next()), (Some(x), None) if x.len_utf8() == c.len_utf8())
+        })
+}
+
+/// Byte-for-byte fold (identity map): lower case, emphasis runs (`**`,
+/// `__`) to spaces, leetspeak inside ASCII words.
+fn fold_fast(text: &str) -> Folded {
+    let mut bytes = if text.is_ascii() {
+        text.as_bytes().to_ascii_lowercase()
+    } else {
+        let mut v = Vec::with_capacity(text.len());
+        let mut buf = [0u8; 4];
+        for c in text.chars() {
+            if c.is_ascii() {
+                v.push(c.to_ascii_lowercase() as u8);
+            } else {
+                let l = c.to_lowercase().next().unwrap_or(c);
+                v.extend_from_slice(l.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+        v
+    };
+    // Markdown emphasis: runs of two or more `*` or `_` become spaces.
+    let mut k = 0usize;
+    while k < bytes.len() {
+        let b = bytes[k];
+        if (b == b'*' || b == b'_') && bytes.get(k + 1) == Some(&b) {
+            while k < bytes.len() && bytes[k] == b {
+                bytes[k] = b' ';
+                k += 1;
+            }
+            continue;
+        }
+        k += 1;
+    }
     let mut leet_words = Vec::new();
     let n = bytes.len();
     let mut i = 0usize;
@@ -209,7 +252,8 @@ fn fold_ascii(text: &str) -> Folded {
         }
     }
     Folded {
-        // Invariant: ASCII in, ASCII out (lower-casing and leet map ASCII to ASCII).
+        // Invariant: only ASCII bytes were rewritten (to ASCII) and non-ASCII
+        // characters were replaced by characters of the same UTF-8 length.
         text: String::from_utf8(bytes).unwrap_or_default(),
         map: Vec::new(),
         identity: true,
@@ -525,6 +569,8 @@ mod tests {
         assert_eq!(fold("іgnore аll").text, "ignore all");
         assert_eq!(fold("Все предыдущие").text, "все предыдущие");
         assert_eq!(fold("version 2024 v1").text, "version 2024 v1");
+        assert_eq!(fold("**Ignore** all 👍 ÄÖ").text, "  ignore   all 👍 äö");
+        assert!(fold("**Ignore**").source_span(Span::new(2, 8)) == Span::new(2, 8));
         assert_eq!(
             fold("i\u{335}g\u{336}n\u{337}o\u{338}r\u{334}e\u{337} all").text,
             "ignore all"
