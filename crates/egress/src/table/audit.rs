@@ -301,6 +301,8 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
 struct PatternCache {
     rows: Vec<Option<Vec<Pattern>>>,
     cols: Vec<Option<Vec<Pattern>>>,
+    wide_rows: Vec<Option<Vec<Pattern>>>,
+    wide_cols: Vec<Option<Vec<Pattern>>>,
 }
 
 type Pattern = Vec<(usize, i32)>;
@@ -318,8 +320,9 @@ fn certify_all(
     let mut cache = PatternCache {
         rows: vec![None; m.nrows],
         cols: vec![None; m.ncols],
+        wide_rows: vec![None; m.nrows],
+        wide_cols: vec![None; m.ncols],
     };
-    let (mut wide_rows, mut wide_cols);
     let full_block = fully_hidden_flat_block(m, prot);
     let mut k = 0;
     while k < queue.len() {
@@ -349,22 +352,21 @@ fn certify_all(
         for (attempt, &window) in windows.iter().enumerate() {
             let last = attempt + 1 == windows.len();
             let (i, j) = (p / m.ncols, p % m.ncols);
-            let (row_pats, col_pats) = if attempt == 0 {
-                if cache.rows[i].is_none() {
-                    cache.rows[i] = Some(patterns_through(caps.rows, i, window));
-                }
-                if cache.cols[j].is_none() {
-                    cache.cols[j] = Some(patterns_through(caps.cols, j, window));
-                }
-                (
-                    cache.rows[i].as_deref().unwrap_or(&[]),
-                    cache.cols[j].as_deref().unwrap_or(&[]),
-                )
+            let (rows_cache, cols_cache) = if attempt == 0 {
+                (&mut cache.rows, &mut cache.cols)
             } else {
-                wide_rows = patterns_through(caps.rows, i, window);
-                wide_cols = patterns_through(caps.cols, j, window);
-                (&wide_rows[..], &wide_cols[..])
+                (&mut cache.wide_rows, &mut cache.wide_cols)
             };
+            if rows_cache[i].is_none() {
+                rows_cache[i] = Some(patterns_through(caps.rows, i, window));
+            }
+            if cols_cache[j].is_none() {
+                cols_cache[j] = Some(patterns_through(caps.cols, j, window));
+            }
+            let (row_pats, col_pats) = (
+                rows_cache[i].as_deref().unwrap_or(&[]),
+                cols_cache[j].as_deref().unwrap_or(&[]),
+            );
             if certify(
                 m, prot, row_pats, col_pats, p, req, window, last, &mut queue,
             ) {
