@@ -89,6 +89,7 @@ fn tool_calls(c: &mut Criterion) {
         );
     }
     let body = format!("echo {}", repeat_to("$(", 120 * 1024));
+    g.throughput(Throughput::Bytes(body.len() as u64));
     let write = ToolCall::new(
         "write_file",
         serde_json::json!({ "path": "x.md", "content": body }),
@@ -96,10 +97,9 @@ fn tool_calls(c: &mut Criterion) {
     g.bench_function("unclosed_subshell_write_file_120k", |b| {
         b.iter(|| s.check_tool_call(black_box(&write), &mut SessionState::new(), &policy, 0))
     });
-    let cmd = ToolCall::new(
-        "terminal",
-        serde_json::json!({ "command": "cd $(git rev-parse --show-toplevel) && cargo test -p palisade-injection" }),
-    );
+    let command = "cd $(git rev-parse --show-toplevel) && cargo test -p palisade-injection";
+    g.throughput(Throughput::Bytes(command.len() as u64));
+    let cmd = ToolCall::new("terminal", serde_json::json!({ "command": command }));
     g.bench_function("command", |b| {
         b.iter(|| s.check_tool_call(black_box(&cmd), &mut SessionState::new(), &policy, 0))
     });

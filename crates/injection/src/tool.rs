@@ -387,8 +387,13 @@ pub(crate) fn check(
         }
         // Sensitive directories shipped over the network, environment dumps,
         // cookie theft, key hunts from the root, download-and-run, persistence.
-        if rules.sensitive_dir.is_match(text) && rules.net_egress.is_match(text)
-            || rules.sensitive_dir.is_match(text) && (text.contains("| nc") || text.contains("|nc"))
+        // Literal gates (on a lower-case copy) keep the rarely-matching
+        // rules from each making a full pass over large arguments.
+        let lower = text.to_ascii_lowercase();
+        let has = |needles: &[&str]| needles.iter().any(|n| lower.contains(n));
+        if has(&["/."])
+            && rules.sensitive_dir.is_match(text)
+            && (rules.net_egress.is_match(text) || text.contains("| nc") || text.contains("|nc"))
         {
             if let Some(m) = rules.sensitive_dir.find(text) {
                 ctx.add(
@@ -398,19 +403,39 @@ pub(crate) fn check(
                 );
             }
         }
-        for (re, id) in [
-            (&rules.env_dump, "tool.env_exfil"),
-            (&rules.cookie_exfil, "tool.cookie_exfil"),
-            (&rules.find_secrets, "tool.secret_hunt"),
-            (&rules.download_exec, "tool.download_execute"),
-            (&rules.persistence, "tool.persistence"),
+        for (re, id, gate) in [
+            (
+                &rules.env_dump,
+                "tool.env_exfil",
+                &["curl", "wget"] as &[&str],
+            ),
+            (
+                &rules.cookie_exfil,
+                "tool.cookie_exfil",
+                &["cookie", "storage", "btoa"],
+            ),
+            (&rules.find_secrets, "tool.secret_hunt", &["find"]),
+            (&rules.download_exec, "tool.download_execute", &["chmod"]),
+            (
+                &rules.persistence,
+                "tool.persistence",
+                &["crontab", "rc", "profile", "authorized_keys"],
+            ),
         ] {
+            if !has(gate) {
+                continue;
+            }
             if let Some(m) = re.find(text) {
                 ctx.add(id, Span::new(m.start(), m.end()), Tier::Block);
             }
         }
         // Markdown / HTML image exfiltration.
-        for c in rules.md_image.captures_iter(text).take(64) {
+        let images = has(&["![", "<img"]);
+        for c in rules
+            .md_image
+            .captures_iter(if images { text } else { "" })
+            .take(64)
+        {
             if let Some(u) = c.get(1).or_else(|| c.get(2)) {
                 if exfil_query(u.as_str()) {
                     ctx.add(
