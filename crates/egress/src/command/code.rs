@@ -61,6 +61,73 @@ pub(crate) fn code_upload(code: &str) -> Option<Destination> {
     Some(Destination::Unknown)
 }
 
+/// Shell commands a script runs: the string literals passed to
+/// `os.system`, `subprocess.*`, `popen`, `execSync`/`exec`/`spawnSync`,
+/// `system`, backticks in Perl/Ruby. List forms (`["curl", "-d", …]`) are
+/// joined with spaces.
+pub(crate) fn embedded_commands(code: &str) -> Vec<String> {
+    const RUNNERS: &[&str] = &[
+        "system(",
+        "popen(",
+        "subprocess.",
+        "execSync(",
+        "exec(",
+        "spawnSync(",
+        "spawn(",
+        "execFileSync(",
+        "check_output(",
+        "Popen(",
+        "shell_exec(",
+        "passthru(",
+        "proc_open(",
+    ];
+    if !RUNNERS.iter().any(|r| code.contains(r)) {
+        return Vec::new();
+    }
+    let literals = string_literals(code);
+    let mut out: Vec<String> = literals
+        .iter()
+        .filter(|l| l.contains(' '))
+        .cloned()
+        .collect();
+    if literals.len() > 1 {
+        out.push(literals.join(" "));
+    }
+    out.truncate(32);
+    out
+}
+
+/// Quoted string literals ('…', "…"), at most 64, without escapes resolved
+/// beyond `\"` / `\'`.
+fn string_literals(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = code.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' && c != '\'' {
+            continue;
+        }
+        let mut lit = String::new();
+        let mut escaped = false;
+        for d in chars.by_ref() {
+            if escaped {
+                lit.push(d);
+                escaped = false;
+            } else if d == '\\' {
+                escaped = true;
+            } else if d == c {
+                break;
+            } else {
+                lit.push(d);
+            }
+        }
+        out.push(lit);
+        if out.len() >= 64 {
+            break;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -292,14 +292,35 @@ fn analyze_one(
             }
         }
         "gh" => {
-            let pos = positionals(args, &["-R", "--repo", "-d", "--desc", "-f", "--filename"]);
+            let pos = positionals(
+                args,
+                &[
+                    "-R",
+                    "--repo",
+                    "-d",
+                    "--desc",
+                    "-f",
+                    "--filename",
+                    "-n",
+                    "--notes",
+                    "-t",
+                    "--title",
+                    "--target",
+                    "-F",
+                    "--notes-file",
+                    "--discussion-category",
+                ],
+            );
             if pos.len() >= 2 && pos[0] == "gist" && pos[1] == "create" {
                 ctx.hit(
                     "gh",
                     Destination::Host("gist.github.com".into()),
                     "gh gist create",
                 );
-            } else if pos.len() >= 2 && pos[0] == "release" && pos[1] == "upload" {
+            } else if pos.len() >= 2
+                && pos[0] == "release"
+                && (pos[1] == "upload" || (pos[1] == "create" && pos.len() >= 4))
+            {
                 ctx.hit(
                     "gh",
                     Destination::Host("github.com".into()),
@@ -308,6 +329,99 @@ fn analyze_one(
             }
         }
         "git" => git(args, ctx),
+        "az" => {
+            let pos = positionals(
+                args,
+                &[
+                    "--account-name",
+                    "--container-name",
+                    "-c",
+                    "--file",
+                    "-f",
+                    "--name",
+                    "-n",
+                    "--source",
+                    "-s",
+                    "--destination",
+                    "-d",
+                    "--account-key",
+                    "--sas-token",
+                    "--connection-string",
+                    "--subscription",
+                    "--pattern",
+                ],
+            );
+            let upload = pos.len() >= 3
+                && pos[0] == "storage"
+                && matches!(pos[1], "blob" | "file" | "fs" | "copy")
+                && pos
+                    .iter()
+                    .any(|p| matches!(*p, "upload" | "upload-batch" | "sync" | "start"));
+            if upload {
+                let dest = option_value(args, &["--account-name"])
+                    .map(|a| {
+                        Destination::Host(format!(
+                            "{}.blob.core.windows.net",
+                            a.to_ascii_lowercase()
+                        ))
+                    })
+                    .unwrap_or(Destination::Unknown);
+                ctx.hit("az storage", dest, "az storage upload");
+            }
+        }
+        "s3cmd" => {
+            let pos = positionals(
+                args,
+                &[
+                    "-c",
+                    "--config",
+                    "--acl-grant",
+                    "--mime-type",
+                    "--storage-class",
+                ],
+            );
+            if pos.len() >= 3 && matches!(pos[0], "put" | "sync" | "cp" | "mv") {
+                let dst = pos[pos.len() - 1];
+                if dst.starts_with("s3://")
+                    && pos[1..pos.len() - 1]
+                        .iter()
+                        .any(|s| !s.starts_with("s3://"))
+                {
+                    ctx.hit("s3cmd", url_destination(dst), "s3cmd upload to bucket");
+                }
+            }
+        }
+        "mc" => {
+            let pos = positionals(args, &["--config-dir", "-C"]);
+            if pos.len() >= 3 && matches!(pos[0], "cp" | "mirror" | "mv" | "put") {
+                let dst = pos[pos.len() - 1];
+                let alias = dst.split('/').next().unwrap_or("");
+                let local = |s: &str| {
+                    s.starts_with('.')
+                        || s.starts_with('/')
+                        || s.starts_with('~')
+                        || !s.contains('/')
+                };
+                if !local(dst)
+                    && !alias.is_empty()
+                    && pos[1..pos.len() - 1].iter().any(|s| local(s))
+                {
+                    ctx.hit(
+                        "mc",
+                        Destination::Remote(alias.to_owned()),
+                        "mc copy to object storage",
+                    );
+                }
+            }
+        }
+        "croc" | "wormhole" | "ffsend" | "pastebinit" | "termbin" | "nc.traditional" => {
+            let sends = name == "pastebinit"
+                || name == "nc.traditional"
+                || args.iter().any(|a| a == "send" || a == "upload");
+            if sends {
+                ctx.hit(name, Destination::Unknown, format!("{name} file transfer"));
+            }
+        }
         "dig" | "nslookup" | "host" | "drill" => {
             for a in args
                 .iter()
@@ -411,6 +525,10 @@ fn analyze_one(
         for s in scripts {
             if let Some(dest) = code::code_upload(&s) {
                 ctx.hit(lang.tool, dest, format!("{} upload one-liner", lang.tool));
+            }
+            // Shell commands run from the code: os.system("curl …"), execSync(…).
+            for shell_cmd in code::embedded_commands(&s) {
+                analyze_nested(&shell_cmd, ctx, depth);
             }
         }
     }
