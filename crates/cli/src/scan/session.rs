@@ -123,7 +123,8 @@ fn parse_message(line: usize, value: Value) -> Result<Message, String> {
     Ok(Message {
         line,
         role,
-        text: content_text(&raw.content),
+        // Hermes' hook payloads flatten content the same way.
+        text: palisade_hermes::hooks::message_text(&raw.content),
         tool_calls,
         tool_call_id: raw.tool_call_id,
         name: raw.name,
@@ -136,26 +137,6 @@ fn decode_arguments(args: Value) -> Value {
     match args {
         Value::String(s) => serde_json::from_str(&s).unwrap_or(Value::String(s)),
         other => other,
-    }
-}
-
-/// The text of a `content` field: a string, or the `text` of each part.
-pub fn content_text(content: &Value) -> String {
-    match content {
-        Value::String(s) => s.clone(),
-        Value::Array(parts) => {
-            let texts: Vec<&str> = parts
-                .iter()
-                .filter_map(|p| match p {
-                    Value::String(s) => Some(s.as_str()),
-                    Value::Object(o) => o.get("text").and_then(Value::as_str),
-                    _ => None,
-                })
-                .collect();
-            texts.join("\n")
-        }
-        Value::Null => String::new(),
-        other => other.to_string(),
     }
 }
 
