@@ -280,7 +280,7 @@ impl ClaimDetector {
             alt(Slot::EnPassive, None)
         );
         let en_phrase = format!("(?i)(?P<appr>{})", alt(Slot::EnPhrase, None));
-        let zh_adverbs = r"(?:已经|已|明确地|明确|明確|正式|亲自|刚刚|刚才|刚|也|再次|最终|最后|终于|今天|昨天|上午|下午|晚上|当面|口头|特别|专门|一直|还|又|自己|确实|之前|早就|主动|直接|坚决|一再|反复|多次|特意|强烈|特地|今早|并|本人|在会上|在群里|都说|\s)*";
+        let zh_adverbs = r"(?:已经|已|明确地|明确|明確|正式|亲自|刚刚|刚才|刚|也|再次|最终|最后|终于|今天|昨天|上午|下午|晚上|当面|口头|特别|专门|一直|还|又|自己|确实|之前|早就|主动|直接|坚决|一再|反复|多次|特意|强烈|特地|今早|并|本人|那边|在会上|在群里|都说|\s)*";
         let zh_main = format!(
             r"(?P<subj>用户|用戶|主人|老板|老闆|负责人|負責人)(?:[（(][^）)\n]{{1,20}}[）)])?{zh_adverbs}(?:(?P<rej>{})|(?P<appr>{})|(?P<instr>{})|(?P<pref>{}))",
             alt(Slot::ZhPred, Some(ClaimClass::Rejection)),
@@ -1237,6 +1237,21 @@ const OBJECT_CLAUSE_VERBS: &[&str] = &[
 
 /// Chinese words that may end the text right before a subject.
 const ZH_PREV_OK: &[&str] = &[
+    "被",
+    "经",
+    "按",
+    "按照",
+    "根据",
+    "遵照",
+    "依照",
+    "方案",
+    "计划",
+    "提议",
+    "改动",
+    "变更",
+    "预算",
+    "这个",
+    "这件事",
     "今天",
     "昨天",
     "刚才",
