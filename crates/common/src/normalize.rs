@@ -227,42 +227,43 @@ fn single_pass(input: &str) -> Normalized {
     let mut chars: Vec<(char, Span)> = Vec::with_capacity(input.len());
     let mut chunk = String::new();
     let mut chunk_span: Option<Span> = None;
-    let mut chunk_ascii = true;
-    let flush =
-        |chunk: &mut String, span: &mut Option<Span>, ascii: bool, out: &mut Vec<(char, Span)>| {
-            if let Some(s) = span.take() {
-                if ascii {
-                    // ASCII maps to itself one byte per char.
-                    for (i, c) in chunk.char_indices() {
-                        out.push((c, Span::new(s.start + i, s.start + i + 1)));
-                    }
-                } else {
-                    for c in chunk.nfkc() {
-                        if !is_default_ignorable(c) {
-                            out.push((c, s));
-                        }
+    let flush = |chunk: &mut String, span: &mut Option<Span>, out: &mut Vec<(char, Span)>| {
+        let Some(s) = span.take() else { return };
+        let mut chars = chunk.chars();
+        match (chars.next(), chars.next()) {
+            // Most chunks are one character that NFKC leaves alone (all of
+            // ASCII, CJK ideographs, most letters): copy it without running
+            // the normalizer.
+            (Some(c), None)
+                if c.is_ascii() || is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes =>
+            {
+                out.push((c, s));
+            }
+            _ => {
+                for c in chunk.nfkc() {
+                    if !is_default_ignorable(c) {
+                        out.push((c, s));
                     }
                 }
-                chunk.clear();
             }
-        };
+        }
+        chunk.clear();
+    };
     for (i, c) in input.char_indices() {
         if is_default_ignorable(c) {
             continue;
         }
         let end = i + c.len_utf8();
         if chunk_span.is_some() && is_boundary_before(c) {
-            flush(&mut chunk, &mut chunk_span, chunk_ascii, &mut chars);
-            chunk_ascii = true;
+            flush(&mut chunk, &mut chunk_span, &mut chars);
         }
         chunk.push(c);
-        chunk_ascii &= c.is_ascii();
         chunk_span = Some(match chunk_span {
             Some(s) => Span::new(s.start, end),
             None => Span::new(i, end),
         });
     }
-    flush(&mut chunk, &mut chunk_span, chunk_ascii, &mut chars);
+    flush(&mut chunk, &mut chunk_span, &mut chars);
 
     // Stage 3: emphasis markers cancel in pairs against what was already kept.
     let mut kept: Vec<(char, Span)> = Vec::with_capacity(chars.len());
