@@ -1,0 +1,22 @@
+//! The injection scan and the tool-call guard never panic, are deterministic,
+//! and report spans inside the input.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use palisade_injection::{Scanner, SessionState, ToolCall, ToolPolicy};
+use std::sync::OnceLock;
+
+fuzz_target!(|data: &[u8]| {
+    static SCANNER: OnceLock<Scanner> = OnceLock::new();
+    let scanner = SCANNER.get_or_init(Scanner::new);
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let a = scanner.scan(text);
+    let b = scanner.scan(text);
+    assert_eq!(a.tier, b.tier, "the tier must be deterministic");
+    for f in &a.findings {
+        assert!(text.get(f.span.range()).is_some(), "span out of bounds or off a char boundary");
+    }
+    let call = ToolCall::new("terminal", serde_json::json!({ "command": text }));
+    let mut state = SessionState::new();
+    let _ = scanner.check_tool_call(&call, &mut state, &ToolPolicy::default(), 0);
+});
