@@ -551,6 +551,9 @@ const WINDOW_LINES_AFTER: usize = 3;
 /// most a few hundred).
 const WINDOW_BYTES_BEFORE: usize = 160;
 const WINDOW_BYTES_AFTER: usize = 1200;
+/// Credential-named assignments: a name of at most ~60 bytes after the
+/// keyword, a separator and a value of at most 256 bytes.
+const GENERIC_WINDOW_BYTES_AFTER: usize = 400;
 
 /// Which rules' keywords occurred, and where (for context rules).
 struct KeywordHits {
@@ -575,7 +578,12 @@ impl KeywordHits {
         }
         let mut out: Vec<Span> = Vec::new();
         for &pos in &self.positions[rule] {
-            let w = line_window(text, pos);
+            let after = if tier == Tier::Generic {
+                GENERIC_WINDOW_BYTES_AFTER
+            } else {
+                WINDOW_BYTES_AFTER
+            };
+            let w = line_window(text, pos, after);
             match out.last_mut() {
                 Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
                 _ => out.push(w),
@@ -586,7 +594,7 @@ impl KeywordHits {
 }
 
 /// The lines around `pos`, bounded in bytes, on char boundaries.
-fn line_window(text: &str, pos: usize) -> Span {
+fn line_window(text: &str, pos: usize, bytes_after: usize) -> Span {
     let bytes = text.as_bytes();
     let floor = pos.saturating_sub(WINDOW_BYTES_BEFORE);
     let mut start = pos;
@@ -603,7 +611,7 @@ fn line_window(text: &str, pos: usize) -> Span {
     while !text.is_char_boundary(start) {
         start += 1;
     }
-    let ceiling = (pos + WINDOW_BYTES_AFTER).min(text.len());
+    let ceiling = (pos + bytes_after).min(text.len());
     let mut end = pos;
     let mut lines = 0;
     while end < ceiling {
