@@ -164,10 +164,26 @@ pub(super) fn accept(
     if spec.tier != Tier::Specific && is_stop_value(value) {
         return None;
     }
+    if spec.tier != Tier::Specific && password_is_user(text, span) {
+        return None;
+    }
     if spec.tier == Tier::Generic && !assignment_value_ok(text, span) {
         return None;
     }
     Some((span, verified))
+}
+
+/// `postgres://postgres:postgres@…`: a password equal to its user name is a
+/// default, not a secret.
+fn password_is_user(text: &str, span: Span) -> bool {
+    let Some(before) = text[..span.start].strip_suffix(':') else {
+        return false;
+    };
+    let user_start = before
+        .rfind(|c: char| c == '/' || c.is_whitespace())
+        .map_or(0, |i| i + 1);
+    let user = &before[user_start..];
+    !user.is_empty() && user.eq_ignore_ascii_case(&text[span.range()])
 }
 
 /// `password=s3cret&user=bob`: a value ends where the next `&name=` begins.
