@@ -175,7 +175,7 @@ fn run_scan(path: &std::path::Path, json: bool, fail_on: scan::FailOn) -> ExitCo
         );
     }
     if !json {
-        let _ = out.write_all(scan::render_human(&source, &outcome, &scan::not_built()).as_bytes());
+        let _ = out.write_all(scan::render_human(&source, &outcome).as_bytes());
     }
     if out.flush().is_err() || write_failed {
         return ExitCode::from(2);

@@ -77,11 +77,6 @@ impl Guards {
         }
     }
 
-    /// Guards that are not wired into the scan in this build.
-    pub fn not_built() -> Vec<&'static str> {
-        Vec::new()
-    }
-
     /// A user message: injection scan; remember what the user said.
     pub fn user_message(&mut self, msg: &Message, out: &mut Vec<ScanFinding>) {
         let report = self.injection.scan(&msg.text);

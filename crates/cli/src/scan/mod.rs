@@ -12,11 +12,6 @@ mod session;
 
 pub use report::{render_human, FailOn};
 
-/// Guards not wired into the scan in this build (named in the report).
-pub fn not_built() -> Vec<&'static str> {
-    guards::Guards::not_built()
-}
-
 use palisade_common::Severity;
 use serde::Serialize;
 use session::{Message, ToolCall};

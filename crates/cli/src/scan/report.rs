@@ -38,7 +38,7 @@ impl FailOn {
 
 /// The human-readable report: findings grouped by severity (most severe
 /// first), each with its line, guard, rule, masked preview and why.
-pub fn render_human(source: &str, outcome: &Outcome, not_built: &[&str]) -> String {
+pub fn render_human(source: &str, outcome: &Outcome) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -47,13 +47,6 @@ pub fn render_human(source: &str, outcome: &Outcome, not_built: &[&str]) -> Stri
         outcome.turns,
         outcome.findings.len()
     );
-    if !not_built.is_empty() {
-        let _ = writeln!(
-            out,
-            "note: not checked in this build: {}",
-            not_built.join(", ")
-        );
-    }
     for severity in [
         Severity::Critical,
         Severity::High,
@@ -126,7 +119,7 @@ mod tests {
             turns: 1,
             errors: vec![],
         };
-        let text = render_human("s.jsonl", &outcome, &[]);
+        let text = render_human("s.jsonl", &outcome);
         let crit = text.find("CRITICAL").unwrap();
         let med = text.find("MEDIUM").unwrap();
         assert!(crit < med);
