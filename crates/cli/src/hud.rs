@@ -149,7 +149,9 @@ pub fn gather(home: &Path, env: Env, now: Timestamp) -> Result<HudData, String> 
 fn read_ledger(home: &Path) -> Result<([[u64; 3]; 4], Option<Intercept>), String> {
     let mut matrix = [[0u64; 3]; 4];
     let mut latest = None;
-    let path = GuardName::Injection.data_dir(home).join("ledger.sqlite3");
+    let path = GuardName::Injection
+        .data_dir(home)
+        .join(palisade_hermes::storage::ledger::FILE_NAME);
     if !path.exists() {
         return Ok((matrix, latest));
     }

@@ -67,7 +67,10 @@ fn config(ctx: &Ctx<'_>, state: &mut InjectionState) -> InjectionConfig {
 
 pub(crate) fn db_paths(home: &Path) -> (PathBuf, PathBuf) {
     let dir = crate::GuardName::Injection.data_dir(home);
-    (dir.join("guard.sqlite3"), dir.join("ledger.sqlite3"))
+    (
+        dir.join("guard.sqlite3"),
+        dir.join(crate::storage::ledger::FILE_NAME),
+    )
 }
 
 fn dbs<'s>(

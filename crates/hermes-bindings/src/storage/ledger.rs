@@ -25,6 +25,14 @@ use std::path::Path;
 /// The genesis `prev_hash`.
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
+/// The ledger's file name inside the injection guard's data folder
+/// (`$HERMES_HOME/plugin-data/hermes-guard/`).
+///
+/// ```
+/// assert_eq!(palisade_hermes::storage::ledger::FILE_NAME, "ledger.sqlite3");
+/// ```
+pub const FILE_NAME: &str = "ledger.sqlite3";
+
 /// A decision ledger in one SQLite file.
 ///
 /// ```
