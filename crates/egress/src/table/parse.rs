@@ -333,14 +333,19 @@ fn delimited_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize
 
 /// The first row is a header when some column holds numbers below it but not
 /// in it, or when every cell of it is non-numeric.
+///
+/// A cell this guard hid (the default marker) counts as a number below the
+/// header, so a rewritten table keeps the header it had: suppression stays
+/// idempotent.
 fn looks_like_header(rows: &[Vec<Cell>]) -> bool {
     let numeric = |s: &str| super::model::parse_number(s).is_some();
+    let count_below = |s: &str| numeric(s) || s.trim() == super::MARKER;
     let first = &rows[0];
     if first.iter().all(|c| !numeric(&c.text)) {
         return true;
     }
     (0..first.len())
-        .any(|c| !numeric(&first[c].text) && rows[1..].iter().all(|r| numeric(&r[c].text)))
+        .any(|c| !numeric(&first[c].text) && rows[1..].iter().all(|r| count_below(&r[c].text)))
 }
 
 /// Split one line on `delim`, honouring `"…"` quoting (`""` is a quote).
@@ -478,5 +483,17 @@ mod tests {
         let t = find_tables("Hello, world\nGoodbye, moon\n");
         // Found as a block, but the model layer finds no count column in it.
         assert!(t.len() <= 1);
+    }
+
+    /// Found by the `egress_table_audit` fuzz target: the header was lost
+    /// once the cell under it was hidden, so a second pass hid the header.
+    #[test]
+    fn fuzz_header_flip_is_idempotent() {
+        use super::super::{scan, TableOptions};
+        let options = TableOptions::default();
+        let once = scan(";2\n3;", &options);
+        let twice = scan(&once.text, &options);
+        assert_eq!(once.text, twice.text);
+        assert_eq!(once.text, ";2\n[suppressed];");
     }
 }
