@@ -406,31 +406,45 @@ impl SecretScanner {
             };
             for region in regions {
                 let slice = &text[region.range()];
-                for caps in rule.regex.captures_iter(slice).take(MAX_MATCHES_PER_RULE) {
-                    let Some(m) = (1..caps.len())
+                // Not `captures_iter`: when the filters reject a match or cut its
+                // value short, the search resumes inside it, so a credential whose
+                // key sits in a rejected value (`Pass:~/&paSS=…`) is still found
+                // on the first pass and redaction stays idempotent.
+                let mut pos = 0;
+                for _ in 0..MAX_MATCHES_PER_RULE {
+                    if pos > slice.len() {
+                        break;
+                    }
+                    let Some(caps) = rule.regex.captures_at(slice, pos) else {
+                        break;
+                    };
+                    let Some(whole) = caps.get(0) else { break };
+                    let m = (1..caps.len())
                         .rev()
                         .find_map(|g| caps.get(g))
-                        .or(caps.get(0))
-                    else {
-                        continue;
-                    };
-                    if m.as_str().is_empty() {
-                        continue;
+                        .unwrap_or(whole);
+                    let resume = next_char_boundary(slice, pos.max(whole.start()));
+                    let mut next = whole.end().max(resume);
+                    if !m.as_str().is_empty() {
+                        let span = Span::new(region.start + m.start(), region.start + m.end());
+                        let match_start = region.start + whole.start();
+                        match filters::accept(rule, text, span, match_start) {
+                            Some((span, verified)) => {
+                                if span.end < region.start + whole.end() {
+                                    next = span.end.saturating_sub(region.start).max(resume);
+                                }
+                                if keep(&text[span.range()]) {
+                                    candidates.push(Candidate {
+                                        rule: index,
+                                        span,
+                                        verified,
+                                    });
+                                }
+                            }
+                            None => next = m.start().max(resume),
+                        }
                     }
-                    let span = Span::new(region.start + m.start(), region.start + m.end());
-                    let match_start = region.start + caps.get(0).map_or(m.start(), |g| g.start());
-                    let Some((span, verified)) = filters::accept(rule, text, span, match_start)
-                    else {
-                        continue;
-                    };
-                    if !keep(&text[span.range()]) {
-                        continue;
-                    }
-                    candidates.push(Candidate {
-                        rule: index,
-                        span,
-                        verified,
-                    });
+                    pos = next;
                 }
             }
         }
@@ -718,6 +732,15 @@ fn validate_id(id: &str) -> Result<(), Error> {
 
 /// Compile a rule pattern. `\b` is made ASCII-only: token boundaries are
 /// ASCII, and an ASCII boundary keeps the lazy DFA usable on non-ASCII text.
+/// The first char boundary of `s` after byte `at` (or `s.len() + 1` at the end,
+/// which stops the search loop).
+fn next_char_boundary(s: &str, at: usize) -> usize {
+    s[at..]
+        .chars()
+        .next()
+        .map_or(s.len() + 1, |c| at + c.len_utf8())
+}
+
 fn compile_pattern(pattern: &str) -> Result<Regex, regex::Error> {
     let ascii_boundaries = pattern.replace(r"\b", r"(?-u:\b)");
     RegexBuilder::new(&ascii_boundaries)

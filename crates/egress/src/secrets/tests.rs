@@ -297,3 +297,17 @@ mod props {
         }
     }
 }
+
+/// Found by the `egress_redaction_roundtrip` fuzz target: a credential key
+/// inside a rejected or shortened value (`Pass:~/&paSS=…`) was only seen on
+/// a second pass, so redaction was not idempotent.
+#[test]
+fn fuzz_key_inside_rejected_value_is_found_on_the_first_pass() {
+    let scanner = SecretScanner::builtin();
+    let text = "密钥:AAdumpataPass:~/&paSS=ps#pa:";
+    let once = scanner.redact(text);
+    let twice = scanner.redact(&once.text);
+    assert_eq!(once.text, twice.text);
+    assert!(twice.findings.is_empty());
+    assert_eq!(once.findings.len(), 2, "{:?}", once.findings);
+}
