@@ -15,7 +15,6 @@
 //! What it does not defend against: someone who rewrites every row *and*
 //! the head with a recomputed chain (the chain has no external anchor).
 
-use super::{ensure_dir, restrict_mode};
 use crate::storage::paths::sha256_hex;
 use crate::time::Timestamp;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -98,23 +97,7 @@ impl Ledger {
     /// assert!(palisade_hermes::storage::ledger::Ledger::open(&dir.path().join("l.db")).is_ok());
     /// ```
     pub fn open(path: &Path) -> rusqlite::Result<Ledger> {
-        if let Some(parent) = path.parent() {
-            let _ = ensure_dir(parent);
-        }
-        // Create the file 0600 before SQLite opens it (its -wal and -shm
-        // files inherit the database file's mode).
-        let _ = super::private_options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path);
-        let _ = restrict_mode(path);
-        let conn = Connection::open(path)?;
-        // WAL + synchronous=NORMAL: a commit survives a killed process
-        // without an fsync per row (a power cut may lose the newest rows;
-        // the hash chain stays consistent either way).
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        let conn = super::open_sqlite(path)?;
         Ledger::from_connection(conn)
     }
 
