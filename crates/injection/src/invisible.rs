@@ -130,22 +130,7 @@ fn scan_segment(
                     && chars[j - 1].1 == '\u{E007F}'
                     && matches!(decoded.as_str(), "gbeng" | "gbsct" | "gbwls");
                 if !legit_flag {
-                    if printable_payload(&decoded) {
-                        r.findings.push(Finding::new(
-                            Layer::Invisible,
-                            "l1.tag_payload",
-                            span,
-                            Tier::Block,
-                        ));
-                        keep_payload(r, span, decoded);
-                    } else {
-                        r.findings.push(Finding::new(
-                            Layer::Invisible,
-                            "l1.tag_chars",
-                            span,
-                            Tier::Quarantine,
-                        ));
-                    }
+                    hidden_channel(r, span, decoded, "l1.tag_payload", "l1.tag_chars");
                 }
                 i = j;
                 continue;
@@ -161,22 +146,13 @@ fn scan_segment(
                 let prev = i.checked_sub(1).map(|k| chars[k].1);
                 if run >= 2 {
                     let decoded = decode_selectors(&chars[i..j]);
-                    if printable_payload(&decoded) {
-                        r.findings.push(Finding::new(
-                            Layer::Invisible,
-                            "l1.variation_selector_payload",
-                            span,
-                            Tier::Block,
-                        ));
-                        keep_payload(r, span, decoded);
-                    } else {
-                        r.findings.push(Finding::new(
-                            Layer::Invisible,
-                            "l1.variation_selector_run",
-                            span,
-                            Tier::Quarantine,
-                        ));
-                    }
+                    hidden_channel(
+                        r,
+                        span,
+                        decoded,
+                        "l1.variation_selector_payload",
+                        "l1.variation_selector_run",
+                    );
                 } else if !valid_selector_base(prev, c) {
                     r.findings.push(Finding::new(
                         Layer::Invisible,
@@ -199,22 +175,7 @@ fn scan_segment(
                 let bits = chars[i..j].iter().filter(|x| x.1 != '\u{200B}').count();
                 if bits >= 8 {
                     let decoded = decode_sneaky_bits(&chars[i..j]);
-                    if printable_payload(&decoded) {
-                        r.findings.push(Finding::new(
-                            Layer::Invisible,
-                            "l1.sneaky_bits_payload",
-                            span,
-                            Tier::Block,
-                        ));
-                        keep_payload(r, span, decoded);
-                    } else {
-                        r.findings.push(Finding::new(
-                            Layer::Invisible,
-                            "l1.sneaky_bits",
-                            span,
-                            Tier::Quarantine,
-                        ));
-                    }
+                    hidden_channel(r, span, decoded, "l1.sneaky_bits_payload", "l1.sneaky_bits");
                 } else {
                     zw_spans.push(span);
                 }
@@ -345,6 +306,33 @@ fn scan_segment(
 fn needs_scan(text: &str) -> bool {
     text.bytes()
         .any(|b| b >= 0x80 || (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F)
+}
+
+/// A run of invisible characters that carries data: a printable payload
+/// blocks (and is kept for the L2/L3 re-scan), anything else quarantines.
+fn hidden_channel(
+    r: &mut L1Result,
+    span: Span,
+    decoded: String,
+    payload_rule: &str,
+    run_rule: &str,
+) {
+    if printable_payload(&decoded) {
+        r.findings.push(Finding::new(
+            Layer::Invisible,
+            payload_rule,
+            span,
+            Tier::Block,
+        ));
+        keep_payload(r, span, decoded);
+    } else {
+        r.findings.push(Finding::new(
+            Layer::Invisible,
+            run_rule,
+            span,
+            Tier::Quarantine,
+        ));
+    }
 }
 
 fn keep_payload(r: &mut L1Result, span: Span, mut decoded: String) {
