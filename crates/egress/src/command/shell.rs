@@ -378,6 +378,22 @@ impl Parser<'_> {
         inner
     }
 
+    /// Read a `` `…` `` command substitution whose opening backtick is at
+    /// `pos`: its body, and whether the closing backtick was there.
+    fn backtick_body(&mut self) -> (String, bool) {
+        self.pos += 1;
+        let start = self.pos;
+        while self.peek().is_some_and(|c| c != '`') {
+            self.pos += 1;
+        }
+        let inner: String = self.chars[start..self.pos].iter().collect();
+        let closed = self.peek().is_some();
+        if closed {
+            self.pos += 1;
+        }
+        (inner, closed)
+    }
+
     fn nested(&mut self, inner: &str) {
         let depth = self.depth + 1;
         let mut sub = Parsed::default();
@@ -434,16 +450,9 @@ impl Parser<'_> {
                     any = true;
                 }
                 '`' => {
-                    self.pos += 1;
-                    let start = self.pos;
-                    while self.peek().is_some_and(|c| c != '`') {
-                        self.pos += 1;
-                    }
-                    let inner: String = self.chars[start..self.pos].iter().collect();
-                    if self.peek().is_none() {
+                    let (inner, closed) = self.backtick_body();
+                    if !closed {
                         self.out.problems.push("unterminated backtick".into());
-                    } else {
-                        self.pos += 1;
                     }
                     self.nested(&inner);
                     w.push_str("$(…)");
@@ -484,15 +493,7 @@ impl Parser<'_> {
                 }
                 '$' => self.dollar(w),
                 '`' => {
-                    self.pos += 1;
-                    let start = self.pos;
-                    while self.peek().is_some_and(|c| c != '`') {
-                        self.pos += 1;
-                    }
-                    let inner: String = self.chars[start..self.pos].iter().collect();
-                    if self.peek().is_some() {
-                        self.pos += 1;
-                    }
+                    let (inner, _) = self.backtick_body();
                     self.nested(&inner);
                     w.push_str("$(…)");
                 }
