@@ -11,7 +11,8 @@
 //! * [`negation`] — negation cues in English and Chinese;
 //! * [`mask`] — display masking, so no raw secret or small count reaches a preview;
 //! * [`verdict`] — modes and their resolution, rule keys, findings, evidence rows;
-//! * [`span`] — byte spans into the original input.
+//! * [`span`] — byte spans into the original input;
+//! * [`time`] — RFC 3339 timestamps ordered by instant (no clock: the caller passes "now").
 //!
 //! # What this crate does not do
 //!
@@ -43,6 +44,7 @@ pub mod normalize;
 pub mod quotes;
 pub mod span;
 pub mod text;
+pub mod time;
 pub mod tokens;
 pub mod verdict;
 
