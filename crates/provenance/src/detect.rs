@@ -113,38 +113,48 @@ pub struct Claim {
 pub struct ClaimDetector {
     scope: Scope,
     rules: Vec<(String, Slot, ClaimClass, Regex)>,
-    en_main: Regex,
-    en_we: Regex,
+    /// The subject + predicate forms of every language, run in order.
+    forms: Vec<SubjectForm>,
     en_passive: Regex,
     en_phrase: Regex,
-    zh_main: Regex,
-    zh_we: Regex,
+    en_neg: Regex,
+    en_passive_verb: Regex,
     triggers: AhoCorasick,
-    parts: Parts,
     fixed: Fixed,
 }
 
-/// Small regexes that read the parts of a match.
-#[derive(Clone, Debug)]
-struct Parts {
-    en_subject: Regex,
-    en_classes: Vec<(ClaimClass, Regex)>,
-    en_neg: Regex,
-    en_we_subject: Regex,
-    en_we_pred: Regex,
-    en_passive_verb: Regex,
-    zh_subject: Regex,
-    zh_classes: Vec<(ClaimClass, Regex)>,
-    zh_we_subject: Regex,
-    zh_we_pred: Regex,
+/// The language of a subject form: which subject, prefix and after rules apply.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Lang {
+    /// English: the determiner/previous-word subject rule and the English prefix rules.
+    En,
+    /// Chinese: third parties, populations and conditions before the subject.
+    Zh,
 }
 
-/// The first class whose end-anchored predicate regex matches `mt`, with
-/// the byte offset where the predicate starts.
-fn classify(classes: &[(ClaimClass, Regex)], mt: &str) -> Option<(ClaimClass, usize)> {
-    classes
+/// One subject + predicate form of one language: a row of the table the
+/// clause loop runs ("user decided", "we agreed", 用户决定, 我们商定).
+#[derive(Clone, Debug)]
+struct SubjectForm {
+    lang: Lang,
+    /// A "we" form (we / the user and I / 我们): the class is always approval.
+    we: bool,
+    /// Trigger kinds of which one must be in the clause.
+    needs: u8,
+    /// The whole form; finds match spans only (DFA speed).
+    find: Regex,
+    /// The subject at the start of a match.
+    subject: Regex,
+    /// End-anchored predicate regexes in priority order, with class and slot.
+    preds: Vec<(ClaimClass, Slot, Regex)>,
+}
+
+/// The first predicate whose end-anchored regex matches `mt`: its class,
+/// slot and the byte offset where the predicate starts.
+fn classify(preds: &[(ClaimClass, Slot, Regex)], mt: &str) -> Option<(ClaimClass, Slot, usize)> {
+    preds
         .iter()
-        .find_map(|(class, re)| re.find(mt).map(|m| (*class, m.start())))
+        .find_map(|(class, slot, re)| re.find(mt).map(|m| (*class, *slot, m.start())))
 }
 
 /// Bounds on the work of one detection.
@@ -293,47 +303,76 @@ impl ClaimDetector {
             alt(Slot::ZhWe, None)
         );
         let end = |slot, class| build(&format!("(?i)(?:{})$", alt(slot, class)));
-        let parts = Parts {
-            en_subject: build(&format!("(?i)^{en_subject}")),
-            en_classes: vec![
-                (
-                    ClaimClass::Approval,
-                    end(Slot::EnPred, Some(ClaimClass::Approval)),
-                ),
-                (
-                    ClaimClass::Rejection,
-                    end(Slot::EnPred, Some(ClaimClass::Rejection)),
-                ),
-                (ClaimClass::Instruction, end(Slot::EnPredNeg, None)),
-                (ClaimClass::Preference, end(Slot::EnPref, None)),
-            ],
-            en_neg: build(r"(?i)\b(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer)\b"),
-            en_we_subject: build(
-                r"(?i)^(?:we|(?:the\s+)?(?:user|owner)\s+and\s+i|i\s+and\s+the\s+(?:user|owner))\b",
-            ),
-            en_we_pred: end(Slot::EnWe, None),
-            en_passive_verb: build(&format!("(?i)^(?:{})", alt(Slot::EnPassive, None))),
-            zh_subject: build("^(?:用户|用戶|主人|老板|老闆|负责人|負責人)"),
-            zh_classes: vec![
-                (
-                    ClaimClass::Rejection,
-                    end(Slot::ZhPred, Some(ClaimClass::Rejection)),
-                ),
-                (
-                    ClaimClass::Approval,
-                    end(Slot::ZhPred, Some(ClaimClass::Approval)),
-                ),
-                (
-                    ClaimClass::Instruction,
-                    end(Slot::ZhPred, Some(ClaimClass::Instruction)),
-                ),
-                (ClaimClass::Preference, end(Slot::ZhPref, None)),
-            ],
-            zh_we_subject: build(
-                "^(?:我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)",
-            ),
-            zh_we_pred: end(Slot::ZhWe, None),
-        };
+        let pred = |class, slot, scope_class| (class, slot, end(slot, scope_class));
+        let en_we_subject =
+            r"(?i)^(?:we|(?:the\s+)?(?:user|owner)\s+and\s+i|i\s+and\s+the\s+(?:user|owner))\b";
+        let zh_we_subject = "^(?:我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)";
+        // The table of subject forms. Order matters only for ties (same
+        // start), which the sentence step resolves by keeping the first.
+        let forms = vec![
+            SubjectForm {
+                lang: Lang::En,
+                we: false,
+                needs: KIND_EN,
+                find: build(&en_main),
+                subject: build(&format!("(?i)^{en_subject}")),
+                preds: vec![
+                    pred(
+                        ClaimClass::Approval,
+                        Slot::EnPred,
+                        Some(ClaimClass::Approval),
+                    ),
+                    pred(
+                        ClaimClass::Rejection,
+                        Slot::EnPred,
+                        Some(ClaimClass::Rejection),
+                    ),
+                    pred(ClaimClass::Instruction, Slot::EnPredNeg, None),
+                    pred(ClaimClass::Preference, Slot::EnPref, None),
+                ],
+            },
+            SubjectForm {
+                lang: Lang::En,
+                we: true,
+                needs: KIND_EN | KIND_EN_WE,
+                find: build(&en_we),
+                subject: build(en_we_subject),
+                preds: vec![pred(ClaimClass::Approval, Slot::EnWe, None)],
+            },
+            SubjectForm {
+                lang: Lang::Zh,
+                we: false,
+                needs: KIND_ZH,
+                find: build(&zh_main),
+                subject: build("^(?:用户|用戶|主人|老板|老闆|负责人|負責人)"),
+                preds: vec![
+                    pred(
+                        ClaimClass::Rejection,
+                        Slot::ZhPred,
+                        Some(ClaimClass::Rejection),
+                    ),
+                    pred(
+                        ClaimClass::Approval,
+                        Slot::ZhPred,
+                        Some(ClaimClass::Approval),
+                    ),
+                    pred(
+                        ClaimClass::Instruction,
+                        Slot::ZhPred,
+                        Some(ClaimClass::Instruction),
+                    ),
+                    pred(ClaimClass::Preference, Slot::ZhPref, None),
+                ],
+            },
+            SubjectForm {
+                lang: Lang::Zh,
+                we: true,
+                needs: KIND_ZH | KIND_ZH_WE,
+                find: build(&zh_we),
+                subject: build(zh_we_subject),
+                preds: vec![pred(ClaimClass::Approval, Slot::ZhWe, None)],
+            },
+        ];
         let compiled_rules = rules
             .iter()
             .map(|r: &Rule| {
@@ -348,14 +387,12 @@ impl ClaimDetector {
         ClaimDetector {
             scope,
             rules: compiled_rules,
-            en_main: build(&en_main),
-            en_we: build(&en_we),
+            forms,
             en_passive: build(&en_passive),
             en_phrase: build(&en_phrase),
-            zh_main: build(&zh_main),
-            zh_we: build(&zh_we),
+            en_neg: build(r"(?i)\b(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer)\b"),
+            en_passive_verb: build(&format!("(?i)^(?:{})", alt(Slot::EnPassive, None))),
             triggers: build_triggers(),
-            parts,
             fixed: Fixed::new(),
         }
     }
@@ -572,93 +609,91 @@ impl ClaimDetector {
                     rule,
                 });
             };
-        let p = &self.parts;
-        let en = kinds & (KIND_EN | KIND_EN_WE) != 0;
-        let zh = kinds & (KIND_ZH | KIND_ZH_WE) != 0;
-        // English: subject + predicate.
-        for m in (en && kinds & KIND_EN != 0)
-            .then(|| self.en_main.find_iter(clause))
-            .into_iter()
-            .flatten()
-        {
-            if full(out) || !budget.spend() {
-                return;
+        // The subject forms of the table, English first, then the English
+        // passive and phrase forms, then Chinese.
+        for lang in [Lang::En, Lang::Zh] {
+            for form in self.forms.iter().filter(|f| f.lang == lang) {
+                if kinds & form.needs == 0 {
+                    continue;
+                }
+                if full(out) {
+                    return;
+                }
+                for m in form.find.find_iter(clause) {
+                    if full(out) || !budget.spend() {
+                        return;
+                    }
+                    let mt = m.as_str();
+                    let Some(subj) = form.subject.find(mt) else {
+                        continue;
+                    };
+                    let Some((class, slot, pred)) = classify(&form.preds, mt) else {
+                        continue;
+                    };
+                    if class == ClaimClass::Preference && self.scope == Scope::Decisions {
+                        continue;
+                    }
+                    let subj_start = m.start() + subj.start();
+                    let between = &mt[subj.end()..pred.max(subj.end())];
+                    let pred_text = &mt[pred..];
+                    let subject_ok = match (lang, form.we) {
+                        (Lang::En, false) => {
+                            !(class == ClaimClass::Approval && self.en_neg.is_match(between))
+                                && self.en_subject_ok(clause, subj_start, subj.as_str())
+                        }
+                        (Lang::En, true) => self.we_subject_ok(clause, subj_start),
+                        (Lang::Zh, _) => self.zh_prefix_ok(clause, subj_start),
+                    };
+                    let after_ok = subject_ok
+                        && match lang {
+                            Lang::En => self.en_after_ok(clause, pred_text, m.end()),
+                            Lang::Zh => self.zh_after_ok(clause, pred_text, m.end()),
+                        };
+                    if after_ok {
+                        push(
+                            out,
+                            m.start(),
+                            m.end(),
+                            class,
+                            self.rule_for(slot, pred_text),
+                        );
+                    }
+                }
             }
-            let mt = m.as_str();
-            let Some(subj) = p.en_subject.find(mt) else {
-                continue;
-            };
-            let Some((class, pred)) = classify(&p.en_classes, mt) else {
-                continue;
-            };
-            if class == ClaimClass::Preference && self.scope == Scope::Decisions {
-                continue;
+            if lang == Lang::En && kinds & KIND_EN != 0 {
+                self.english_extra_forms(clause, offset, out, budget, cap);
             }
-            let between = &mt[subj.end()..pred.max(subj.end())];
-            if class == ClaimClass::Approval && p.en_neg.is_match(between) {
-                continue;
-            }
-            let subj_start = m.start() + subj.start();
-            if !self.en_subject_ok(clause, subj_start, subj.as_str()) {
-                continue;
-            }
-            if !self.en_after_ok(clause, &mt[pred..], m.end()) {
-                continue;
-            }
-            let slot = match class {
-                ClaimClass::Instruction => Slot::EnPredNeg,
-                ClaimClass::Preference => Slot::EnPref,
-                _ => Slot::EnPred,
-            };
-            push(
-                out,
-                m.start(),
-                m.end(),
-                class,
-                self.rule_for(slot, &mt[pred..]),
-            );
         }
+    }
+
+    /// The English forms without a subject at their start: the passive
+    /// ("approved by the user") and the phrases ("per the user").
+    fn english_extra_forms(
+        &self,
+        clause: &str,
+        offset: usize,
+        out: &mut Vec<Raw>,
+        budget: &mut Budget,
+        cap: usize,
+    ) {
+        let full = |out: &Vec<Raw>| out.len() >= cap;
+        let push =
+            |out: &mut Vec<Raw>, start: usize, end: usize, class: ClaimClass, rule: String| {
+                out.push(Raw {
+                    anchor: Span::new(offset + start, offset + end),
+                    class,
+                    rule,
+                });
+            };
         if full(out) {
             return;
         }
-        for m in (en)
-            .then(|| self.en_we.find_iter(clause))
-            .into_iter()
-            .flatten()
-        {
+        for m in self.en_passive.find_iter(clause) {
             if full(out) || !budget.spend() {
                 return;
             }
             let mt = m.as_str();
-            let (Some(subj), Some(pred)) = (p.en_we_subject.find(mt), p.en_we_pred.find(mt)) else {
-                continue;
-            };
-            if !self.we_subject_ok(clause, m.start() + subj.start())
-                || !self.en_after_ok(clause, pred.as_str(), m.end())
-            {
-                continue;
-            }
-            push(
-                out,
-                m.start(),
-                m.end(),
-                ClaimClass::Approval,
-                self.rule_for(Slot::EnWe, pred.as_str()),
-            );
-        }
-        if full(out) {
-            return;
-        }
-        for m in (kinds & KIND_EN != 0)
-            .then(|| self.en_passive.find_iter(clause))
-            .into_iter()
-            .flatten()
-        {
-            if full(out) || !budget.spend() {
-                return;
-            }
-            let mt = m.as_str();
-            let Some(verb) = p.en_passive_verb.find(mt) else {
+            let Some(verb) = self.en_passive_verb.find(mt) else {
                 continue;
             };
             let verb_start = m.start() + verb.start();
@@ -685,11 +720,7 @@ impl ClaimDetector {
         if full(out) {
             return;
         }
-        for m in (kinds & KIND_EN != 0)
-            .then(|| self.en_phrase.find_iter(clause))
-            .into_iter()
-            .flatten()
-        {
+        for m in self.en_phrase.find_iter(clause) {
             if full(out) || !budget.spend() {
                 return;
             }
@@ -710,74 +741,6 @@ impl ClaimDetector {
                 m.end(),
                 ClaimClass::Instruction,
                 self.rule_for(Slot::EnPhrase, m.as_str()),
-            );
-        }
-        // Chinese.
-        if full(out) {
-            return;
-        }
-        for m in (kinds & KIND_ZH != 0)
-            .then(|| self.zh_main.find_iter(clause))
-            .into_iter()
-            .flatten()
-        {
-            if full(out) || !budget.spend() {
-                return;
-            }
-            let mt = m.as_str();
-            let Some(subj) = p.zh_subject.find(mt) else {
-                continue;
-            };
-            let Some((class, pred)) = classify(&p.zh_classes, mt) else {
-                continue;
-            };
-            if class == ClaimClass::Preference && self.scope == Scope::Decisions {
-                continue;
-            }
-            if !self.zh_prefix_ok(clause, m.start() + subj.start())
-                || !self.zh_after_ok(clause, &mt[pred..], m.end())
-            {
-                continue;
-            }
-            let slot = if class == ClaimClass::Preference {
-                Slot::ZhPref
-            } else {
-                Slot::ZhPred
-            };
-            push(
-                out,
-                m.start(),
-                m.end(),
-                class,
-                self.rule_for(slot, &mt[pred..]),
-            );
-        }
-        if full(out) {
-            return;
-        }
-        for m in (zh)
-            .then(|| self.zh_we.find_iter(clause))
-            .into_iter()
-            .flatten()
-        {
-            if full(out) || !budget.spend() {
-                return;
-            }
-            let mt = m.as_str();
-            let (Some(subj), Some(pred)) = (p.zh_we_subject.find(mt), p.zh_we_pred.find(mt)) else {
-                continue;
-            };
-            if !self.zh_prefix_ok(clause, m.start() + subj.start())
-                || !self.zh_after_ok(clause, pred.as_str(), m.end())
-            {
-                continue;
-            }
-            push(
-                out,
-                m.start(),
-                m.end(),
-                ClaimClass::Approval,
-                self.rule_for(Slot::ZhWe, pred.as_str()),
             );
         }
     }
