@@ -41,6 +41,7 @@
 #![forbid(unsafe_code)]
 
 mod arena;
+mod bytere;
 mod encoding;
 mod fold;
 mod instruction;

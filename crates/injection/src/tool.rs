@@ -15,10 +15,10 @@
 //! stricter tiers; the identical call (same tool and arguments) inside the
 //! race window is a replay. Clock and state come from the caller.
 
+use crate::bytere::Re as Regex;
 use crate::encoding;
 use crate::{Finding, Layer, Scanner, Tier};
 use palisade_common::Span;
-use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -228,7 +228,6 @@ pub(crate) struct ToolRules {
     fork_bomb: Regex,
     code_delete: Regex,
     code_exec: Regex,
-    code_list: Regex,
     string_lit: Regex,
     heredoc: Regex,
     sensitive_dir: Regex,
@@ -269,7 +268,6 @@ impl ToolRules {
             code_exec: re(
                 r#"(?:system|popen|exec|execSync|spawnSync|call|run|check_call|check_output|Popen|getoutput|getstatusoutput|shell_exec|passthru)\s*\(\s*(?:r|f)?(?:['"]([^'"\n]{1,1024})['"]|\[([^\]\n]{1,1024})\])|`([^`\n]{1,512})`"#,
             )?,
-            code_list: re(r#"\[([^\]\n]{1,1024})\]"#)?,
             string_lit: re(r#"['"]([^'"\n]{0,256})['"]"#)?,
             heredoc: re(r#"<<(-?)\s*(['"]?)([A-Za-z_][A-Za-z0-9_]{0,32})(['"]?)"#)?,
             sensitive_dir: re(
@@ -1006,7 +1004,6 @@ fn analyze_code(rules: &ToolRules, ctx: &mut Ctx, code: &str, depth: usize, at: 
             analyze_command(rules, ctx, &joined.join(" "), depth + 1, at);
         }
     }
-    let _ = &rules.code_list;
     if let Some(m) = rules.reverse_shell.find(code) {
         let _ = m;
         ctx.add("tool.reverse_shell", at, Tier::Block);
