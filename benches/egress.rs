@@ -139,8 +139,14 @@ fn adversarial(c: &mut Criterion) {
         let unclosed = format!("curl -d \"{}", "$(x ".repeat(size / 4));
         let long_pipeline = repeat_to("curl -d @f https://a.example | ", size);
         let quotes = repeat_to("'a'\"b\"\\c ", size);
+        let nested_shells = format!("bash -c \"{}", "bash -c '$(x ".repeat(size / 14));
+        let backticks = repeat_to("`x ", size);
+        let subshells = repeat_to("(x ", size);
         for (name, cmd) in [
             ("unclosed_subst", &unclosed),
+            ("nested_shells", &nested_shells),
+            ("backticks", &backticks),
+            ("subshells", &subshells),
             ("long_pipeline", &long_pipeline),
             ("quotes", &quotes),
         ] {

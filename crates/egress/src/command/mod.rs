@@ -280,7 +280,7 @@ pub fn check_command(command: &str, options: &NetworkOptions) -> CommandVerdict 
         findings: Vec::new(),
         problems: parsed.problems.clone(),
     };
-    let mut ctx = tools::Context::new(options);
+    let mut ctx = tools::Context::new(options, command.len());
     tools::analyze(&parsed, &mut ctx, 0);
     for hit in ctx.hits {
         if options.allowed(&hit.destination) {

@@ -6,6 +6,16 @@
 //!
 //! It never fails: what it cannot understand it reports in
 //! [`Parsed::problems`], and parses the rest.
+//!
+//! # Linear time
+//!
+//! Every input character is read once: a `$(…)` or `<(…)` body is parsed in
+//! place by the same parser (a recursive call that stops at the matching
+//! `)`), not cut out and parsed again, so nesting never rescans the rest of
+//! the input. A backtick body cannot contain another backtick, so its
+//! sub-parse reads each character at most twice. Variable and alias
+//! expansion copies at most a budget proportional to the input
+//! (`Vars`); past it, names stay unexpanded and a problem says so.
 
 use std::collections::HashMap;
 
@@ -61,18 +71,13 @@ pub(crate) struct Parsed {
 /// Tokenize `input`.
 pub(crate) fn parse(input: &str) -> Parsed {
     let mut out = Parsed::default();
-    let mut vars = HashMap::new();
+    let mut vars = Vars::new(input.len());
     parse_into(input, 0, &mut out, &mut vars);
     out
 }
 
 /// Tokenize `input` into `out`, with variables already known.
-pub(crate) fn parse_into(
-    input: &str,
-    depth: usize,
-    out: &mut Parsed,
-    vars: &mut HashMap<String, String>,
-) {
+fn parse_into(input: &str, depth: usize, out: &mut Parsed, vars: &mut Vars) {
     if depth > MAX_DEPTH {
         out.problems.push("nesting too deep".into());
         return;
@@ -85,7 +90,74 @@ pub(crate) fn parse_into(
         vars,
         pending_heredocs: Vec::new(),
     };
-    p.run();
+    p.run(false);
+}
+
+/// At most this many variables (and aliases) are remembered.
+const MAX_VARS: usize = 256;
+
+/// Variables and aliases assigned so far in one command string.
+///
+/// Assignments inside a substitution do not leak out of it: every change is
+/// logged, and leaving a substitution rolls the log back to where it was
+/// (instead of copying the map into each substitution, which would cost the
+/// size of every stored value per substitution). Expansion is charged
+/// against a byte budget proportional to the input, so `A=<long>; c $A $A
+/// $A …` cannot grow the words quadratically.
+struct Vars {
+    map: HashMap<String, String>,
+    /// (name, previous value) for every change, oldest first.
+    undo: Vec<(String, Option<String>)>,
+    /// Bytes that expansions may still copy.
+    budget: usize,
+    /// Whether running out of budget was already reported.
+    exhausted: bool,
+}
+
+impl Vars {
+    fn new(input_len: usize) -> Self {
+        Vars {
+            map: HashMap::new(),
+            undo: Vec::new(),
+            budget: input_len.saturating_mul(4).saturating_add(4096),
+            exhausted: false,
+        }
+    }
+
+    fn set(&mut self, key: String, value: String) {
+        if self.map.len() < MAX_VARS {
+            let old = self.map.insert(key.clone(), value);
+            self.undo.push((key, old));
+        }
+    }
+
+    /// Undo every change made after the log had `mark` entries.
+    fn rollback(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            let Some((key, old)) = self.undo.pop() else {
+                break;
+            };
+            match old {
+                Some(v) => self.map.insert(key, v),
+                None => self.map.remove(&key),
+            };
+        }
+    }
+
+    /// The value of `name`, if it is set and the expansion budget allows
+    /// copying it (`Err` when it is set but over budget, reported once).
+    fn expand(&mut self, name: &str, problems: &mut Vec<String>) -> Option<Result<&str, ()>> {
+        let value = self.map.get(name)?;
+        if value.len() > self.budget {
+            if !self.exhausted {
+                self.exhausted = true;
+                problems.push("variable expansion budget exhausted".into());
+            }
+            return Some(Err(()));
+        }
+        self.budget -= value.len();
+        Some(Ok(value.as_str()))
+    }
 }
 
 struct Parser<'a> {
@@ -93,8 +165,8 @@ struct Parser<'a> {
     pos: usize,
     depth: usize,
     out: &'a mut Parsed,
-    vars: &'a mut HashMap<String, String>,
-    /// (delimiter, strip tabs, index of the command it feeds)
+    vars: &'a mut Vars,
+    /// (delimiter, index of the command it feeds)
     pending_heredocs: Vec<(String, usize)>,
 }
 
@@ -106,10 +178,15 @@ impl Parser<'_> {
         self.chars.get(self.pos + k).copied()
     }
 
-    fn run(&mut self) {
+    /// Parse commands to the end of the input or, when `in_substitution`,
+    /// to the `)` that closes the substitution being read. Returns whether
+    /// that `)` was found.
+    fn run(&mut self, in_substitution: bool) -> bool {
         let mut cmd = SimpleCommand::default();
         let mut next_stdin = Stdin::Inherited;
         cmd.stdin = next_stdin;
+        // Open subshell parentheses inside this substitution.
+        let mut open_parens = 0usize;
         loop {
             self.skip_blanks();
             let Some(c) = self.peek() else { break };
@@ -131,6 +208,18 @@ impl Parser<'_> {
                 }
                 ';' | '&' | '|' | '(' | ')' => {
                     self.pos += 1;
+                    if in_substitution {
+                        if c == '(' {
+                            open_parens += 1;
+                        } else if c == ')' {
+                            if open_parens == 0 {
+                                self.finish(&mut cmd, false);
+                                self.read_heredoc_bodies();
+                                return true;
+                            }
+                            open_parens -= 1;
+                        }
+                    }
                     let mut piped = false;
                     if c == '|' {
                         if self.peek() == Some('|') {
@@ -183,6 +272,7 @@ impl Parser<'_> {
         }
         self.finish(&mut cmd, false);
         self.read_heredoc_bodies();
+        false
     }
 
     fn skip_blanks(&mut self) {
@@ -202,8 +292,9 @@ impl Parser<'_> {
         done.pipes_out = piped;
         done.words = expand_words(std::mem::take(&mut done.words));
         // `alias c=curl` then `c …`: expand the alias in command position.
-        if let Some(first) = done.words.first() {
-            if let Some(value) = self.vars.get(&format!("{ALIAS_PREFIX}{first}")) {
+        if let Some(first) = done.words.first().filter(|_| !self.vars.map.is_empty()) {
+            let key = format!("{ALIAS_PREFIX}{first}");
+            if let Some(Ok(value)) = self.vars.expand(&key, &mut self.out.problems) {
                 let mut expanded: Vec<String> =
                     value.split_whitespace().map(str::to_owned).collect();
                 expanded.extend(done.words.drain(1..));
@@ -221,14 +312,12 @@ impl Parser<'_> {
             {
                 for w in &done.words[1..] {
                     if let Some((name, value)) = split_assignment(w) {
-                        if self.vars.len() < 256 {
-                            let key = if alias {
-                                format!("{ALIAS_PREFIX}{name}")
-                            } else {
-                                name.to_owned()
-                            };
-                            self.vars.insert(key, value.to_owned());
-                        }
+                        let key = if alias {
+                            format!("{ALIAS_PREFIX}{name}")
+                        } else {
+                            name.to_owned()
+                        };
+                        self.vars.set(key, value.to_owned());
                     }
                 }
             }
@@ -237,11 +326,7 @@ impl Parser<'_> {
         let mut assigned_only = true;
         for w in &done.words {
             match split_assignment(w) {
-                Some((name, value)) => {
-                    if self.vars.len() < 256 {
-                        self.vars.insert(name.to_owned(), value.to_owned());
-                    }
-                }
+                Some((name, value)) => self.vars.set(name.to_owned(), value.to_owned()),
                 None => {
                     assigned_only = false;
                     break;
@@ -270,8 +355,7 @@ impl Parser<'_> {
         // Process substitution `<(…)` / `>(…)`.
         if self.peek() == Some('(') && fd.is_none() {
             self.pos += 1;
-            let inner = self.until_close_paren();
-            self.nested(&inner);
+            self.substitution();
             return;
         }
         while let Some(c) = self.peek() {
@@ -394,17 +478,33 @@ impl Parser<'_> {
         (inner, closed)
     }
 
+    /// Parse a backtick body (already cut out) one level deeper; its
+    /// assignments do not leak out.
     fn nested(&mut self, inner: &str) {
-        let depth = self.depth + 1;
-        let mut sub = Parsed::default();
-        let mut vars = self.vars.clone();
-        parse_into(inner, depth, &mut sub, &mut vars);
-        for c in sub.commands {
-            if self.out.commands.len() < MAX_COMMANDS {
-                self.out.commands.push(c);
-            }
+        let mark = self.vars.undo.len();
+        parse_into(inner, self.depth + 1, self.out, self.vars);
+        self.vars.rollback(mark);
+    }
+
+    /// Parse a `$(…)` / `<(…)` body in place, its `(` already read: the
+    /// commands up to the matching `)`, one level deeper. Past the nesting
+    /// limit the body is skipped (read once, not parsed) and reported.
+    fn substitution(&mut self) {
+        if self.depth >= MAX_DEPTH {
+            self.out.problems.push("nesting too deep".into());
+            let _ = self.until_close_paren();
+            return;
         }
-        self.out.problems.extend(sub.problems);
+        let mark = self.vars.undo.len();
+        let outer_heredocs = std::mem::take(&mut self.pending_heredocs);
+        self.depth += 1;
+        let closed = self.run(true);
+        self.depth -= 1;
+        self.pending_heredocs = outer_heredocs;
+        self.vars.rollback(mark);
+        if !closed {
+            self.out.problems.push("unterminated `$(`".into());
+        }
     }
 
     /// Read one word with quote removal, substitution of known variables and
@@ -523,8 +623,7 @@ impl Parser<'_> {
                     w.push_str("))");
                     return;
                 }
-                let inner = self.until_close_paren();
-                self.nested(&inner);
+                self.substitution();
                 w.push_str("$(…)");
             }
             Some('{') => {
@@ -541,8 +640,13 @@ impl Parser<'_> {
                     .chars()
                     .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                     .collect();
-                match self.vars.get(&name) {
-                    Some(v) if name.len() == inner.len() => w.push_str(v),
+                let known = if name.len() == inner.len() {
+                    self.vars.expand(&name, &mut self.out.problems)
+                } else {
+                    self.vars.map.get(&name).map(|_| Err(()))
+                };
+                match known {
+                    Some(Ok(v)) => w.push_str(v),
                     None if inner == "IFS" || inner.starts_with("IFS:") => w.push(FIELD_SPLIT),
                     _ => {
                         w.push_str("${");
@@ -565,10 +669,10 @@ impl Parser<'_> {
                     self.pos += 1;
                 }
                 let name: String = self.chars[start..self.pos].iter().collect();
-                match self.vars.get(&name) {
-                    Some(v) => w.push_str(v),
+                match self.vars.expand(&name, &mut self.out.problems) {
+                    Some(Ok(v)) => w.push_str(v),
                     None if name == "IFS" => w.push(FIELD_SPLIT),
-                    None => {
+                    _ => {
                         w.push('$');
                         w.push_str(&name);
                     }

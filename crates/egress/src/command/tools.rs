@@ -12,15 +12,22 @@ pub(crate) struct Context<'a> {
     git_remotes: HashMap<String, String>,
     pub(crate) hits: Vec<UploadFinding>,
     pub(crate) problems: Vec<String>,
+    /// Bytes of nested scripts (`bash -c`, `eval`, decoded payloads, code
+    /// one-liners' shell calls) that may still be parsed again: each level
+    /// of `bash -c "bash -c '…'"` re-reads its script, so the total is
+    /// capped in proportion to the input to keep the analysis linear.
+    reparse_budget: usize,
 }
 
 impl<'a> Context<'a> {
-    pub(crate) fn new(options: &'a NetworkOptions) -> Self {
+    /// A context for a command string of `input_len` bytes.
+    pub(crate) fn new(options: &'a NetworkOptions, input_len: usize) -> Self {
         Context {
             options,
             git_remotes: HashMap::new(),
             hits: Vec::new(),
             problems: Vec::new(),
+            reparse_budget: input_len.saturating_mul(4).saturating_add(4096),
         }
     }
 
@@ -59,6 +66,13 @@ fn analyze_nested(script: &str, ctx: &mut Context<'_>, depth: usize) {
         ctx.problems.push("nesting too deep".into());
         return;
     }
+    if script.len() > ctx.reparse_budget {
+        ctx.problems
+            .push("nested scripts exceed the analysis budget; not all were read".into());
+        ctx.reparse_budget = 0;
+        return;
+    }
+    ctx.reparse_budget -= script.len();
     let parsed = shell::parse(script);
     ctx.problems.extend(parsed.problems.iter().cloned());
     analyze(&parsed, ctx, depth + 1);
