@@ -21,7 +21,7 @@
 //! | closure | `recent` | `n`? (10) |
 //! | closure | `last`, `path`, `report` | — |
 //! | closure | `pending` | `n`? (20) |
-//! | closure | `promote` | `dry_run` (must be true), `candidate`? |
+//! | closure | `promote` | `dry_run: true`, `candidate`? — buckets, writes nothing; or `apply: true`, `candidate` — **owner only**: records the seed's decision for that one candidate in the event ledger, and for a `would_promote` candidate appends it to Hermes' memory file (`memories/USER.md` for sink `user`, else `memories/MEMORY.md`) |
 //!
 //! Negative `days`, `limit`, `n` or `older_than` are rejected with a clear error.
 
@@ -208,18 +208,19 @@ pub(crate) fn run(ctx: &Ctx<'_>, state: &mut State, name: &str, args: &Value) ->
         (GuardName::Closure, "promote") => closure_promote(ctx, args),
         (GuardName::Closure, "purge") => {
             let mut logs = vec![closure::turns_log(ctx.home)];
-            for dir in [
-                closure::events_dir(ctx.home),
-                closure::dir(ctx.home).join("review"),
-            ] {
-                if let Ok(entries) = std::fs::read_dir(&dir) {
-                    for e in entries.flatten().take(10_000) {
-                        if e.path().extension().is_some_and(|x| x == "jsonl") {
-                            logs.push(JsonlLog::new(e.path()));
-                        }
+            if let Ok(entries) = std::fs::read_dir(closure::events_dir(ctx.home)) {
+                for e in entries.flatten().take(10_000) {
+                    if e.path().extension().is_some_and(|x| x == "jsonl") {
+                        logs.push(JsonlLog::new(e.path()));
                     }
                 }
             }
+            // Only our own review day files: knowledge/review/ is shared.
+            logs.extend(
+                closure::review_files(ctx.home)
+                    .into_iter()
+                    .map(|(_, p)| JsonlLog::new(p)),
+            );
             purge(ctx, args, &logs)
         }
         (guard, _) => Err(CommandError::Unknown {
@@ -541,8 +542,8 @@ fn closure_paths(ctx: &Ctx<'_>) -> Value {
         "turns": closure::turns_log(ctx.home).path().display().to_string(),
         "latest": d.join("latest").display().to_string(),
         "candidate_events": closure::events_dir(ctx.home).display().to_string(),
-        "notes": d.join("notes").display().to_string(),
-        "review": d.join("review").display().to_string(),
+        "notes": closure::notes_dir(ctx.home).display().to_string(),
+        "review": closure::review_dir(ctx.home).display().to_string(),
     })
 }
 
@@ -593,14 +594,155 @@ fn closure_report(ctx: &Ctx<'_>) -> Res {
     }))
 }
 
+/// `promote`: the seed's promotion decision.
+///
+/// * `dry_run: true` (`/turn-closure promote --dry-run [--candidate ID]`):
+///   buckets every candidate (or one); writes nothing.
+/// * `apply: true, candidate: ID` (`palisade closure promote --apply
+///   --candidate ID`, an owner surface; never a model tool): the seed's
+///   opt-in promotion for one candidate, with its safety rules — sensitive,
+///   temporary, high-risk or discard candidates are rejected, conflicts and
+///   skill/knowledge suggestions wait for the user, an equivalent existing
+///   memory is a merge, and only a `would_promote` candidate (low risk, sink
+///   `user`/`memory`/`project`/`ops`) is written: appended as one entry to
+///   `memories/USER.md` (sink `user`) or `memories/MEMORY.md` (the others)
+///   with Hermes' `§` delimiter, secrets masked, within Hermes' character
+///   limits (1375 / 2200), atomically. Each outcome is one event in the
+///   candidate ledger, with the seed's receipt. A terminal candidate is left
+///   as it is.
 fn closure_promote(ctx: &Ctx<'_>, args: &Value) -> Res {
-    if args.get("dry_run").and_then(Value::as_bool) != Some(true) {
-        return Err(CommandError::BadArgs(
-            "only promote --dry-run is available: durable writes need an explicit writer"
-                .to_owned(),
-        ));
-    }
+    let dry_run = args.get("dry_run").and_then(Value::as_bool) == Some(true);
+    let apply = args.get("apply").and_then(Value::as_bool) == Some(true);
     let only = args.get("candidate").and_then(Value::as_str);
+    match (dry_run, apply) {
+        (true, false) => closure_promote_dry_run(ctx, only),
+        (false, true) => match only {
+            Some(id) if !id.trim().is_empty() => closure_promote_apply(ctx, id.trim()),
+            _ => Err(CommandError::BadArgs(
+                "promote --apply needs --candidate ID (one candidate at a time)".to_owned(),
+            )),
+        },
+        _ => Err(CommandError::BadArgs(
+            "promote needs exactly one of --dry-run or --apply --candidate ID".to_owned(),
+        )),
+    }
+}
+
+/// Hermes' memory files, their character limits and entry delimiter.
+const MEMORY_FILES: [(&str, usize); 2] = [("MEMORY.md", 2200), ("USER.md", 1375)];
+const MEMORY_DELIMITER: &str = "\n§\n";
+
+fn memory_path(home: &std::path::Path, file: &str) -> std::path::PathBuf {
+    home.join("memories").join(file)
+}
+
+/// Every entry of MEMORY.md and USER.md, for the "already satisfied" check.
+fn existing_memories(home: &std::path::Path) -> Vec<palisade_closure::promote::ExistingMemory> {
+    let mut out = Vec::new();
+    for (file, _) in MEMORY_FILES {
+        let text = std::fs::read_to_string(memory_path(home, file)).unwrap_or_default();
+        for (i, entry) in text.split(MEMORY_DELIMITER).enumerate().take(1000) {
+            if !entry.trim().is_empty() {
+                out.push(palisade_closure::promote::ExistingMemory {
+                    id: format!("{file}#{i}"),
+                    content: entry.trim().to_owned(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Appends a promoted candidate to Hermes' memory file for its sink.
+struct HermesMemoryWriter<'a> {
+    home: &'a std::path::Path,
+    at: String,
+}
+
+impl palisade_closure::promote::PromotionWriter for HermesMemoryWriter<'_> {
+    fn write(
+        &mut self,
+        c: &palisade_closure::schema::CandidateRecord,
+    ) -> Result<palisade_closure::schema::Receipt, String> {
+        use palisade_closure::schema::FinalSink;
+        let (file, limit) = match c.final_sink {
+            FinalSink::User => MEMORY_FILES[1],
+            FinalSink::Memory | FinalSink::Project | FinalSink::Ops => MEMORY_FILES[0],
+            other => return Err(format!("sink {} is not a memory file", other.as_str())),
+        };
+        // Stored content is redacted already; mask again, and never let the
+        // entry carry Hermes' delimiter (it would split into two entries).
+        let content = adapters::mask_secrets(c.candidate_content.trim()).replace('§', " ");
+        if content.trim().is_empty() {
+            return Err("the candidate has no content".to_owned());
+        }
+        let path = memory_path(self.home, file);
+        let existing = std::fs::read_to_string(&path).unwrap_or_default();
+        let existing = existing.trim_end();
+        let text = if existing.is_empty() {
+            content.clone()
+        } else {
+            format!("{existing}{MEMORY_DELIMITER}{content}")
+        };
+        let chars = text.chars().count();
+        if chars > limit {
+            return Err(format!(
+                "{file} would hold {chars} characters, over Hermes' limit of {limit}; nothing was written"
+            ));
+        }
+        crate::storage::ensure_dir(&self.home.join("memories")).map_err(|e| e.to_string())?;
+        crate::storage::jsonl::atomic_write(&path, text.as_bytes())
+            .map_err(|e| format!("{file}: {e}"))?;
+        Ok(palisade_closure::schema::Receipt::promotion(
+            &self.at,
+            "palisade-closure",
+            c.final_sink.as_str(),
+            &format!("{file}#{}", text.split(MEMORY_DELIMITER).count() - 1),
+        ))
+    }
+}
+
+fn closure_promote_apply(ctx: &Ctx<'_>, id: &str) -> Res {
+    use palisade_closure::promote::{Mode, PromotionOutcome};
+    let (ledger, _) = closure::candidate_ledger(ctx.home)?;
+    let Some(view) = ledger.get(id) else {
+        return Err(CommandError::BadArgs(format!("no candidate {id:?}")));
+    };
+    let record = view.record.clone();
+    let at = closure::closure_time(ctx.now);
+    let mut writer = HermesMemoryWriter {
+        home: ctx.home,
+        at: ctx.now.to_string(),
+    };
+    let existing = existing_memories(ctx.home);
+    let outcome =
+        Promoter::new().promote(&record, &existing, &[], at, Mode::Apply, Some(&mut writer));
+    let status = |s: CandidateStatus| serde_json::to_value(s).unwrap_or(Value::Null);
+    match outcome {
+        PromotionOutcome::Event(event) => {
+            let value = event.to_value();
+            JsonlLog::new(closure::events_dir(ctx.home).join(format!("{}.jsonl", ctx.now.date())))
+                .append(&value)?;
+            Ok(json!({"applied": true, "candidate_id": id, "event": value}))
+        }
+        PromotionOutcome::Terminal(s) => Ok(json!({
+            "applied": false, "candidate_id": id, "status": status(s), "deduped": true,
+            "message": "the candidate is already final; nothing changed",
+        })),
+        PromotionOutcome::AwaitingUser => Ok(json!({
+            "applied": false, "candidate_id": id, "status": "needs_user_confirmation",
+            "message": "the candidate is waiting for the user's confirmation; nothing changed",
+        })),
+        PromotionOutcome::WriterFailed(e) => Err(CommandError::BadArgs(format!(
+            "promotion of {id} failed: {e}"
+        ))),
+        PromotionOutcome::WriterRequired | PromotionOutcome::DryRun(_) => Err(
+            CommandError::BadArgs(format!("promotion of {id} produced no decision")),
+        ),
+    }
+}
+
+fn closure_promote_dry_run(ctx: &Ctx<'_>, only: Option<&str>) -> Res {
     let (ledger, _) = closure::candidate_ledger(ctx.home)?;
     if let Some(o) = only {
         if ledger.get(o).is_none() {
@@ -612,7 +754,8 @@ fn closure_promote(ctx: &Ctx<'_>, args: &Value) -> Res {
         .filter(|v| only.is_none_or(|o| o == v.record.candidate_id))
         .map(|v| v.record.clone())
         .collect();
-    let report = Promoter::new().dry_run(&records, &[], &HashMap::new());
+    let existing = existing_memories(ctx.home);
+    let report = Promoter::new().dry_run(&records, &existing, &HashMap::new());
     let mut buckets: BTreeMap<&'static str, Vec<Value>> = BTreeMap::new();
     for (bucket, id, reason) in &report.entries {
         buckets

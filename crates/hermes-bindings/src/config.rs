@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | provenance | env | `PROVENANCE_GATE_MODE` (`observe`/`ask`/`block`), then `HERMES_GUARD_MODE` (`observe`/`act`=block/`ask`), `PROVENANCE_GATE_SEARCH`, `PROVENANCE_GATE_SCOPE`, `PROVENANCE_GATE_RETENTION_DAYS` |
 //! | egress | `EGRESS_GUARD_POLICY` → `$HERMES_HOME/egress-guard.yaml` → built-in defaults | the policy document; `HERMES_GUARD_MODE=observe` turns every action into an audit-only warning |
+//! | egress, closure logs | env | `EGRESS_GUARD_RETENTION_DAYS` (`audit.jsonl`), `TURN_CLOSURE_AUDIT_RETENTION_DAYS` (`turns.jsonl`, daily review files): days to keep, default 30, like `PROVENANCE_GATE_RETENTION_DAYS`; every log is also capped at 64 MiB (see [`log_retention`]) |
 //! | injection | `$HERMES_HOME/config.yaml` `plugins.entries.hermes-guard.settings` (or the entry itself) | `fail_closed_on_error`, `quarantine_mode`, `callid_race_window_s`, `taint_ttl_minutes`, `redact_secrets`; `HERMES_GUARD_MODE` |
 //!
 //! An invalid value never turns a guard off: it falls back to the safe
@@ -30,6 +31,8 @@ pub const ENV_KEYS: &[&str] = &[
     "PROVENANCE_GATE_SCOPE",
     "PROVENANCE_GATE_RETENTION_DAYS",
     "EGRESS_GUARD_POLICY",
+    "EGRESS_GUARD_RETENTION_DAYS",
+    "TURN_CLOSURE_AUDIT_RETENTION_DAYS",
 ];
 
 /// A snapshot of the environment variables in [`ENV_KEYS`].
@@ -267,6 +270,37 @@ impl ProvenanceConfig {
             notes,
         }
     }
+}
+
+/// The retention of a JSONL log whose age limit is the environment
+/// variable `key` (days, `0..=36500`, default 30, as
+/// `PROVENANCE_GATE_RETENTION_DAYS`); the size cap is
+/// [`crate::storage::jsonl::DEFAULT_MAX_LOG_BYTES`]. An invalid value keeps
+/// the default and says why in the returned note.
+///
+/// ```
+/// use palisade_hermes::{config::log_retention, Env};
+/// let env = Env::from_pairs([("EGRESS_GUARD_RETENTION_DAYS", "7"), ("TURN_CLOSURE_AUDIT_RETENTION_DAYS", "-1")]);
+/// assert_eq!(log_retention(&env, "EGRESS_GUARD_RETENTION_DAYS").0.days, 7);
+/// let (r, note) = log_retention(&env, "TURN_CLOSURE_AUDIT_RETENTION_DAYS");
+/// assert_eq!(r.days, 30);
+/// assert!(note.unwrap().contains("using 30"));
+/// ```
+pub fn log_retention(env: &Env, key: &str) -> (crate::storage::jsonl::Retention, Option<String>) {
+    let mut retention = crate::storage::jsonl::Retention::default();
+    let mut note = None;
+    match env.get(key).map(str::trim) {
+        None | Some("") => {}
+        Some(s) => match s.parse::<u64>() {
+            Ok(n) if n <= 36_500 => retention.days = n,
+            _ => {
+                note = Some(format!(
+                    "{key}={s:?} is not a number of days (0..=36500); using 30"
+                ))
+            }
+        },
+    }
+    (retention, note)
 }
 
 /// Where the egress policy came from.

@@ -613,6 +613,25 @@ pub enum Directive {
     },
     /// `pre_llm_call`: text appended to the user message's API copy.
     Context(String),
+    /// `pre_llm_call`: hold the turn — the inbound message must never reach
+    /// the model (the injection guard's block/quarantine tiers).
+    ///
+    /// No Hermes version can veto a turn from `pre_llm_call`, so a host acts
+    /// on this type itself: the Python shim answers the turn locally with
+    /// `message` and never calls the provider. A host that does not know
+    /// `"action":"hold"` still finds `context` in the same dict (Hermes
+    /// appends it to the message's API copy), and every tool call of the
+    /// held turn is blocked in `pre_tool_call` either way.
+    Hold {
+        /// The reply the user gets instead of a model answer.
+        message: String,
+        /// The note for hosts that cannot hold a turn: tells the model the
+        /// message was withheld and must be treated as data.
+        context: String,
+        /// The quarantine entry holding the message, when one was written
+        /// (owner commands `release` / `delete` take this id).
+        quarantine_id: Option<String>,
+    },
     /// `transform_tool_result` / `transform_llm_output`: the replacement text.
     Rewrite(String),
 }
@@ -659,6 +678,14 @@ impl Directive {
             }
             Directive::Modify { args } => serde_json::json!({"action": "modify", "args": args}),
             Directive::Context(text) => serde_json::json!({ "context": text }),
+            Directive::Hold {
+                message,
+                context,
+                quarantine_id,
+            } => serde_json::json!({
+                "action": "hold", "message": message, "context": context,
+                "quarantine_id": quarantine_id,
+            }),
             Directive::Rewrite(text) => Value::String(text.clone()),
         }
     }
@@ -679,6 +706,20 @@ impl Directive {
     /// ```
     pub fn is_block(&self) -> bool {
         matches!(self, Directive::Block { .. })
+    }
+
+    /// True for [`Directive::Hold`].
+    ///
+    /// ```
+    /// use palisade_hermes::Directive;
+    /// let d = Directive::Hold { message: "held".into(), context: "note".into(), quarantine_id: None };
+    /// assert!(d.is_hold());
+    /// assert_eq!(d.to_value()["action"], "hold");
+    /// assert_eq!(d.to_value()["context"], "note");
+    /// assert!(!Directive::None.is_hold());
+    /// ```
+    pub fn is_hold(&self) -> bool {
+        matches!(self, Directive::Hold { .. })
     }
 }
 
@@ -729,5 +770,14 @@ mod tests {
         let a = Directive::approve("m", "k:r").to_value();
         assert_eq!(a["action"], "approve");
         assert_eq!(a["rule_key"], "k:r");
+        let h = Directive::Hold {
+            message: "held".into(),
+            context: "note".into(),
+            quarantine_id: Some("abc123".into()),
+        };
+        assert_eq!(
+            h.to_value(),
+            json!({"action":"hold","message":"held","context":"note","quarantine_id":"abc123"})
+        );
     }
 }

@@ -40,7 +40,11 @@
 //!   Python callback returns to Hermes: `null` (no opinion), a directive dict
 //!   (`{"action":"block","message"}`, `{"action":"approve","message","rule_key"}`,
 //!   `{"action":"modify","args"}` on 0.21+ hosts, `{"context"}` for
-//!   `pre_llm_call`) or a string (the replacement text for the transform hooks).
+//!   `pre_llm_call`, and `{"action":"hold","message","context","quarantine_id"}`
+//!   ([`Directive::Hold`]) when the injection guard holds a turn: the host
+//!   must not send that message to the model; the Python shim answers the
+//!   turn locally with `message`) or a string (the replacement text for the
+//!   transform hooks).
 //! * It never panics and never returns an error: a malformed call, a storage
 //!   failure or an internal error becomes the guard's fail-mode verdict (for
 //!   example a `block` for a fail-closed guard on `pre_tool_call`) and is
@@ -55,12 +59,20 @@
 //! | guard (plugin key) | hooks | files under `$HERMES_HOME/plugin-data/<key>/` |
 //! |---|---|---|
 //! | provenance (`provenance-gate`) | `pre_llm_call` captures the user's cleaned words; `pre_tool_call` checks `memory` / `skill_manage` writes replayed over `memories/*.md` and skill files | `said.jsonl`, `evidence.jsonl` (pruned hourly to `PROVENANCE_GATE_RETENTION_DAYS`) |
-//! | egress (`egress-guard`) | `pre_tool_call` (args), `transform_tool_result` (JSON rewritten string by string), `transform_llm_output` (reply + withheld note) | `audit.jsonl` (masked values, 12-hex SHA-256 prefix, 64 KB line cap) |
-//! | injection (`hermes-guard`) | `pre_llm_call` scan, `pre_tool_call` tool-call guard (taint, race window, held turns) | `guard.sqlite3` (quarantine, patterns, telemetry), `ledger.sqlite3` (hash chain) |
-//! | closure (`turn-closure-audit`) | `post_tool_call`, `post_llm_call` observe; `on_session_end` judges | `turns.jsonl`, `latest/`, `candidates/events/`, `review/`, `notes/` |
+//! | egress (`egress-guard`) | `pre_tool_call` (args), `transform_tool_result` (JSON rewritten string by string), `transform_llm_output` (reply + withheld note) | `audit.jsonl` (masked values, 12-hex SHA-256 prefix, 64 KB line cap; pruned hourly to `EGRESS_GUARD_RETENTION_DAYS` and 64 MiB) |
+//! | injection (`hermes-guard`) | `pre_llm_call` scan, `pre_tool_call` tool-call guard (taint, race window, held turns), `on_session_end` writes buffered decisions | `guard.sqlite3` (quarantine, patterns, telemetry), `ledger.sqlite3` (hash chain) |
+//! | closure (`turn-closure-audit`) | `post_tool_call`, `post_llm_call` observe; `on_session_end` judges | **the seed's layout instead of `plugin-data/`**: `$HERMES_HOME/turn.closure.audit/` (`turns.jsonl`, pruned to `TURN_CLOSURE_AUDIT_RETENTION_DAYS` and 64 MiB; `latest/`; `candidates/events/`), `memory/<day>.md` (daily note), `knowledge/review/turn-closure-candidates-<day>.jsonl` |
 //!
 //! Every file is created 0600 (directories 0700); secrets are masked with
-//! the palisade-egress scanner before anything is persisted.
+//! the palisade-egress scanner before anything is persisted. The closure
+//! trail keeps the turn-closure-audit seed's paths so tools written for the
+//! seed find it; the other guards use `plugin-data/<plugin key>/` as
+//! Hermes' own plugin-state layout suggests.
+//!
+//! The injection guard buffers its `pass` decisions in memory and writes
+//! them in batches (one transaction per store), so a clean message costs no
+//! SQLite commit; see [`Plugin::flush`]. Anything but a pass is written at
+//! once, after the buffered rows, keeping the ledger in decision order.
 //!
 //! # Honest degradation
 //!

@@ -85,7 +85,7 @@ impl GuardName {
     ///
     /// ```
     /// use palisade_hermes::{GuardName, Hook};
-    /// assert_eq!(GuardName::Injection.hooks(), &[Hook::PreLlmCall, Hook::PreToolCall]);
+    /// assert_eq!(GuardName::Injection.hooks(), &[Hook::PreLlmCall, Hook::PreToolCall, Hook::OnSessionEnd]);
     /// ```
     pub fn hooks(self) -> &'static [Hook] {
         match self {
@@ -95,19 +95,29 @@ impl GuardName {
                 Hook::TransformToolResult,
                 Hook::TransformLlmOutput,
             ],
-            GuardName::Injection => &[Hook::PreLlmCall, Hook::PreToolCall],
+            // on_session_end writes the buffered pass decisions.
+            GuardName::Injection => &[Hook::PreLlmCall, Hook::PreToolCall, Hook::OnSessionEnd],
             GuardName::Closure => &[Hook::PostToolCall, Hook::PostLlmCall, Hook::OnSessionEnd],
         }
     }
 
-    /// `$HERMES_HOME/plugin-data/<plugin_key>/`.
+    /// The guard's data folder: `$HERMES_HOME/plugin-data/<plugin_key>/`,
+    /// except the closure trail, which lives where the turn-closure-audit
+    /// seed puts it, `$HERMES_HOME/turn.closure.audit/` (its review JSONL
+    /// and daily notes go to the seed's `knowledge/review/` and `memory/`,
+    /// see [`crate::storage::paths::CLOSURE_DIR`]).
     ///
     /// ```
-    /// let d = palisade_hermes::GuardName::Provenance.data_dir(std::path::Path::new("/h"));
+    /// use palisade_hermes::GuardName;
+    /// let d = GuardName::Provenance.data_dir(std::path::Path::new("/h"));
     /// assert!(d.ends_with("plugin-data/provenance-gate"));
+    /// assert!(GuardName::Closure.data_dir(std::path::Path::new("/h")).ends_with("turn.closure.audit"));
     /// ```
     pub fn data_dir(self, home: &Path) -> std::path::PathBuf {
-        crate::storage::paths::data_dir(home, self.plugin_key())
+        match self {
+            GuardName::Closure => home.join(crate::storage::paths::CLOSURE_DIR),
+            _ => crate::storage::paths::data_dir(home, self.plugin_key()),
+        }
     }
 }
 
@@ -264,7 +274,9 @@ impl Plugin {
             }
         };
         let result = catch_unwind(AssertUnwindSafe(|| {
-            dispatch::dispatch(&ctx, &mut state, &call)
+            let directive = dispatch::dispatch(&ctx, &mut state, &call);
+            dispatch::maintain(&ctx, &mut state);
+            directive
         }));
         let error = match result {
             Ok(Ok(directive)) => {
@@ -288,6 +300,25 @@ impl Plugin {
             directive,
             error: Some(error),
         }
+    }
+
+    /// Write every decision still buffered in memory (the injection guard
+    /// batches its `pass` rows; see the crate docs). Hosts call this at exit;
+    /// it also runs before every command, at `on_session_end` and on drop.
+    /// Returns the error text of a failed write.
+    ///
+    /// ```
+    /// use palisade_hermes::{Env, GuardName, Host, Plugin};
+    /// let home = tempfile::tempdir().unwrap();
+    /// let p = Plugin::new(GuardName::Injection, Host::default(), Env::default());
+    /// p.handle(home.path(), "pre_llm_call", r#"{"session_id":"s","user_message":"hello"}"#);
+    /// assert!(p.flush().is_ok());
+    /// let v: serde_json::Value = serde_json::from_str(&p.command(home.path(), "verify", "{}")).unwrap();
+    /// assert_eq!(v["result"]["rows"], 1);
+    /// ```
+    pub fn flush(&self) -> Result<(), String> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        dispatch::flush(&mut state).map_err(|e| e.to_string())
     }
 
     /// Run a user command (`status`, `report`, `log`, `check`, `purge`,
@@ -339,6 +370,9 @@ impl Plugin {
                     .map_err(|e| crate::commands::CommandError::BadArgs(e.to_string()))?
             };
             let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            // Commands read the stores: write buffered decisions first.
+            // A failed write is retried later and does not stop the command.
+            let _ = dispatch::flush(&mut state);
             crate::commands::run(&ctx, &mut state, name, &args)
         }));
         match result {

@@ -200,7 +200,7 @@ fn hostile_session_ids_stay_in_their_folder() {
             Timestamp::from_unix(1_800_000_000),
         );
     }
-    // Nothing was created outside plugin-data/turn-closure-audit/.
+    // Nothing was created outside the closure trail (turn.closure.audit/).
     let mut stack = vec![home.path().to_path_buf()];
     let root = GuardName::Closure.data_dir(home.path());
     while let Some(dir) = stack.pop() {

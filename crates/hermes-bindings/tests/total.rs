@@ -54,6 +54,13 @@ fn valid_answer(hook: &str, out: &str) -> bool {
                 .is_some_and(|m| !m.is_empty()),
             Some("approve") => o.get("rule_key").and_then(Value::as_str).is_some(),
             Some("modify") => o.get("args").is_some_and(Value::is_object),
+            Some("hold") => {
+                hook == "pre_llm_call"
+                    && o.get("message")
+                        .and_then(Value::as_str)
+                        .is_some_and(|m| !m.is_empty())
+                    && o.get("context").and_then(Value::as_str).is_some()
+            }
             None => hook == "pre_llm_call" && o.get("context").and_then(Value::as_str).is_some(),
             _ => false,
         },

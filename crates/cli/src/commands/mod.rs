@@ -51,7 +51,7 @@ pub enum GuardCommand {
         #[command(flatten)]
         opts: Opts,
     },
-    /// turn-closure-audit: recent judgments, pending candidates, promotion dry-run.
+    /// turn-closure-audit: recent judgments, pending candidates, promotion.
     Closure {
         #[command(subcommand)]
         cmd: ClosureCmd,
@@ -179,11 +179,17 @@ pub enum ClosureCmd {
     },
     /// Counts by judgment, status and classification.
     Report,
-    /// Promotion buckets (dry run only).
+    /// Promotion: buckets (--dry-run), or the seed's opt-in promotion of one
+    /// candidate (--apply --candidate ID): rejections, merges and
+    /// confirmations go to the candidate ledger, a low-risk user/memory
+    /// candidate is appended to Hermes' memories/USER.md or MEMORY.md.
     Promote {
-        /// Required: durable writes are not implemented.
-        #[arg(long)]
+        /// Show what would happen; writes nothing.
+        #[arg(long, conflicts_with = "apply")]
         dry_run: bool,
+        /// Apply the decision for --candidate (owner only).
+        #[arg(long, requires = "candidate")]
+        apply: bool,
         /// Only this candidate.
         #[arg(long)]
         candidate: Option<String>,
@@ -251,9 +257,13 @@ pub fn run(command: GuardCommand) -> ExitCode {
                 ClosureCmd::Path => ("path", json!({})),
                 ClosureCmd::Pending { n } => ("pending", json!({ "n": n })),
                 ClosureCmd::Report => ("report", json!({})),
-                ClosureCmd::Promote { dry_run, candidate } => (
+                ClosureCmd::Promote {
+                    dry_run,
+                    apply,
+                    candidate,
+                } => (
                     "promote",
-                    json!({ "dry_run": dry_run, "candidate": candidate }),
+                    json!({ "dry_run": dry_run, "apply": apply, "candidate": candidate }),
                 ),
                 ClosureCmd::Purge(p) => ("purge", purge_args(&p)),
             };

@@ -19,6 +19,7 @@ a call never holds the agent for long.
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import threading
@@ -53,9 +54,12 @@ FAIL_CLOSED_TOOLS: dict[str, Optional[frozenset]] = {
     "closure": frozenset(),
 }
 
-#: Keyword arguments that are live Python objects, not data.  They are dropped
-#: before encoding instead of being stringified (cheaper, and never useful).
-_DROP_KWARGS = frozenset({"assistant_message", "gateway", "session_store", "event", "next_call"})
+#: Keyword arguments that are live Python objects, not data, plus the
+#: conversation history, which no guard reads and which grows with every turn
+#: (encoding it would make each ``pre_llm_call``/``post_llm_call`` cost
+#: O(session length)).  They are dropped before encoding.
+_DROP_KWARGS = frozenset({"assistant_message", "gateway", "session_store", "event", "next_call",
+                          "conversation_history"})
 
 
 def hermes_home() -> str:
@@ -120,8 +124,25 @@ def dispatcher(guard: str) -> Any:
             # The shim applies ``modify`` to the live args dict (see
             # to_pre_tool_call), so the dispatcher may ask for rewrites.
             found = _native.Guard(guard, host_version(), inplace_modify=True)
+            if not _DISPATCHERS:
+                atexit.register(flush_all)
             _DISPATCHERS[guard] = found
     return found
+
+
+def flush_all() -> None:
+    """Write what the dispatchers still buffer (batched pass decisions).
+
+    Registered with ``atexit``; also safe to call any time.  Never raises.
+    """
+    for guard, d in list(_DISPATCHERS.items()):
+        try:
+            flush = getattr(d, "flush", None)
+            err = flush() if flush else None
+            if err:
+                logger.warning("palisade %s: buffered decisions not written: %s", guard, err)
+        except Exception as exc:  # pragma: no cover - interpreter shutdown
+            logger.warning("palisade %s: flush failed: %s", guard, exc)
 
 
 def call_native(guard: str, hook: str, kwargs: dict) -> Any:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from typing import Any, Optional
 
 from . import _plugin, _shim
@@ -53,32 +52,23 @@ GUARD_REVIEW_SCHEMA = {
 }
 
 
-_HELD_CONTEXT = re.compile(r"^\[hermes-guard\] (BLOCK|QUARANTINE)\b")
-_QUARANTINE_ID = re.compile(r"quarantine id ([A-Za-z0-9_.:-]+)")
-
-
 def _hold_reply(directive: Any) -> Optional[str]:
-    """The local reply when the native verdict holds the turn, else ``None``.
+    """The local reply when the native verdict is a hold, else ``None``.
 
-    The Rust dispatcher speaks the host-neutral contract: on a host whose
-    ``pre_llm_call`` cannot veto it returns a ``[hermes-guard] BLOCK`` /
-    ``QUARANTINE`` context note (and holds the turn's tool calls itself).
-    Here that verdict is turned into a real veto: the turn is answered
-    locally and the provider is never called.
+    The Rust dispatcher returns the typed directive
+    ``{"action": "hold", "message", "context", "quarantine_id"}`` for a
+    message that must never reach the model (it also holds the turn's tool
+    calls itself).  Hermes' ``pre_llm_call`` cannot veto, so the shim turns
+    the hold into a real one: the turn is answered locally with ``message``
+    and the provider is never called.
     """
-    if isinstance(directive, dict) and directive.get("action") in ("block", "hold", "quarantine"):
-        return str(directive.get("message") or DEFAULT_HELD_REPLY.format(why="held"))
-    context = directive.get("context") if isinstance(directive, dict) else directive
-    if not isinstance(context, str):
+    if not isinstance(directive, dict) or directive.get("action") != "hold":
         return None
-    m = _HELD_CONTEXT.match(context)
-    if not m:
-        return None
-    qid = _QUARANTINE_ID.search(context)
-    why = m.group(1).lower() + (f", quarantine id {qid.group(1)}" if qid else "")
-    reply = DEFAULT_HELD_REPLY.format(why=why)
-    if qid:
-        reply += f" The owner can release it with /guard-release {qid.group(1)} or delete it with /guard-delete {qid.group(1)}."
+    reply = str(directive.get("message") or DEFAULT_HELD_REPLY.format(why="held"))
+    qid = directive.get("quarantine_id")
+    if isinstance(qid, str) and qid:
+        reply += (f" The owner can release it with /guard-release {qid} "
+                  f"or delete it with /guard-delete {qid}.")
     return reply
 
 

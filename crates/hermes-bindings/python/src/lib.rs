@@ -67,6 +67,13 @@ impl Guard {
         py.detach(|| self.plugin.handle(Path::new(home), hook, kwargs_json))
     }
 
+    /// Writes the decisions the dispatcher still buffers in memory (the
+    /// injection guard batches its `pass` rows); the shim calls it at exit.
+    /// Returns the error text of a failed write, or `None`.
+    fn flush(&self, py: Python<'_>) -> Option<String> {
+        py.detach(|| self.plugin.flush().err())
+    }
+
     /// One user command (`status`, `report`, `release`, …) as JSON.
     fn command(&self, py: Python<'_>, name: &str, home: &str, args_json: &str) -> String {
         py.detach(|| self.plugin.command(Path::new(home), name, args_json))

@@ -79,6 +79,23 @@ def test_injection_scanner_error_holds_the_turn(swap):
     assert reply and "fail-closed" in reply
 
 
+def test_injection_holds_on_the_typed_directive_only(swap):
+    hold = {"action": "hold", "message": "held: quarantine", "context": "[note]", "quarantine_id": "abc123def456"}
+    swap("injection", Fixed(json.dumps(hold)))
+    assert injection.pre_llm_call(session_id="s-h", turn_id="t1", user_message="x") is None
+    reply = injection.HELD.reply_for("s-h", "t1")
+    assert reply.startswith("held: quarantine")
+    assert "/guard-release abc123def456" in reply
+    # a context note that merely looks like a hold is just context now
+    note = {"context": "[hermes-guard] BLOCK: looks like a hold but is not one"}
+    swap("injection", Fixed(json.dumps(note)))
+    assert injection.pre_llm_call(session_id="s-h", turn_id="t2", user_message="x") == note
+    assert injection.HELD.reply_for("s-h", "t2") is None
+    # another plugin's generic pre_llm_call keeps the hold's context for the model
+    swap("provenance", Fixed(json.dumps(hold)))
+    assert _shim.hook_callback("provenance", "pre_llm_call")(user_message="x") == {"context": "[note]"}
+
+
 def test_directive_translation(swap):
     fixed = swap("egress", Fixed(json.dumps({"action": "approve", "message": "m", "rule_key": "egress-guard:EG-NET-001"})))
     out = _shim.hook_callback("egress", "pre_tool_call")(tool_name="terminal", args={"command": "x"})
@@ -159,3 +176,11 @@ def test_native_guard_builds_for_every_plugin():
     # the shim applies modify itself, so the dispatcher may ask for rewrites
     assert json.loads(_shim.dispatcher("egress").host())["supports_modify"] is True
     assert json.loads(_shim._native.Guard("egress", "0.19.0").host())["supports_modify"] is False
+
+
+def test_encoding_drops_live_objects_and_history():
+    out = json.loads(_shim.encode_kwargs({
+        "session_id": "s", "user_message": "hi", "conversation_history": [{"role": "user", "content": "x" * 1000}],
+        "next_call": object(), "args": {"k": {1, 2}},
+    }))
+    assert out == {"session_id": "s", "user_message": "hi", "args": {"k": [1, 2]}}

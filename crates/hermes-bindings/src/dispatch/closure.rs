@@ -1,16 +1,23 @@
 //! turn-closure-audit: observe tool calls (post_tool_call) and the reply
 //! (post_llm_call), judge the turn at `on_session_end`, write the trail.
 //!
-//! Files, under `plugin-data/turn-closure-audit/`:
+//! Files, where the seed puts them ("What it writes"), under `$HERMES_HOME`:
 //!
-//! * `turns.jsonl` — one judgment per turn;
-//! * `latest/<safe-session-id>.json` — the session's latest snapshot
-//!   (atomic rewrite; the name comes from `session_filename`, so hostile
-//!   session ids never leave `latest/`);
-//! * `candidates/events/<YYYY-MM-DD>.jsonl` — the append-only candidate
-//!   event ledger (the authoritative candidate truth);
-//! * `notes/<YYYY-MM-DD>.md` — the daily note (compatibility surface);
-//! * `review/turn-closure-candidates-<YYYY-MM-DD>.jsonl` — review JSONL.
+//! * `turn.closure.audit/turns.jsonl` — one judgment per turn (pruned at
+//!   most hourly to `TURN_CLOSURE_AUDIT_RETENTION_DAYS`, default 30, and
+//!   64 MiB);
+//! * `turn.closure.audit/latest/<safe-session-id>--<sha1-12>.json` — the
+//!   session's latest snapshot (atomic rewrite; the name comes from
+//!   `session_filename`, so hostile session ids never leave `latest/`);
+//! * `turn.closure.audit/candidates/events/<YYYY-MM-DD>.jsonl` — the
+//!   append-only candidate event ledger (the authoritative candidate truth;
+//!   never pruned by age, a pending candidate must not vanish);
+//! * `memory/<YYYY-MM-DD>.md` — the daily note (compatibility surface; a
+//!   block per candidate turn, deduplicated by its `<!-- turn-closure:ID -->`
+//!   sentinel, as in the seed);
+//! * `knowledge/review/turn-closure-candidates-<YYYY-MM-DD>.jsonl` — review
+//!   JSONL (compatibility surface; day files older than the retention are
+//!   removed with the turns pruning).
 //!
 //! Everything stored is a redacted preview, never a transcript.
 
@@ -91,6 +98,67 @@ pub(crate) fn turns_log(home: &Path) -> JsonlLog {
 
 pub(crate) fn events_dir(home: &Path) -> PathBuf {
     dir(home).join("candidates").join("events")
+}
+
+/// The seed's review-candidate folder.
+pub(crate) fn review_dir(home: &Path) -> PathBuf {
+    home.join(crate::storage::paths::CLOSURE_REVIEW_DIR)
+}
+
+/// The seed's daily-note folder.
+pub(crate) fn notes_dir(home: &Path) -> PathBuf {
+    home.join(crate::storage::paths::CLOSURE_NOTES_DIR)
+}
+
+/// The review file of one day.
+pub(crate) fn review_file(home: &Path, date: &str) -> PathBuf {
+    review_dir(home).join(format!("{REVIEW_PREFIX}{date}.jsonl"))
+}
+
+/// Review files are `turn-closure-candidates-<YYYY-MM-DD>.jsonl`.
+pub(crate) const REVIEW_PREFIX: &str = "turn-closure-candidates-";
+
+/// Every review day file we wrote (other files in the folder are not ours).
+pub(crate) fn review_files(home: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(review_dir(home)) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, PathBuf)> = entries
+        .flatten()
+        .take(10_000)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let date = name.strip_prefix(REVIEW_PREFIX)?.strip_suffix(".jsonl")?;
+            let ok = date.len() == 10
+                && date.bytes().enumerate().all(|(i, b)| {
+                    if i == 4 || i == 7 {
+                        b == b'-'
+                    } else {
+                        b.is_ascii_digit()
+                    }
+                });
+            ok.then(|| (date.to_owned(), e.path()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Retention for the turn log (age and size) and the review day files
+/// (removed once their day is older than the retention).
+fn prune(ctx: &Ctx<'_>) {
+    let (retention, _) = crate::config::log_retention(ctx.env, "TURN_CLOSURE_AUDIT_RETENTION_DAYS");
+    let log = turns_log(ctx.home);
+    if let Ok(Some(_)) =
+        log.prune_sized_if_due(&retention, "ts", ctx.now, super::PRUNE_INTERVAL_SECS)
+    {
+        let cutoff = ctx.now.minus_days(retention.days).date();
+        for (date, path) in review_files(ctx.home) {
+            if date < cutoff {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
 }
 
 fn cut(text: &str, max: usize) -> String {
@@ -198,21 +266,12 @@ fn finish(
         if let Some(event) = event {
             JsonlLog::new(events_dir(ctx.home).join(format!("{date}.jsonl")))
                 .append(&event.to_value())?;
-            JsonlLog::new(
-                dir(ctx.home)
-                    .join("review")
-                    .join(format!("turn-closure-candidates-{date}.jsonl")),
-            )
-            .append(&record)?;
+            JsonlLog::new(review_file(ctx.home, &date)).append(&record)?;
             append_note(
-                &dir(ctx.home).join("notes").join(format!("{date}.md")),
-                &format!(
-                    "- {ts} `{}` candidate {} ({}): {}\n",
-                    session_filename(session),
-                    record.candidate_id,
-                    record.classification,
-                    palisade_common::mask::preview_line(&record.candidate_content, 160)
-                ),
+                &notes_dir(ctx.home).join(format!("{date}.md")),
+                &date,
+                &record.record_id,
+                &note_block(ctx, session, turn, &judgment.to_json(), &record),
             )?;
         }
     }
@@ -243,6 +302,7 @@ fn finish(
     }
     let row = crate::storage::jsonl::cap_row(row, 64 * 1024);
     turns_log(ctx.home).append(&row)?;
+    prune(ctx);
     let latest = dir(ctx.home)
         .join("latest")
         .join(format!("{}.json", session_filename(session)));
@@ -255,15 +315,77 @@ fn finish(
     Ok(())
 }
 
-fn append_note(path: &Path, line: &str) -> std::io::Result<()> {
+/// The seed's daily-note block for one candidate turn (previews only).
+fn note_block(
+    ctx: &Ctx<'_>,
+    session: &str,
+    turn: &Turn,
+    judgment: &Value,
+    record: &palisade_closure::schema::CandidateRecord,
+) -> String {
+    let or_empty = |s: String| {
+        if s.trim().is_empty() {
+            "（空）".to_owned()
+        } else {
+            s
+        }
+    };
+    let time = ctx
+        .now
+        .to_string()
+        .get(11..19)
+        .unwrap_or("unknown")
+        .to_owned();
+    let user = palisade_common::mask::preview_line(&redact_text(&turn.user), 160);
+    let reply = palisade_common::mask::preview_line(&redact_text(&turn.assistant), 160);
+    let reason = judgment["reasons"][0]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    format!(
+        "### {time} | candidate\n- session: `{}`\n- candidate: `{}` ({})\n- 工具事件: {}\n- 用户：{}\n- 回复：{}\n- 判定：{}\n- 推荐落点：{}\n",
+        session_filename(session),
+        record.candidate_id,
+        record.classification,
+        turn.tool_calls.len(),
+        or_empty(user),
+        or_empty(reply),
+        or_empty(palisade_common::mask::preview_line(&reason, 200)),
+        record.final_sink.as_str(),
+    )
+}
+
+/// Append `block` to the daily note under its `<!-- turn-closure:ID -->`
+/// sentinel, unless the sentinel is already there (the seed's dedupe). A
+/// new note starts with the seed's headings. Under the note's lock.
+fn append_note(path: &Path, date: &str, record_id: &str, block: &str) -> std::io::Result<()> {
+    use std::io::Read;
     if let Some(parent) = path.parent() {
         crate::storage::ensure_dir(parent)?;
     }
     let mut f = crate::storage::private_options()
         .create(true)
+        .read(true)
         .append(true)
         .open(path)?;
-    f.write_all(line.as_bytes())
+    // The seed locks the note itself (no sibling lock file in memory/).
+    <std::fs::File as fs4::FileExt>::lock(&f)?;
+    let mut existing = String::new();
+    // A note that is not UTF-8 is not ours to parse: append after it.
+    let _ = f.read_to_string(&mut existing);
+    let sentinel = format!("<!-- turn-closure:{record_id} -->");
+    if existing.contains(&sentinel) {
+        return Ok(());
+    }
+    let mut text = String::new();
+    if existing.is_empty() {
+        text.push_str(&format!("# {date} 日记\n\n## 自动沉淀记录\n"));
+    } else if !existing.contains("## 自动沉淀记录") {
+        text.push_str("\n## 自动沉淀记录\n");
+    }
+    text.push_str(&format!("\n{sentinel}\n{block}"));
+    f.write_all(text.as_bytes())
+    // Dropping `f` closes it and releases the lock.
 }
 
 pub(crate) fn fail(

@@ -11,8 +11,10 @@ use crate::config::Env;
 use crate::hooks::{Directive, Hook, HookCall};
 use crate::host::Host;
 use crate::plugin::GuardName;
+use crate::storage::jsonl::JsonlLog;
 use crate::time::Timestamp;
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 /// Everything a dispatcher needs for one call.
 pub(crate) struct Ctx<'a> {
@@ -30,6 +32,48 @@ pub(crate) struct State {
     pub egress: egress::EgressState,
     pub injection: injection::InjectionState,
     pub closure: closure::ClosureState,
+    /// Log path → when this process last checked whether it was due for
+    /// retention pruning (the `.pruned` marker decides across processes).
+    pub pruned: HashMap<PathBuf, i64>,
+}
+
+/// How often one process looks at a log's `.pruned` marker.
+const PRUNE_CHECK_SECS: i64 = 60;
+/// How often a log is pruned (the seeds' "at most once an hour").
+pub(crate) const PRUNE_INTERVAL_SECS: i64 = 3600;
+
+/// Retention pruning (age and size, see [`crate::storage::jsonl::Retention`])
+/// of `log`, whose age limit is the environment variable `key`. At most
+/// hourly across processes and one marker read a minute per process, so a
+/// hook call almost never touches the disk for it. Best effort: a failed
+/// prune is retried at the next check.
+pub(crate) fn prune_log(
+    ctx: &Ctx<'_>,
+    pruned: &mut HashMap<PathBuf, i64>,
+    log: &JsonlLog,
+    key: &str,
+) {
+    let now = ctx.now.unix();
+    if let Some(last) = pruned.get(log.path()) {
+        if now >= *last && now - last < PRUNE_CHECK_SECS {
+            return;
+        }
+    }
+    if pruned.len() > 256 {
+        pruned.clear();
+    }
+    pruned.insert(log.path().to_path_buf(), now);
+    let (retention, _) = crate::config::log_retention(ctx.env, key);
+    let _ = log.prune_sized_if_due(&retention, "ts", ctx.now, PRUNE_INTERVAL_SECS);
+}
+
+/// Housekeeping after a hook call: retention pruning of the logs whose
+/// dispatcher does not prune them itself (the egress audit log).
+pub(crate) fn maintain(ctx: &Ctx<'_>, state: &mut State) {
+    if ctx.guard == GuardName::Egress {
+        let log = egress::audit_log(ctx.home);
+        prune_log(ctx, &mut state.pruned, &log, "EGRESS_GUARD_RETENTION_DAYS");
+    }
 }
 
 /// An internal error: becomes the guard's fail-mode verdict.
@@ -54,6 +98,11 @@ pub(crate) fn dispatch(
         GuardName::Injection => injection::dispatch(ctx, &mut state.injection, call),
         GuardName::Closure => closure::dispatch(ctx, &mut state.closure, call),
     }
+}
+
+/// Write every buffered decision of every guard.
+pub(crate) fn flush(state: &mut State) -> Result<(), DispatchError> {
+    state.injection.flush()
 }
 
 /// The fail-mode directive for an internal error (or unparseable kwargs),

@@ -29,6 +29,56 @@ pub(crate) struct ProvenanceState {
     said: Option<SaidCache>,
     /// Blocks per (session, turn, target) — the third adds STOP_RETRYING.
     blocks: HashMap<(String, String, String), u32>,
+    /// MEMORY.md / USER.md / skill files, reused while unchanged on disk.
+    files: FileCache,
+}
+
+/// What identifies one version of a file on disk: modification time,
+/// length and inode. Hermes rewrites MEMORY.md atomically (temp file +
+/// rename), so every write gets a new inode even inside one mtime tick.
+type FileStamp = (Option<std::time::SystemTime>, u64, u64);
+
+fn stamp_of(meta: &std::fs::Metadata) -> FileStamp {
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(meta);
+    #[cfg(not(unix))]
+    let inode = 0;
+    (meta.modified().ok(), meta.len(), inode)
+}
+
+/// Files the gate replays writes over, read from disk once per version.
+#[derive(Default)]
+pub(crate) struct FileCache {
+    files: HashMap<PathBuf, (FileStamp, String)>,
+}
+
+/// Distinct files remembered (all dropped beyond this).
+const MAX_CACHED_FILES: usize = 64;
+
+impl FileCache {
+    /// The file's text ("" when it is missing or unreadable), re-read only
+    /// when its stamp changed.
+    pub(crate) fn read(&mut self, path: &Path) -> String {
+        let meta = match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => m,
+            _ => {
+                self.files.remove(path);
+                return String::new();
+            }
+        };
+        let stamp = stamp_of(&meta);
+        if let Some((s, text)) = self.files.get(path) {
+            if *s == stamp {
+                return text.clone();
+            }
+        }
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if self.files.len() >= MAX_CACHED_FILES {
+            self.files.clear();
+        }
+        self.files.insert(path.to_path_buf(), (stamp, text.clone()));
+        text
+    }
 }
 
 /// said.jsonl parsed once and indexed; reused while the file only grows.
@@ -199,8 +249,8 @@ pub(crate) fn said_index<'s>(
     cache
 }
 
-/// The stored files a write edits, read from disk.
-pub(crate) fn stored_for(home: &Path, tool: &str, args: &Value) -> Stored {
+/// The stored files a write edits, read from disk (through `files`).
+pub(crate) fn stored_for(files: &mut FileCache, home: &Path, tool: &str, args: &Value) -> Stored {
     let mut stored = Stored::default();
     // Arguments may arrive as a JSON string; decode for the lookup only.
     let decoded;
@@ -214,13 +264,13 @@ pub(crate) fn stored_for(home: &Path, tool: &str, args: &Value) -> Stored {
     if tool == "memory" {
         let target = args["target"].as_str().unwrap_or("memory");
         let target = if target == "user" { "user" } else { "memory" };
-        stored.set_memory(target, &stored_text(home, tool, args));
+        stored.set_memory(target, &stored_text(files, home, tool, args));
     } else if let Some(name) = args["name"].as_str() {
         let file = args["file_path"]
             .as_str()
             .filter(|f| !f.is_empty())
             .unwrap_or("SKILL.md");
-        let text = stored_text(home, tool, args);
+        let text = stored_text(files, home, tool, args);
         if !text.is_empty() {
             stored.set_skill_file(name, file, &text);
         }
@@ -228,8 +278,8 @@ pub(crate) fn stored_for(home: &Path, tool: &str, args: &Value) -> Stored {
     stored
 }
 
-fn stored_text(home: &Path, tool: &str, args: &Value) -> String {
-    let read = |p: PathBuf| std::fs::read_to_string(p).unwrap_or_default();
+fn stored_text(files: &mut FileCache, home: &Path, tool: &str, args: &Value) -> String {
+    let mut read = |p: PathBuf| files.read(&p);
     if tool == "memory" {
         let target = args["target"].as_str().unwrap_or("memory");
         let file = if target == "user" {
@@ -336,7 +386,7 @@ fn check(
     p: &PreToolCall,
 ) -> Result<Directive, DispatchError> {
     let session = p.session_id.clone().unwrap_or_default();
-    let stored = stored_for(ctx.home, &p.tool_name, &p.args);
+    let stored = stored_for(&mut state.files, ctx.home, &p.tool_name, &p.args);
     let target = WriteTarget::of(&p.tool_name, &p.args);
     let gate = gate(config);
     let said = said_index(ctx, config, state);
@@ -453,5 +503,39 @@ pub(crate) fn fail(
         ProvenanceMode::Observe => Directive::None,
         ProvenanceMode::Ask => Directive::approve(message, format!("provenance-gate:{reason}")),
         ProvenanceMode::Block => Directive::block(message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_cache_sees_every_rewrite() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("MEMORY.md");
+        let mut cache = FileCache::default();
+        assert_eq!(cache.read(&path), "", "missing file reads as empty");
+        std::fs::write(&path, "alpha").unwrap();
+        assert_eq!(cache.read(&path), "alpha");
+        assert_eq!(cache.read(&path), "alpha", "cached read");
+        // Same length, written the way Hermes writes memory (temp + rename),
+        // immediately: the new inode shows the change within one mtime tick.
+        let tmp = dir.path().join("MEMORY.md.tmp");
+        std::fs::write(&tmp, "bravo").unwrap();
+        std::fs::rename(&tmp, &path).unwrap();
+        assert_eq!(cache.read(&path), "bravo");
+        // A longer in-place write changes the length.
+        std::fs::write(&path, "charlie").unwrap();
+        assert_eq!(cache.read(&path), "charlie");
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(cache.read(&path), "", "a deleted file is forgotten");
+        // Bounded: many distinct files never grow the cache past its cap.
+        for i in 0..(MAX_CACHED_FILES * 2) {
+            let p = dir.path().join(format!("f{i}"));
+            std::fs::write(&p, "x").unwrap();
+            assert_eq!(cache.read(&p), "x");
+        }
+        assert!(cache.files.len() <= MAX_CACHED_FILES);
     }
 }

@@ -101,6 +101,34 @@ impl IncrementalCache {
     }
 }
 
+/// How old and how large a log may grow before pruning rewrites it.
+///
+/// ```
+/// let r = palisade_hermes::storage::jsonl::Retention::default();
+/// assert_eq!((r.days, r.max_bytes), (30, 64 * 1024 * 1024));
+/// ```
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct Retention {
+    /// Rows older than this many days are removed.
+    pub days: u64,
+    /// A log larger than this keeps only its newest rows within half of it
+    /// (reports read at most the last 16 MB, so the default keeps two
+    /// report windows after a prune).
+    pub max_bytes: u64,
+}
+
+impl Default for Retention {
+    fn default() -> Retention {
+        Retention {
+            days: 30,
+            max_bytes: DEFAULT_MAX_LOG_BYTES,
+        }
+    }
+}
+
+/// The size cap of a pruned log: 64 MiB.
+pub const DEFAULT_MAX_LOG_BYTES: u64 = 64 * 1024 * 1024;
+
 /// The lock held while appending or rewriting; dropping it unlocks.
 struct LockGuard {
     _file: File,
@@ -329,6 +357,13 @@ impl JsonlLog {
     /// assert_eq!((r.kept, r.removed), (2, 2));
     /// ```
     pub fn retain(&self, mut keep: impl FnMut(&Value) -> bool) -> io::Result<RetainReport> {
+        self.retain_sized(|row, _| keep(row))
+    }
+
+    /// [`JsonlLog::retain`] where `keep` also gets the number of bytes from
+    /// the start of the row's line to the end of the file (so a caller can
+    /// keep only the newest N bytes).
+    fn retain_sized(&self, mut keep: impl FnMut(&Value, u64) -> bool) -> io::Result<RetainReport> {
         let _lock = self.lock()?;
         let bytes = match fs::read(&self.path) {
             Ok(b) => b,
@@ -337,13 +372,17 @@ impl JsonlLog {
         };
         let mut report = RetainReport::default();
         let mut out = Vec::with_capacity(bytes.len());
+        let total = bytes.len() as u64;
+        let mut offset: u64 = 0;
         for line in bytes.split(|&b| b == b'\n') {
+            let from_here = total.saturating_sub(offset);
+            offset += line.len() as u64 + 1;
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
             match serde_json::from_slice::<Value>(line) {
                 Ok(row) if row.is_object() => {
-                    if keep(&row) {
+                    if keep(&row, from_here) {
                         report.kept += 1;
                         out.extend_from_slice(line);
                         out.push(b'\n');
@@ -359,6 +398,81 @@ impl JsonlLog {
         }
         atomic_write(&self.path, &out)?;
         Ok(report)
+    }
+
+    /// Age and size pruning in one atomic rewrite: rows whose `field`
+    /// timestamp is older than `retention.cutoff(now)` go; then, if the file
+    /// is larger than `retention.max_bytes`, only the newest rows within half
+    /// of it stay (the slack keeps a log at the limit from being rewritten at
+    /// every check). Rows without a readable timestamp are kept by age.
+    ///
+    /// ```
+    /// use palisade_hermes::{storage::jsonl::{JsonlLog, Retention}, Timestamp};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let log = JsonlLog::new(dir.path().join("a.jsonl"));
+    /// let now = Timestamp::parse("2030-01-01T00:00:00Z").unwrap();
+    /// log.append(&serde_json::json!({"ts": "2020-01-01T00:00:00Z"})).unwrap();
+    /// for n in 0..100 { log.append(&serde_json::json!({"ts": "2029-12-31T00:00:00Z", "n": n})).unwrap(); }
+    /// let r = log.prune(&Retention { days: 30, max_bytes: 2000 }, "ts", now).unwrap();
+    /// assert!(r.removed > 50);
+    /// assert!(std::fs::metadata(log.path()).unwrap().len() <= 1000);
+    /// let rows = log.read_all().unwrap().rows;
+    /// assert_eq!(rows.last().unwrap()["n"], 99, "the newest rows stay");
+    /// ```
+    pub fn prune(
+        &self,
+        retention: &Retention,
+        field: &str,
+        now: Timestamp,
+    ) -> io::Result<RetainReport> {
+        let cutoff = now.minus_days(retention.days);
+        let len = match fs::metadata(&self.path) {
+            Ok(m) => m.len(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(RetainReport::default()),
+            Err(e) => return Err(e),
+        };
+        let budget = if len > retention.max_bytes {
+            retention.max_bytes / 2
+        } else {
+            u64::MAX
+        };
+        self.retain_sized(|row, from_here| {
+            from_here <= budget && row_time(row, field).is_none_or(|t| t >= cutoff)
+        })
+    }
+
+    /// [`JsonlLog::prune`], at most once per `interval_s` seconds,
+    /// remembered in the same sibling `<file>.pruned` marker as
+    /// [`JsonlLog::prune_if_due`]. Returns `None` when not due.
+    ///
+    /// ```
+    /// use palisade_hermes::{storage::jsonl::{JsonlLog, Retention}, Timestamp};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let log = JsonlLog::new(dir.path().join("a.jsonl"));
+    /// let now = Timestamp::from_unix(10_000_000);
+    /// let keep = Retention::default();
+    /// assert!(log.prune_sized_if_due(&keep, "ts", now, 3600).unwrap().is_some());
+    /// assert!(log.prune_sized_if_due(&keep, "ts", now, 3600).unwrap().is_none());
+    /// ```
+    pub fn prune_sized_if_due(
+        &self,
+        retention: &Retention,
+        field: &str,
+        now: Timestamp,
+        interval_s: i64,
+    ) -> io::Result<Option<RetainReport>> {
+        let marker = self.sibling(".pruned");
+        let last = fs::read_to_string(&marker)
+            .ok()
+            .and_then(|s| s.trim().parse::<i64>().ok());
+        if let Some(last) = last {
+            if now.unix() >= last && now.unix() - last < interval_s {
+                return Ok(None);
+            }
+        }
+        let report = self.prune(retention, field, now)?;
+        atomic_write(&marker, now.unix().to_string().as_bytes())?;
+        Ok(Some(report))
     }
 
     /// Remove rows whose `field` timestamp is older than `cutoff`. Rows

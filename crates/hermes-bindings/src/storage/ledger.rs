@@ -58,6 +58,19 @@ pub struct Verification {
     pub at: Option<i64>,
 }
 
+/// One decision to append (see [`Ledger::append_batch`]).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct LedgerEntry {
+    /// When the decision was made (not when it was written).
+    pub ts: Timestamp,
+    /// Session id.
+    pub session: String,
+    /// The decision (`pass`, `flag`, `quarantine`, `block`, …).
+    pub decision: String,
+    /// JSON details (already redacted by the caller).
+    pub payload: String,
+}
+
 /// One ledger row as stored.
 #[derive(Clone, Debug, Eq, PartialEq, Serialize)]
 pub struct LedgerRow {
@@ -146,6 +159,28 @@ impl Ledger {
         decision: &str,
         payload: &str,
     ) -> rusqlite::Result<i64> {
+        self.append_batch(&[LedgerEntry {
+            ts,
+            session: session.to_owned(),
+            decision: decision.to_owned(),
+            payload: payload.to_owned(),
+        }])
+    }
+
+    /// Append several decisions, in order, in one transaction (one commit
+    /// for the batch); returns the sequence number of the last one (the
+    /// current count when `entries` is empty).
+    ///
+    /// ```
+    /// use palisade_hermes::{storage::ledger::{Ledger, LedgerEntry}, Timestamp};
+    /// let l = Ledger::in_memory().unwrap();
+    /// let row = |d: &str| LedgerEntry { ts: Timestamp::from_unix(0), session: "s".into(),
+    ///     decision: d.into(), payload: "{}".into() };
+    /// assert_eq!(l.append_batch(&[row("pass"), row("pass"), row("block")]).unwrap(), 3);
+    /// assert_eq!(l.recent(1).unwrap()[0].decision, "block");
+    /// assert!(l.verify().unwrap().ok);
+    /// ```
+    pub fn append_batch(&self, entries: &[LedgerEntry]) -> rusqlite::Result<i64> {
         // IMMEDIATE: take the write lock before reading the head, so two
         // processes appending at once serialize instead of forking the chain.
         let tx = rusqlite::Transaction::new_unchecked(
@@ -153,26 +188,33 @@ impl Ledger {
             rusqlite::TransactionBehavior::Immediate,
         )?;
         let head: Option<(i64, String)> = tx
-            .query_row(
-                "SELECT count, hash FROM ledger_head WHERE id = 1",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
+            .prepare_cached("SELECT count, hash FROM ledger_head WHERE id = 1")?
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
-        let (count, prev) = head.unwrap_or((0, GENESIS.to_owned()));
-        let seq = count + 1;
-        let ts = ts.to_string();
-        let hash = row_hash(&prev, seq, &ts, session, decision, payload);
-        tx.execute(
-            "INSERT INTO ledger (seq, ts, session, decision, payload, prev_hash, hash)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![seq, ts, session, decision, payload, prev, hash],
-        )?;
-        tx.execute(
-            "INSERT INTO ledger_head (id, count, hash) VALUES (1, ?1, ?2)
-             ON CONFLICT(id) DO UPDATE SET count = excluded.count, hash = excluded.hash",
-            params![seq, hash],
-        )?;
+        let (mut seq, mut prev) = head.unwrap_or((0, GENESIS.to_owned()));
+        if entries.is_empty() {
+            return Ok(seq);
+        }
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO ledger (seq, ts, session, decision, payload, prev_hash, hash)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            for e in entries {
+                seq += 1;
+                let ts = e.ts.to_string();
+                let hash = row_hash(&prev, seq, &ts, &e.session, &e.decision, &e.payload);
+                insert.execute(params![
+                    seq, ts, e.session, e.decision, e.payload, prev, hash
+                ])?;
+                prev = hash;
+            }
+            tx.prepare_cached(
+                "INSERT INTO ledger_head (id, count, hash) VALUES (1, ?1, ?2)
+                 ON CONFLICT(id) DO UPDATE SET count = excluded.count, hash = excluded.hash",
+            )?
+            .execute(params![seq, prev])?;
+        }
         tx.commit()?;
         Ok(seq)
     }

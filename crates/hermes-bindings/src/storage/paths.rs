@@ -15,6 +15,34 @@ pub fn data_dir(home: &Path, plugin: &str) -> PathBuf {
     home.join("plugin-data").join(plugin)
 }
 
+/// The closure trail's folder under `$HERMES_HOME`, as in the
+/// turn-closure-audit seed ("What it writes"): `turns.jsonl`, `latest/`,
+/// `candidates/events/`. The seed's compatibility surfaces sit beside it:
+/// [`CLOSURE_REVIEW_DIR`] and [`CLOSURE_NOTES_DIR`]. The other three guards
+/// use [`data_dir`]; the closure plugin keeps the seed's layout so tools
+/// written for the seed (its `/turn-closure path`, scope-recall, a human
+/// reading `knowledge/review/`) find our files where they find the seed's.
+///
+/// ```
+/// assert_eq!(palisade_hermes::storage::paths::CLOSURE_DIR, "turn.closure.audit");
+/// ```
+pub const CLOSURE_DIR: &str = "turn.closure.audit";
+
+/// The seed's review-candidate folder under `$HERMES_HOME`
+/// (`turn-closure-candidates-<YYYY-MM-DD>.jsonl`).
+///
+/// ```
+/// assert_eq!(palisade_hermes::storage::paths::CLOSURE_REVIEW_DIR, "knowledge/review");
+/// ```
+pub const CLOSURE_REVIEW_DIR: &str = "knowledge/review";
+
+/// The seed's daily-note folder under `$HERMES_HOME` (`<YYYY-MM-DD>.md`).
+///
+/// ```
+/// assert_eq!(palisade_hermes::storage::paths::CLOSURE_NOTES_DIR, "memory");
+/// ```
+pub const CLOSURE_NOTES_DIR: &str = "memory";
+
 /// Hex SHA-256 of `bytes`.
 ///
 /// ```

@@ -70,6 +70,21 @@ pub struct HeldEntry {
     pub status: String,
 }
 
+/// One decision for the live telemetry (see [`GuardDb::record_batch`]).
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct TelemetryEvent {
+    /// When the decision was made.
+    pub ts: Timestamp,
+    /// Session id.
+    pub session: String,
+    /// The hook (`pre_llm_call`, `pre_tool_call`).
+    pub hook: String,
+    /// The tier (`pass`, `flag`, `quarantine`, `block`).
+    pub tier: String,
+    /// Layers that ran degraded.
+    pub degraded: Vec<String>,
+}
+
 /// Live telemetry counts.
 #[derive(Clone, Debug, Default, Eq, PartialEq, Serialize)]
 pub struct Telemetry {
@@ -312,7 +327,7 @@ impl GuardDb {
     pub fn suppressed_phrases(&self) -> rusqlite::Result<Vec<String>> {
         let mut stmt = self
             .conn
-            .prepare("SELECT phrase FROM patterns WHERE suppressed = 1 ORDER BY phrase")?;
+            .prepare_cached("SELECT phrase FROM patterns WHERE suppressed = 1 ORDER BY phrase")?;
         let rows = stmt.query_map([], |r| r.get(0))?;
         rows.collect()
     }
@@ -333,17 +348,66 @@ impl GuardDb {
         tier: &str,
         degraded: &[String],
     ) -> rusqlite::Result<()> {
-        self.conn.execute(
-            "INSERT INTO telemetry (ts, session, hook, tier, degraded) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![
-                ts.to_string(),
-                session,
-                hook,
-                tier,
-                serde_json::to_string(degraded).unwrap_or_default()
-            ],
-        )?;
-        Ok(())
+        self.record_batch(&[TelemetryEvent {
+            ts,
+            session: session.to_owned(),
+            hook: hook.to_owned(),
+            tier: tier.to_owned(),
+            degraded: degraded.to_vec(),
+        }])
+    }
+
+    /// Record several decisions in one transaction (one commit).
+    ///
+    /// ```
+    /// use palisade_hermes::{storage::quarantine::{GuardDb, TelemetryEvent}, Timestamp};
+    /// let db = GuardDb::in_memory().unwrap();
+    /// let ev = |tier: &str| TelemetryEvent { ts: Timestamp::from_unix(0), session: "s".into(),
+    ///     hook: "pre_llm_call".into(), tier: tier.into(), degraded: vec![] };
+    /// db.record_batch(&[ev("pass"), ev("pass"), ev("block")]).unwrap();
+    /// let t = db.telemetry().unwrap();
+    /// assert_eq!((t.events, t.interceptions), (3, 1));
+    /// ```
+    pub fn record_batch(&self, events: &[TelemetryEvent]) -> rusqlite::Result<()> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let tx = self.conn.unchecked_transaction()?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO telemetry (ts, session, hook, tier, degraded) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for e in events {
+                insert.execute(params![
+                    e.ts.to_string(),
+                    e.session,
+                    e.hook,
+                    e.tier,
+                    serde_json::to_string(&e.degraded).unwrap_or_default()
+                ])?;
+            }
+        }
+        tx.commit()
+    }
+
+    /// SQLite's `data_version` of this connection: it changes whenever
+    /// another connection (another process, or a command's own connection)
+    /// commits to the store, so a caller can cache what it read (the
+    /// suppressed phrases) until it changes.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("g.db");
+    /// let a = palisade_hermes::storage::quarantine::GuardDb::open(&path).unwrap();
+    /// let before = a.data_version().unwrap();
+    /// let b = palisade_hermes::storage::quarantine::GuardDb::open(&path).unwrap();
+    /// b.record(palisade_hermes::Timestamp::from_unix(0), "s", "pre_llm_call", "pass", &[]).unwrap();
+    /// assert_ne!(a.data_version().unwrap(), before);
+    /// ```
+    pub fn data_version(&self) -> rusqlite::Result<i64> {
+        self.conn
+            .prepare_cached("PRAGMA data_version")?
+            .query_row([], |r| r.get(0))
     }
 
     /// Counts over the live telemetry and quarantine.

@@ -65,7 +65,7 @@ def snapshot(home: Path) -> dict:
     files = {}
     if (home / "config.yaml").exists():
         files["config.yaml"] = (home / "config.yaml").read_text(encoding="utf-8")
-    for sub in ("memories", "plugin-data", "work", "knowledge", "skills"):
+    for sub in ("memories", "plugin-data", "work", "knowledge", "skills", "turn.closure.audit", "memory"):
         root = home / sub
         if not root.exists():
             continue

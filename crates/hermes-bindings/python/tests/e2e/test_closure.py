@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import json
 
-from conftest import require, jsonl_rows
+from conftest import require
 
 PLUGIN = ["palisade-closure"]
 PREF = "From now on I prefer tabs over spaces in all my Python code, please remember that."
 
 
 def _all_rows(r: dict) -> list:
-    rows = jsonl_rows(r, "turn-closure")
+    """Rows of every closure JSONL file, in the seed's layout."""
+    rows = []
     for path, text in r["files"].items():
-        if path.startswith("knowledge/") and path.endswith(".jsonl"):
+        if path.startswith(("turn.closure.audit/", "knowledge/")) and path.endswith(".jsonl"):
             rows += [dict(json.loads(line), _file=path) for line in text.splitlines() if line.strip()]
     return rows
 
@@ -26,6 +27,8 @@ def test_unretained_preference_becomes_a_candidate(session):
     assert "candidate" in blob, blob[:2000]
     assert "tabs" in blob
     assert "tabs" in r["command_output"][0]["output"], r["command_output"]
+    notes = [t for p, t in r["files"].items() if p.startswith("memory/") and p.endswith(".md")]
+    assert notes and "<!-- turn-closure:" in notes[0] and "tabs" in notes[0], notes
 
 
 def test_turn_with_a_memory_write_is_retained(session):
