@@ -41,7 +41,7 @@
 //! claims are examined per sentence, so detection is linear in the input.
 
 use crate::lexicon::{self, ClaimClass, Rule, Slot};
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use palisade_common::normalize::{normalize, Normalized};
 use palisade_common::text::{line_content, logical_lines, sentences, starts_list_item};
 use palisade_common::tokens::is_cjk;
@@ -55,6 +55,9 @@ pub const MAX_CANDIDATES: usize = 4096;
 
 /// At most this many claims are examined in one sentence (the seed's bound).
 pub const MAX_CLAIMS_PER_SENTENCE: usize = 101;
+
+/// How much of a long line the unanchored line rules read (bytes).
+const LINE_HEAD: usize = 8192;
 
 /// How far back (bytes) the not-claim rules look from a subject.
 const LOOKBACK: usize = 320;
@@ -119,7 +122,7 @@ pub struct ClaimDetector {
     en_phrase: Regex,
     en_neg: Regex,
     en_passive_verb: Regex,
-    triggers: AhoCorasick,
+    cues: Cues,
     fixed: Fixed,
 }
 
@@ -141,6 +144,8 @@ struct SubjectForm {
     we: bool,
     /// Trigger kinds of which one must be in the clause.
     needs: u8,
+    /// Predicate cue groups of which one must be in the clause.
+    cue: u16,
     /// The whole form; finds match spans only (DFA speed).
     find: Regex,
     /// The subject at the start of a match.
@@ -155,6 +160,144 @@ fn classify(preds: &[(ClaimClass, Slot, Regex)], mt: &str) -> Option<(ClaimClass
     preds
         .iter()
         .find_map(|(class, slot, re)| re.find(mt).map(|m| (*class, *slot, m.start())))
+}
+
+/// Predicate cue groups: which forms a cue literal can start.
+const CUE_EN_MAIN: u16 = 1;
+const CUE_EN_PREF: u16 = 2;
+const CUE_EN_WE: u16 = 4;
+const CUE_EN_PASSIVE: u16 = 8;
+const CUE_EN_PHRASE: u16 = 16;
+const CUE_ZH_MAIN: u16 = 32;
+const CUE_ZH_PREF: u16 = 64;
+const CUE_ZH_WE: u16 = 128;
+const CUE_ALL: u16 = 255;
+
+/// Subject triggers and predicate cues, found in one Aho-Corasick pass.
+///
+/// The cues are the literal prefixes of every predicate slot of the
+/// lexicon, extracted from the patterns themselves (so they cannot drift
+/// from the rules). A form runs its regex on a clause only when one of its
+/// triggers and one of its cues are in it: a predicate match starts with one
+/// of its slot's prefixes, so the skip never loses a claim.
+#[derive(Clone, Debug)]
+struct Cues {
+    ac: Option<AhoCorasick>,
+    /// The cue groups of each literal.
+    masks: Vec<u16>,
+    /// Groups whose prefixes could not be extracted: always searched.
+    always: u16,
+}
+
+impl Cues {
+    fn new(groups: &[(u16, Option<String>)]) -> Cues {
+        let mut literals: Vec<Vec<u8>> = TRIGGER_WORDS
+            .iter()
+            .map(|w| w.as_bytes().to_vec())
+            .collect();
+        // Trigger patterns carry no cue group.
+        let mut masks: Vec<u16> = vec![0; literals.len()];
+        let mut always = 0u16;
+        for (group, pattern) in groups {
+            // An empty slot matches nothing and needs no cue.
+            let Some(pattern) = pattern else { continue };
+            match prefix_literals(pattern) {
+                Some(lits) => {
+                    for lit in lits {
+                        match literals
+                            .iter()
+                            .skip(TRIGGER_WORDS.len())
+                            .position(|l| *l == lit)
+                            .map(|i| i + TRIGGER_WORDS.len())
+                        {
+                            Some(i) => masks[i] |= group,
+                            None => {
+                                literals.push(lit);
+                                masks.push(*group);
+                            }
+                        }
+                    }
+                }
+                None => always |= group,
+            }
+        }
+        let ac = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(&literals)
+            .ok();
+        if ac.is_none() {
+            always = CUE_ALL;
+        }
+        Cues { ac, masks, always }
+    }
+
+    /// Every whole-word subject trigger (position, kind) and every cue
+    /// (position, groups) of `text`, each in text order.
+    fn scan(&self, text: &str) -> Scan {
+        let mut scan = Scan::default();
+        let Some(ac) = &self.ac else { return scan };
+        for m in ac.find_overlapping_iter(text) {
+            let id = m.pattern().as_usize();
+            if id < TRIGGER_WORDS.len() {
+                if whole_word_trigger(text, m.start(), m.end()) {
+                    scan.triggers.push((m.start(), trigger_kind(id)));
+                    scan.trigger_at.push(m.start());
+                }
+            } else {
+                let mask = self.masks.get(id).copied().unwrap_or(CUE_ALL);
+                scan.cues.push((m.start(), mask));
+            }
+        }
+        scan
+    }
+
+    /// The cue groups in `span`, given the cue positions of its line.
+    fn mask(&self, cues: &[(usize, u16)], span: Span) -> u16 {
+        let i = cues.partition_point(|c| c.0 < span.start);
+        let mut mask = self.always;
+        for c in cues[i..].iter().take_while(|c| c.0 < span.end) {
+            mask |= c.1;
+            if mask == CUE_ALL {
+                break;
+            }
+        }
+        mask
+    }
+}
+
+/// What [`Cues::scan`] found.
+#[derive(Default)]
+struct Scan {
+    triggers: Vec<(usize, u8)>,
+    trigger_at: Vec<usize>,
+    cues: Vec<(usize, u16)>,
+}
+
+/// The literal prefixes every match of `pattern` starts with (ASCII
+/// lower-cased), or `None` when there is no finite, non-empty set.
+fn prefix_literals(pattern: &str) -> Option<Vec<Vec<u8>>> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let hir = regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(pattern)
+        .ok()?;
+    let mut ex = Extractor::new();
+    ex.kind(ExtractKind::Prefix)
+        .limit_class(4)
+        .limit_repeat(4)
+        .limit_literal_len(12)
+        .limit_total(4000);
+    let seq = ex.extract(&hir);
+    let lits = seq.literals()?;
+    if lits.is_empty() || lits.iter().any(|l| l.as_bytes().is_empty()) {
+        return None;
+    }
+    Some(
+        lits.iter()
+            .map(|l| l.as_bytes().to_ascii_lowercase())
+            .collect(),
+    )
 }
 
 /// Bounds on the work of one detection.
@@ -252,12 +395,21 @@ struct Fixed {
     zh_kv_key: Regex,
 }
 
+/// Where the subject triggers and predicate cues of a line are.
+struct Marks<'a> {
+    triggers: &'a [(usize, u8)],
+    cues: &'a [(usize, u16)],
+}
+
 /// A detection in normalized coordinates, before span ownership.
 #[derive(Clone, Debug)]
 struct Raw {
     anchor: Span,
     class: ClaimClass,
-    rule: String,
+    /// The lexicon slot and the predicate text (normalized coordinates),
+    /// which name the rule once the claim is kept.
+    slot: Slot,
+    pred: Span,
 }
 
 impl ClaimDetector {
@@ -307,6 +459,30 @@ impl ClaimDetector {
         let en_we_subject =
             r"(?i)^(?:we|(?:the\s+)?(?:user|owner)\s+and\s+i|i\s+and\s+the\s+(?:user|owner))\b";
         let zh_we_subject = "^(?:我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)";
+        let prefs = |cue: u16| {
+            if scope == Scope::DecisionsAndPreferences {
+                cue
+            } else {
+                0
+            }
+        };
+        let slot_alt = |slots: &[Slot]| {
+            let parts: Vec<String> = slots
+                .iter()
+                .filter_map(|&slot| lexicon::alternation(&rules, slot, None))
+                .collect();
+            (!parts.is_empty()).then(|| parts.join("|"))
+        };
+        let cues = Cues::new(&[
+            (CUE_EN_MAIN, slot_alt(&[Slot::EnPred, Slot::EnPredNeg])),
+            (CUE_EN_PREF, slot_alt(&[Slot::EnPref])),
+            (CUE_EN_WE, slot_alt(&[Slot::EnWe])),
+            (CUE_EN_PASSIVE, slot_alt(&[Slot::EnPassive])),
+            (CUE_EN_PHRASE, slot_alt(&[Slot::EnPhrase])),
+            (CUE_ZH_MAIN, slot_alt(&[Slot::ZhPred])),
+            (CUE_ZH_PREF, slot_alt(&[Slot::ZhPref])),
+            (CUE_ZH_WE, slot_alt(&[Slot::ZhWe])),
+        ]);
         // The table of subject forms. Order matters only for ties (same
         // start), which the sentence step resolves by keeping the first.
         let forms = vec![
@@ -314,6 +490,7 @@ impl ClaimDetector {
                 lang: Lang::En,
                 we: false,
                 needs: KIND_EN,
+                cue: CUE_EN_MAIN | prefs(CUE_EN_PREF),
                 find: build(&en_main),
                 subject: build(&format!("(?i)^{en_subject}")),
                 preds: vec![
@@ -335,6 +512,7 @@ impl ClaimDetector {
                 lang: Lang::En,
                 we: true,
                 needs: KIND_EN | KIND_EN_WE,
+                cue: CUE_EN_WE,
                 find: build(&en_we),
                 subject: build(en_we_subject),
                 preds: vec![pred(ClaimClass::Approval, Slot::EnWe, None)],
@@ -343,6 +521,7 @@ impl ClaimDetector {
                 lang: Lang::Zh,
                 we: false,
                 needs: KIND_ZH,
+                cue: CUE_ZH_MAIN | prefs(CUE_ZH_PREF),
                 find: build(&zh_main),
                 subject: build("^(?:用户|用戶|主人|老板|老闆|负责人|負責人)"),
                 preds: vec![
@@ -368,6 +547,7 @@ impl ClaimDetector {
                 lang: Lang::Zh,
                 we: true,
                 needs: KIND_ZH | KIND_ZH_WE,
+                cue: CUE_ZH_WE,
                 find: build(&zh_we),
                 subject: build(zh_we_subject),
                 preds: vec![pred(ClaimClass::Approval, Slot::ZhWe, None)],
@@ -392,7 +572,7 @@ impl ClaimDetector {
             en_phrase: build(&en_phrase),
             en_neg: build(r"(?i)\b(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer)\b"),
             en_passive_verb: build(&format!("(?i)^(?:{})", alt(Slot::EnPassive, None))),
-            triggers: build_triggers(),
+            cues,
             fixed: Fixed::new(),
         }
     }
@@ -449,14 +629,10 @@ impl ClaimDetector {
             owned = blank_spans(norm.as_str(), masked);
             &owned
         };
-        // Only text near a subject word can hold a claim: one pass finds them.
-        let found: Vec<(usize, u8)> = self
-            .triggers
-            .find_iter(text)
-            .filter(|m| whole_word_trigger(text, m.start(), m.end()))
-            .map(|m| (m.start(), trigger_kind(m.pattern().as_usize())))
-            .collect();
-        let triggers: Vec<usize> = found.iter().map(|t| t.0).collect();
+        // Only a clause with a subject word and a predicate cue can hold a
+        // claim: one pass finds both.
+        let scan = self.cues.scan(text);
+        let triggers = &scan.trigger_at;
         let mut budget = Budget {
             claims_left: max_claims,
             candidates_left: MAX_CANDIDATES,
@@ -471,18 +647,22 @@ impl ClaimDetector {
                 in_fence = !in_fence;
                 continue;
             }
-            if in_fence || !has_trigger(&triggers, line) {
+            if in_fence || !has_trigger(triggers, line) || self.cues.mask(&scan.cues, line) == 0 {
                 continue;
             }
+            let line_text = &text[line.range()];
             // The line rules run only for a line that yields a claim.
             let before = claims.len();
-            let line_text = &text[line.range()];
             for sentence in sentences(line_text) {
                 let sentence = sentence.shift(line.start);
-                if !has_trigger(&triggers, sentence) {
+                if !has_trigger(triggers, sentence) || self.cues.mask(&scan.cues, sentence) == 0 {
                     continue;
                 }
-                self.sentence_claims(text, sentence, &found, &mut claims, &mut budget);
+                let marks = Marks {
+                    triggers: &scan.triggers,
+                    cues: &scan.cues,
+                };
+                self.sentence_claims(text, sentence, &marks, &mut claims, &mut budget);
                 if budget.truncated {
                     break;
                 }
@@ -506,7 +686,7 @@ impl ClaimDetector {
                     span,
                     text: original[span.range()].to_owned(),
                     class: raw.class,
-                    rule: raw.rule,
+                    rule: self.rule_for(raw.slot, &text[raw.pred.range()]),
                     normalized_span: owned,
                     sentence,
                     anchor: raw.anchor,
@@ -521,7 +701,7 @@ impl ClaimDetector {
         &self,
         text: &str,
         sentence: Span,
-        triggers: &[(usize, u8)],
+        marks: &Marks<'_>,
         out: &mut Vec<(Raw, Span, Span)>,
         budget: &mut Budget,
     ) {
@@ -543,12 +723,11 @@ impl ClaimDetector {
                 break;
             }
             let clause = &s[cs..ce];
-            let kinds = trigger_mask(
-                triggers,
-                Span::new(sentence.start + cs, sentence.start + ce),
-            );
-            if kinds != 0 {
-                self.clause_claims(clause, sentence.start + cs, kinds, &mut raws, budget);
+            let span = Span::new(sentence.start + cs, sentence.start + ce);
+            let kinds = trigger_mask(marks.triggers, span);
+            let cues = self.cues.mask(marks.cues, span);
+            if kinds != 0 && cues != 0 {
+                self.clause_claims(clause, sentence.start + cs, kinds, cues, &mut raws, budget);
             }
             if budget.truncated {
                 break;
@@ -594,6 +773,7 @@ impl ClaimDetector {
         clause: &str,
         offset: usize,
         kinds: u8,
+        cues: u16,
         out: &mut Vec<Raw>,
         budget: &mut Budget,
     ) {
@@ -601,19 +781,19 @@ impl ClaimDetector {
         // limited detection needs no more than it has left.
         let cap = MAX_CLAIMS_PER_SENTENCE.min(budget.claims_left.saturating_add(1));
         let full = |out: &Vec<Raw>| out.len() >= cap;
-        let push =
-            |out: &mut Vec<Raw>, start: usize, end: usize, class: ClaimClass, rule: String| {
-                out.push(Raw {
-                    anchor: Span::new(offset + start, offset + end),
-                    class,
-                    rule,
-                });
-            };
+        let push = |out: &mut Vec<Raw>, m: Span, class: ClaimClass, slot: Slot, pred: Span| {
+            out.push(Raw {
+                anchor: Span::new(offset + m.start, offset + m.end),
+                class,
+                slot,
+                pred: Span::new(offset + pred.start, offset + pred.end),
+            });
+        };
         // The subject forms of the table, English first, then the English
         // passive and phrase forms, then Chinese.
         for lang in [Lang::En, Lang::Zh] {
             for form in self.forms.iter().filter(|f| f.lang == lang) {
-                if kinds & form.needs == 0 {
+                if kinds & form.needs == 0 || cues & form.cue == 0 {
                     continue;
                 }
                 if full(out) {
@@ -652,16 +832,16 @@ impl ClaimDetector {
                     if after_ok {
                         push(
                             out,
-                            m.start(),
-                            m.end(),
+                            Span::new(m.start(), m.end()),
                             class,
-                            self.rule_for(slot, pred_text),
+                            slot,
+                            Span::new(m.start() + pred, m.end()),
                         );
                     }
                 }
             }
             if lang == Lang::En && kinds & KIND_EN != 0 {
-                self.english_extra_forms(clause, offset, out, budget, cap);
+                self.english_extra_forms(clause, offset, cues, out, budget, cap);
             }
         }
     }
@@ -672,23 +852,28 @@ impl ClaimDetector {
         &self,
         clause: &str,
         offset: usize,
+        cues: u16,
         out: &mut Vec<Raw>,
         budget: &mut Budget,
         cap: usize,
     ) {
         let full = |out: &Vec<Raw>| out.len() >= cap;
-        let push =
-            |out: &mut Vec<Raw>, start: usize, end: usize, class: ClaimClass, rule: String| {
-                out.push(Raw {
-                    anchor: Span::new(offset + start, offset + end),
-                    class,
-                    rule,
-                });
-            };
+        let push = |out: &mut Vec<Raw>, m: Span, class: ClaimClass, slot: Slot, pred: Span| {
+            out.push(Raw {
+                anchor: Span::new(offset + m.start, offset + m.end),
+                class,
+                slot,
+                pred: Span::new(offset + pred.start, offset + pred.end),
+            });
+        };
         if full(out) {
             return;
         }
-        for m in self.en_passive.find_iter(clause) {
+        let passive = (cues & CUE_EN_PASSIVE != 0)
+            .then(|| self.en_passive.find_iter(clause))
+            .into_iter()
+            .flatten();
+        for m in passive {
             if full(out) || !budget.spend() {
                 return;
             }
@@ -711,16 +896,20 @@ impl ClaimDetector {
             };
             push(
                 out,
-                m.start(),
-                m.end(),
+                Span::new(m.start(), m.end()),
                 class,
-                self.rule_for(Slot::EnPassive, verb.as_str()),
+                Slot::EnPassive,
+                Span::new(verb_start, m.start() + verb.end()),
             );
         }
         if full(out) {
             return;
         }
-        for m in self.en_phrase.find_iter(clause) {
+        let phrase = (cues & CUE_EN_PHRASE != 0)
+            .then(|| self.en_phrase.find_iter(clause))
+            .into_iter()
+            .flatten();
+        for m in phrase {
             if full(out) || !budget.spend() {
                 return;
             }
@@ -731,16 +920,18 @@ impl ClaimDetector {
             if self.fixed.noun_after_user.is_match(after) {
                 continue;
             }
-            let lower_before = clause[..m.start()].to_ascii_lowercase();
-            if lower_before.trim_end().ends_with("without") {
+            // Only the tail before the phrase is read (bounded work).
+            let before = clause[..m.start()].trim_end();
+            let tail = &before[floor_boundary(before, before.len().saturating_sub(7))..];
+            if tail.eq_ignore_ascii_case("without") {
                 continue;
             }
             push(
                 out,
-                m.start(),
-                m.end(),
+                Span::new(m.start(), m.end()),
                 ClaimClass::Instruction,
-                self.rule_for(Slot::EnPhrase, m.as_str()),
+                Slot::EnPhrase,
+                Span::new(m.start(), m.end()),
             );
         }
     }
@@ -944,26 +1135,37 @@ impl ClaimDetector {
             return true;
         }
         if trimmed.starts_with('|')
-            || trimmed.matches(" | ").count() >= 2
+            || trimmed.match_indices(" | ").nth(1).is_some()
             || trimmed.starts_with("//")
             || trimmed.starts_with("/*")
         {
             return true;
         }
         let body = strip_markers(trimmed);
+        // The unanchored rules read the head of a long line (bounded work;
+        // a line of many kilobytes is a paragraph, not a script or code).
+        let head = &body[..floor_boundary(body, LINE_HEAD)];
         if self.fixed.label.is_match(body)
             || self.fixed.ticket.is_match(body)
-            || self.fixed.script_zh.is_match(body)
+            || self.fixed.script_zh.is_match(head)
+            || self.fixed.code_like.is_match(head)
         {
             return true;
         }
-        if self.fixed.code_like.is_match(body) {
-            return true;
-        }
-        if let Some(c) = self.fixed.key_value.captures(body) {
-            let key = c.name("key").map_or("", |m| m.as_str()).trim();
-            let sep = c.name("sep").map_or("", |m| m.as_str());
-            let value = c.name("val").map_or("", |m| m.as_str()).trim();
+        // Only the key and separator are captured (no capture pass over a
+        // long value); a value running onto another line is no record.
+        let kv = self.fixed.key_value.captures(body).and_then(|c| {
+            let whole = c.get(0)?;
+            let value = &body[whole.end()..];
+            (!value.contains('\n')).then(|| {
+                (
+                    c.name("key").map_or("", |m| m.as_str()).trim(),
+                    c.name("sep").map_or("", |m| m.as_str()),
+                    value.trim(),
+                )
+            })
+        });
+        if let Some((key, sep, value)) = kv {
             if sep == "=" || sep == "＝" {
                 return true;
             }
@@ -1013,7 +1215,7 @@ impl Fixed {
             ticket: build(
                 r"^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\s*[:：]|v?\d+(?:\.\d+)+\s*[:：]|(?i:changelog|release)\b)",
             ),
-            key_value: build(r"^(?P<key>[^:=：＝\n]{1,60}?)\s*(?P<sep>:|：|=|＝)\s*(?P<val>.*)$"),
+            key_value: build(r"^(?P<key>[^:=：＝\n]{1,60}?)\s*(?P<sep>:|：|=|＝)"),
             ident_key: build(r"^[A-Za-z_][A-Za-z0-9_.\-]*$"),
             decision_word: build(
                 r"(?i)decided|chose|chosen|picked|selected|approved|agreed|confirmed|signed off|rejected|vetoed|决定|同意|确认|批准|选择|拒绝",
@@ -1278,31 +1480,24 @@ fn build(pattern: &str) -> Regex {
         .expect("built-in pattern compiles")
 }
 
-/// The subject words every claim form contains.
-fn build_triggers() -> AhoCorasick {
-    const WORDS: &[&str] = &[
-        "user",
-        "owner",
-        "we",
-        "human",
-        "用户",
-        "用戶",
-        "主人",
-        "老板",
-        "老闆",
-        "负责人",
-        "負責人",
-        "我们",
-        "我們",
-        "咱们",
-    ];
-    // Invariant: a fixed list of non-empty literals always builds.
-    #[allow(clippy::expect_used)] // invariant stated above
-    AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .build(WORDS)
-        .expect("trigger automaton builds")
-}
+/// The subject words every claim form contains (pattern ids 0..; see
+/// [`trigger_kind`]).
+const TRIGGER_WORDS: &[&str] = &[
+    "user",
+    "owner",
+    "we",
+    "human",
+    "用户",
+    "用戶",
+    "主人",
+    "老板",
+    "老闆",
+    "负责人",
+    "負責人",
+    "我们",
+    "我們",
+    "咱们",
+];
 
 /// A pattern that matches nothing, for an empty lexicon slot.
 fn never() -> String {
@@ -1464,5 +1659,28 @@ mod tests {
         let t = "ab“cd”ef";
         let b = blank_spans(t, &[Span::new(2, 11)]);
         assert_eq!(b.len(), t.len());
+    }
+}
+
+#[cfg(test)]
+mod cue_tests {
+    use super::*;
+
+    #[test]
+    fn every_cue_group_has_literal_prefixes() {
+        let det = ClaimDetector::new(Scope::DecisionsAndPreferences);
+        assert_eq!(det.cues.always, 0, "a slot has no finite prefix set");
+        assert!(det.cues.masks.len() > 50, "{}", det.cues.masks.len());
+        for bit in 0..8 {
+            assert!(
+                det.cues.masks.iter().any(|m| m & (1 << bit) != 0),
+                "cue group {bit} is empty"
+            );
+        }
+        let scan = det.cues.scan("The repo uses pnpm.");
+        assert!(scan.cues.is_empty() && scan.triggers.is_empty());
+        let scan = det.cues.scan("The user decided; users decided.");
+        assert_eq!(scan.trigger_at, vec![4]);
+        assert!(scan.cues.iter().any(|c| c.0 == 9 && c.1 & CUE_EN_MAIN != 0));
     }
 }
