@@ -55,6 +55,10 @@ enum PieceKind {
 
 /// Normalize `input` for matching (see the [module docs](self)).
 ///
+/// Runs in time linear in the input. Text that needs no change (plain ASCII
+/// prose, already-NFKC prose in any script) is copied in bulk; per-character
+/// work happens only where a character is removed or rewritten.
+///
 /// ```
 /// use palisade_common::normalize::normalize;
 /// assert_eq!(normalize("use __FastAPI__ now").as_str(), "use FastAPI now");
@@ -63,23 +67,22 @@ enum PieceKind {
 /// ```
 pub fn normalize(input: &str) -> Normalized {
     if input.is_ascii() && !input.contains("**") && !input.contains("__") {
-        return Normalized {
-            text: input.to_owned(),
-            pieces: Vec::new(),
-            identity: true,
-            original_len: input.len(),
-        };
+        return Normalized::unchanged(input);
     }
-    let mut current = single_pass(input);
+    let (mut current, touched) = single_pass(input);
+    if !touched {
+        // Every character was copied as a stable starter: already NFKC.
+        return current;
+    }
     // Removing an invisible or an emphasis marker can bring a combining mark
     // next to a base it composes with; a further pass settles that. Each pass
     // only composes, so two more are enough for any input; the bound keeps the
     // loop finite regardless.
     for _ in 0..3 {
-        if is_nfkc(&current.text) {
+        if is_nfkc_fast(&current.text) {
             break;
         }
-        let next = single_pass(&current.text);
+        let (next, _) = single_pass(&current.text);
         current = compose(&current, next);
     }
     current
@@ -102,6 +105,16 @@ pub fn is_default_ignorable(c: char) -> bool {
 }
 
 impl Normalized {
+    /// `input` itself, with the identity map.
+    fn unchanged(input: &str) -> Normalized {
+        Normalized {
+            text: input.to_owned(),
+            pieces: Vec::new(),
+            identity: true,
+            original_len: input.len(),
+        }
+    }
+
     /// The normalized text.
     ///
     /// ```
@@ -221,102 +234,269 @@ pub enum Bias {
 }
 
 /// One pass of invisible removal, NFKC and emphasis stripping over `input`.
-fn single_pass(input: &str) -> Normalized {
-    // Stage 1 + 2: chunk the visible characters at NFKC-safe boundaries and
-    // normalize each chunk on its own, recording where each output char came from.
-    let mut chars: Vec<(char, Span)> = Vec::with_capacity(input.len());
-    let mut chunk = String::new();
-    let mut chunk_span: Option<Span> = None;
-    let flush = |chunk: &mut String, span: &mut Option<Span>, out: &mut Vec<(char, Span)>| {
-        let Some(s) = span.take() else { return };
-        let mut chars = chunk.chars();
-        match (chars.next(), chars.next()) {
-            // Most chunks are one character that NFKC leaves alone (all of
-            // ASCII, CJK ideographs, most letters): copy it without running
-            // the normalizer.
-            (Some(c), None)
-                if c.is_ascii() || is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes =>
-            {
-                out.push((c, s));
-            }
-            _ => {
-                for c in chunk.nfkc() {
-                    if !is_default_ignorable(c) {
-                        out.push((c, s));
-                    }
+///
+/// Returns the result and whether anything other than a verbatim copy of a
+/// stable starter happened (an invisible removed, a chunk run through NFKC,
+/// an emphasis marker dropped). When nothing did, the output is the input and
+/// the input is NFKC.
+///
+/// The pass is the composition of three stages, fused so that unchanged text
+/// is copied in bulk:
+///
+/// 1. characters are grouped into NFKC chunks: a chunk starts at a character
+///    that cannot interact with what precedes it ([`is_boundary_before`]) and
+///    takes the non-boundary characters after it; invisibles are skipped but
+///    lie inside the span of the chunk they interrupt;
+/// 2. a one-character chunk that NFKC leaves alone is copied, any other chunk
+///    is normalized as a whole and every output character maps to the whole
+///    chunk;
+/// 3. emphasis markers cancel in pairs against the output kept so far.
+///
+/// A "run" is a stretch of one-character chunks that are copied as they are
+/// and are not emphasis markers; it goes to the output as one slice.
+fn single_pass(input: &str) -> (Normalized, bool) {
+    let bytes = input.as_bytes();
+    let len = bytes.len();
+    let mut pass = Pass::new(input);
+    let mut run_start = 0;
+    let mut i = 0;
+    while i < len {
+        let b = bytes[i];
+        if b.is_ascii() {
+            if b != b'*' && b != b'_' {
+                let mut j = i + 1;
+                while j < len && is_plain_ascii(bytes[j]) {
+                    j += 1;
                 }
-            }
-        }
-        chunk.clear();
-    };
-    for (i, c) in input.char_indices() {
-        if is_default_ignorable(c) {
-            continue;
-        }
-        let end = i + c.len_utf8();
-        if chunk_span.is_some() && is_boundary_before(c) {
-            flush(&mut chunk, &mut chunk_span, &mut chars);
-        }
-        chunk.push(c);
-        chunk_span = Some(match chunk_span {
-            Some(s) => Span::new(s.start, end),
-            None => Span::new(i, end),
-        });
-    }
-    flush(&mut chunk, &mut chunk_span, &mut chars);
-
-    // Stage 3: emphasis markers cancel in pairs against what was already kept.
-    let mut kept: Vec<(char, Span)> = Vec::with_capacity(chars.len());
-    for idx in 0..chars.len() {
-        let (c, span) = chars[idx];
-        match c {
-            '*' if kept.last().is_some_and(|&(p, _)| p == '*') => {
-                kept.pop();
-            }
-            '_' if kept.last().is_some_and(|&(p, _)| p == '_') => {
-                let before = kept.len().checked_sub(2).map(|j| kept[j].0);
-                let after = chars.get(idx + 1).map(|&(n, _)| n);
-                let word_inside = before.is_some_and(char::is_alphanumeric)
-                    && after.is_some_and(char::is_alphanumeric);
-                if word_inside {
-                    kept.push((c, span));
-                } else {
-                    kept.pop();
+                if followed_by_plain_boundary(input, j) {
+                    i = j;
+                    continue;
                 }
+                // The last ASCII character heads a chunk with what follows it.
+                i = j - 1;
             }
-            _ => kept.push((c, span)),
+        } else if let Some(c) = input.get(i..).and_then(|rest| rest.chars().next()) {
+            let next = i + c.len_utf8();
+            if is_stable_starter(c) && followed_by_plain_boundary(input, next) {
+                i = next;
+                continue;
+            }
         }
+        pass.run(run_start, i);
+        i = pass.chunk(i);
+        run_start = i;
     }
-
-    build(kept, input)
+    pass.run(run_start, len);
+    pass.finish()
 }
 
-/// Whether a new NFKC chunk may start before `c`.
-fn is_boundary_before(c: char) -> bool {
-    if c.is_ascii() {
+/// ASCII other than the emphasis markers: always a one-character chunk that
+/// NFKC leaves alone when the next character is a boundary.
+fn is_plain_ascii(b: u8) -> bool {
+    b.is_ascii() && b != b'*' && b != b'_'
+}
+
+/// Whether the character at byte `at` of `text` (if any) is visible and
+/// starts a new chunk, so the character before it is a chunk of its own.
+fn followed_by_plain_boundary(text: &str, at: usize) -> bool {
+    match text.as_bytes().get(at) {
+        None => true,
+        Some(b) if b.is_ascii() => true,
+        Some(_) => text
+            .get(at..)
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(|c| {
+                in_stable_table(c) || (!is_default_ignorable(c) && is_boundary_before(c))
+            }),
+    }
+}
+
+/// A visible character with combining class 0 that NFKC leaves alone
+/// wherever it stands (NFKC quick check `Yes`).
+fn is_stable_starter(c: char) -> bool {
+    c.is_ascii()
+        || in_stable_table(c)
+        || (!is_default_ignorable(c)
+            && canonical_combining_class(c) == 0
+            && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes)
+}
+
+/// Whether `c` is in [`STABLE_STARTERS`], checking the CJK ideographs first.
+fn in_stable_table(c: char) -> bool {
+    let u = c as u32;
+    if (0x4E00..=0x9FFF).contains(&u) {
         return true;
     }
-    canonical_combining_class(c) == 0 && is_nfkc_quick(std::iter::once(c)) != IsNormalized::Maybe
+    let at = STABLE_STARTERS.partition_point(|&(lo, _)| lo <= u);
+    at > 0 && STABLE_STARTERS[at - 1].1 >= u
 }
 
-/// Assemble output text and merged pieces from per-char provenance.
-fn build(chars: Vec<(char, Span)>, input: &str) -> Normalized {
-    let mut text = String::with_capacity(chars.len());
-    let mut pieces: Vec<Piece> = Vec::new();
-    for (c, orig) in chars {
-        let start = text.len();
-        text.push(c);
-        let norm = Span::new(start, text.len());
+/// `is_nfkc`, with ASCII and [`STABLE_STARTERS`] skipped without lookups (they
+/// are starters with quick check `Yes`, exactly what the quick check assumes of
+/// ASCII).
+fn is_nfkc_fast(s: &str) -> bool {
+    let mut last_cc = 0u8;
+    let mut maybe = false;
+    for c in s.chars() {
+        if c.is_ascii() || in_stable_table(c) {
+            last_cc = 0;
+            continue;
+        }
+        let cc = canonical_combining_class(c);
+        if last_cc > cc && cc != 0 {
+            return false;
+        }
+        match is_nfkc_quick(std::iter::once(c)) {
+            IsNormalized::Yes => {}
+            IsNormalized::No => return false,
+            IsNormalized::Maybe => maybe = true,
+        }
+        last_cc = cc;
+    }
+    !maybe || is_nfkc(s)
+}
+
+/// Output under construction for one pass.
+struct Pass<'a> {
+    input: &'a str,
+    text: String,
+    pieces: Vec<Piece>,
+    /// A `_` that follows a kept `_` waits for the next character to decide
+    /// whether the pair is a word-internal `__` (kept) or a marker (dropped).
+    pending_underscore: Option<Span>,
+    touched: bool,
+    scratch: String,
+}
+
+impl<'a> Pass<'a> {
+    fn new(input: &'a str) -> Self {
+        Pass {
+            input,
+            text: String::with_capacity(input.len()),
+            pieces: Vec::new(),
+            pending_underscore: None,
+            touched: false,
+            scratch: String::new(),
+        }
+    }
+
+    /// Copy `input[start..end]`, a run of one-character chunks that stay.
+    fn run(&mut self, start: usize, end: usize) {
+        let Some(slice) = self.input.get(start..end).filter(|s| !s.is_empty()) else {
+            return;
+        };
+        self.resolve_pending(slice.chars().next());
+        let norm_start = self.text.len();
+        self.text.push_str(slice);
+        let norm = Span::new(norm_start, self.text.len());
+        let orig = Span::new(start, end);
+        match self.pieces.last_mut() {
+            Some(last) if last.kind == PieceKind::Copied && last.orig.end == orig.start => {
+                last.norm.end = norm.end;
+                last.orig.end = orig.end;
+            }
+            _ => self.pieces.push(Piece {
+                norm,
+                orig,
+                kind: PieceKind::Copied,
+            }),
+        }
+    }
+
+    /// Handle the chunk (or invisible) starting at byte `at`; returns where
+    /// the next chunk starts.
+    fn chunk(&mut self, at: usize) -> usize {
+        let input = self.input;
+        let Some(head) = input.get(at..).and_then(|rest| rest.chars().next()) else {
+            return input.len();
+        };
+        let head_end = at + head.len_utf8();
+        if is_default_ignorable(head) {
+            self.touched = true;
+            return head_end;
+        }
+        // The non-boundary characters that join the head, invisibles skipped.
+        let mut end = head_end;
+        let mut next = input.len();
+        let mut joined = false;
+        let mut skipped = false;
+        for (k, c) in input[head_end..].char_indices() {
+            if is_default_ignorable(c) {
+                skipped = true;
+                continue;
+            }
+            if is_boundary_before(c) {
+                next = head_end + k;
+                break;
+            }
+            joined = true;
+            end = head_end + k + c.len_utf8();
+        }
+        let span = Span::new(at, end);
+        if !joined && (head.is_ascii() || is_nfkc_quick(std::iter::once(head)) == IsNormalized::Yes)
+        {
+            self.touched |= skipped || !matches!(head, '*' | '_');
+            self.emit(head, span);
+        } else {
+            self.touched = true;
+            let mut chunk = std::mem::take(&mut self.scratch);
+            chunk.clear();
+            chunk.extend(input[at..end].chars().filter(|&c| !is_default_ignorable(c)));
+            for c in chunk.nfkc() {
+                if !is_default_ignorable(c) {
+                    self.emit(c, span);
+                }
+            }
+            self.scratch = chunk;
+        }
+        next
+    }
+
+    /// Stage 3 for one output character that came from `orig`.
+    fn emit(&mut self, c: char, orig: Span) {
+        self.resolve_pending(Some(c));
+        match c {
+            '*' if self.text.ends_with('*') => self.pop(),
+            '_' if self.text.ends_with('_') => self.pending_underscore = Some(orig),
+            _ => self.push(c, orig),
+        }
+    }
+
+    /// Decide a pending `_` now that the character after it is known.
+    fn resolve_pending(&mut self, after: Option<char>) {
+        let Some(orig) = self.pending_underscore.take() else {
+            return;
+        };
+        // The text ends with the `_` this one pairs with.
+        let before = self
+            .text
+            .strip_suffix('_')
+            .and_then(|t| t.chars().next_back());
+        let word_inside =
+            before.is_some_and(char::is_alphanumeric) && after.is_some_and(char::is_alphanumeric);
+        if word_inside {
+            self.push('_', orig);
+        } else {
+            self.pop();
+        }
+    }
+
+    /// Append one output character and extend or start a piece.
+    fn push(&mut self, c: char, orig: Span) {
+        let start = self.text.len();
+        self.text.push(c);
+        let norm = Span::new(start, self.text.len());
         let copied = orig.len() == norm.len()
-            && input
+            && self
+                .input
                 .get(orig.range())
-                .is_some_and(|s| s.starts_with(c) && s.len() == c.len_utf8());
+                .is_some_and(|s| s.starts_with(c));
         let kind = if copied {
             PieceKind::Copied
         } else {
             PieceKind::Replaced
         };
-        match pieces.last_mut() {
+        match self.pieces.last_mut() {
             // Several output chars from one replaced chunk share one piece.
             Some(last)
                 if kind == PieceKind::Replaced
@@ -328,22 +508,53 @@ fn build(chars: Vec<(char, Span)>, input: &str) -> Normalized {
             Some(last)
                 if kind == PieceKind::Copied
                     && last.kind == PieceKind::Copied
-                    && last.orig.end == orig.start
-                    && last.norm.end == norm.start =>
+                    && last.orig.end == orig.start =>
             {
                 last.norm.end = norm.end;
                 last.orig.end = orig.end;
             }
-            _ => pieces.push(Piece { norm, orig, kind }),
+            _ => self.pieces.push(Piece { norm, orig, kind }),
         }
     }
-    let identity = text == input;
-    Normalized {
-        identity,
-        pieces: if identity { Vec::new() } else { pieces },
-        text,
-        original_len: input.len(),
+
+    /// Drop the last output character (an emphasis marker), undoing exactly
+    /// what `push` did for it.
+    fn pop(&mut self) {
+        self.touched = true;
+        let Some(c) = self.text.pop() else {
+            return;
+        };
+        let n = c.len_utf8();
+        if let Some(last) = self.pieces.last_mut() {
+            last.norm.end = last.norm.end.saturating_sub(n);
+            if last.kind == PieceKind::Copied {
+                last.orig.end = last.orig.end.saturating_sub(n);
+            }
+            if last.norm.end <= last.norm.start {
+                self.pieces.pop();
+            }
+        }
     }
+
+    fn finish(mut self) -> (Normalized, bool) {
+        self.resolve_pending(None);
+        let identity = !self.touched || self.text == self.input;
+        let normalized = Normalized {
+            identity,
+            pieces: if identity { Vec::new() } else { self.pieces },
+            text: self.text,
+            original_len: self.input.len(),
+        };
+        (normalized, self.touched)
+    }
+}
+
+/// Whether a new NFKC chunk may start before `c`.
+fn is_boundary_before(c: char) -> bool {
+    if c.is_ascii() {
+        return true;
+    }
+    canonical_combining_class(c) == 0 && is_nfkc_quick(std::iter::once(c)) != IsNormalized::Maybe
 }
 
 /// Chain two passes: `second` was computed on `first.text`.
@@ -373,6 +584,200 @@ fn compose(first: &Normalized, second: Normalized) -> Normalized {
         text: second.text,
         pieces,
         original_len: first.original_len,
+    }
+}
+
+/// Ranges of code points (runs of 24 or more) that are visible, have
+/// canonical combining class 0 and NFKC quick check `Yes` in the Unicode
+/// version of `unicode-normalization`: NFKC never changes them and never
+/// composes them with what precedes them. A test checks every code point.
+/// Anything outside falls back to the table lookups, so the list only has to
+/// be correct, not complete.
+#[rustfmt::skip]
+const STABLE_STARTERS: &[(u32, u32)] = &[
+    (0x0080, 0x009F),     (0x00BF, 0x0131),     (0x014A, 0x017E),     (0x0180, 0x01C3),
+    (0x01CD, 0x01F0),     (0x01F4, 0x02AF),     (0x02B9, 0x02D7),     (0x02E5, 0x02FF),
+    (0x0388, 0x03CF),     (0x03D7, 0x03EF),     (0x03FA, 0x0482),     (0x0488, 0x0557),
+    (0x0559, 0x0586),     (0x05CA, 0x060F),     (0x061D, 0x064A),     (0x0679, 0x06D5),
+    (0x06EE, 0x0710),     (0x0712, 0x072F),     (0x074B, 0x07EA),     (0x07FE, 0x0815),
+    (0x082E, 0x0858),     (0x085C, 0x0896),     (0x08A0, 0x08C9),     (0x0900, 0x093B),
+    (0x0960, 0x09BB),     (0x09E0, 0x09FD),     (0x09FF, 0x0A32),     (0x0A5F, 0x0ABB),
+    (0x0ACE, 0x0B3B),     (0x0B5E, 0x0BBD),     (0x0BD8, 0x0C3B),     (0x0C57, 0x0CBB),
+    (0x0CD7, 0x0D3A),     (0x0D58, 0x0DC9),     (0x0DE0, 0x0E32),     (0x0E4C, 0x0EB2),
+    (0x0EDE, 0x0F0B),     (0x0F1A, 0x0F34),     (0x0FC7, 0x102D),     (0x103B, 0x108C),
+    (0x108E, 0x10FB),     (0x10FD, 0x115E),     (0x1176, 0x11A7),     (0x11C3, 0x135C),
+    (0x1360, 0x1713),     (0x1716, 0x1733),     (0x1735, 0x17B3),     (0x17B6, 0x17D1),
+    (0x17DE, 0x180A),     (0x1810, 0x18A8),     (0x18AA, 0x1938),     (0x193C, 0x1A16),
+    (0x1A19, 0x1A5F),     (0x1A80, 0x1AAF),     (0x1AF1, 0x1B33),     (0x1B45, 0x1B6A),
+    (0x1B74, 0x1BA9),     (0x1BAC, 0x1BE5),     (0x1BF4, 0x1C36),     (0x1C38, 0x1CCF),
+    (0x1CFA, 0x1D2B),     (0x1D79, 0x1D9A),     (0x1E00, 0x1E99),     (0x1E9C, 0x1F70),
+    (0x1F7E, 0x1FBA),     (0x20A9, 0x20CF),     (0x218A, 0x222B),     (0x2231, 0x2328),
+    (0x232B, 0x245F),     (0x24EB, 0x2A0B),     (0x2A0D, 0x2A73),     (0x2A77, 0x2ADB),
+    (0x2ADD, 0x2C7B),     (0x2C7E, 0x2CEE),     (0x2CF2, 0x2D6E),     (0x2D80, 0x2DDF),
+    (0x2E00, 0x2E9E),     (0x2EA0, 0x2EF2),     (0x2FD6, 0x2FFF),     (0x3001, 0x3029),
+    (0x303B, 0x3098),     (0x30A0, 0x30FE),     (0x3100, 0x3130),     (0x31A0, 0x31FF),
+    (0x3400, 0xA66E),     (0xA67E, 0xA69B),     (0xA6A0, 0xA6EF),     (0xA6F2, 0xA76F),
+    (0xA771, 0xA7F0),     (0xA807, 0xA82B),     (0xA82D, 0xA8C3),     (0xA8C5, 0xA8DF),
+    (0xA8F2, 0xA92A),     (0xA92E, 0xA952),     (0xA954, 0xA9B2),     (0xA9C1, 0xAAAF),
+    (0xAAC2, 0xAAF5),     (0xAAF7, 0xAB5B),     (0xAB6A, 0xABEC),     (0xABEE, 0xD7FF),
+    (0xE000, 0xF8FF),     (0xFADA, 0xFAFF),     (0xFBB2, 0xFBD2),     (0xFDC8, 0xFDEF),
+    (0xFFF9, 0x101FC),     (0x101FE, 0x102DF),     (0x102E1, 0x10375),     (0x1037B, 0x10780),
+    (0x107C0, 0x10A0C),     (0x10A10, 0x10A37),     (0x10A40, 0x10AE4),     (0x10AE7, 0x10D23),
+    (0x10D28, 0x10D68),     (0x10D6E, 0x10EAA),     (0x10EAD, 0x10ECA),     (0x10ED0, 0x10EEF),
+    (0x10F00, 0x10F45),     (0x10F51, 0x10F81),     (0x10F86, 0x11045),     (0x11047, 0x1106F),
+    (0x11080, 0x110B8),     (0x110BB, 0x110FF),     (0x11103, 0x11126),     (0x11135, 0x11172),
+    (0x11174, 0x111BF),     (0x111CB, 0x11234),     (0x11237, 0x112E8),     (0x112EB, 0x1133A),
+    (0x11375, 0x113B7),     (0x113D1, 0x11441),     (0x1145F, 0x114AF),     (0x114C4, 0x115AE),
+    (0x115C1, 0x1163E),     (0x11640, 0x116B5),     (0x116B8, 0x1172A),     (0x1172C, 0x11838),
+    (0x1183B, 0x1192F),     (0x11944, 0x119DF),     (0x119E1, 0x11A33),     (0x11A48, 0x11A98),
+    (0x11A9A, 0x11C3E),     (0x11C40, 0x11D41),     (0x11D46, 0x11D96),     (0x11D98, 0x11F40),
+    (0x11F43, 0x1611D),     (0x16130, 0x16AEF),     (0x16AF5, 0x16B2F),     (0x16B37, 0x16D66),
+    (0x16D69, 0x16FEF),     (0x16FF2, 0x1B122),     (0x1B127, 0x1BC9D),     (0x1BCA4, 0x1CCD5),
+    (0x1CCFA, 0x1D126),     (0x1D129, 0x1D15D),     (0x1D18C, 0x1D1A9),     (0x1D1C1, 0x1D241),
+    (0x1D260, 0x1D27F),     (0x1D282, 0x1D3FF),     (0x1D800, 0x1DF94),     (0x1DF96, 0x1DFCC),
+    (0x1E06E, 0x1E08E),     (0x1E090, 0x1E12F),     (0x1E137, 0x1E2AD),     (0x1E2AF, 0x1E2EB),
+    (0x1E2F0, 0x1E4EB),     (0x1E4F0, 0x1E5ED),     (0x1E5F0, 0x1E6E2),     (0x1E6F6, 0x1E8CF),
+    (0x1E8D7, 0x1E943),     (0x1E94B, 0x1EDFF),     (0x1EEBC, 0x1F0FF),     (0x1F150, 0x1F169),
+    (0x1F16D, 0x1F18F),     (0x1F191, 0x1F1FF),     (0x1F252, 0x1FBEF),     (0x1FBFA, 0x2F7FF),
+    (0x2FA1E, 0xDFFFF),     (0xE1000, 0x10FFFF), ];
+
+/// The straightforward per-character implementation this module replaced,
+/// kept as the oracle the fast pass is tested against.
+#[cfg(test)]
+mod reference {
+    use super::*;
+
+    pub(super) fn normalize(input: &str) -> Normalized {
+        if input.is_ascii() && !input.contains("**") && !input.contains("__") {
+            return Normalized::unchanged(input);
+        }
+        let mut current = single_pass(input);
+        for _ in 0..3 {
+            if is_nfkc(&current.text) {
+                break;
+            }
+            let next = single_pass(&current.text);
+            current = compose(&current, next);
+        }
+        current
+    }
+
+    /// One pass of invisible removal, NFKC and emphasis stripping over `input`.
+    fn single_pass(input: &str) -> Normalized {
+        // Stage 1 + 2: chunk the visible characters at NFKC-safe boundaries and
+        // normalize each chunk on its own, recording where each output char came from.
+        let mut chars: Vec<(char, Span)> = Vec::with_capacity(input.len());
+        let mut chunk = String::new();
+        let mut chunk_span: Option<Span> = None;
+        let flush = |chunk: &mut String, span: &mut Option<Span>, out: &mut Vec<(char, Span)>| {
+            let Some(s) = span.take() else { return };
+            let mut chars = chunk.chars();
+            match (chars.next(), chars.next()) {
+                // Most chunks are one character that NFKC leaves alone (all of
+                // ASCII, CJK ideographs, most letters): copy it without running
+                // the normalizer.
+                (Some(c), None)
+                    if c.is_ascii() || is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes =>
+                {
+                    out.push((c, s));
+                }
+                _ => {
+                    for c in chunk.nfkc() {
+                        if !is_default_ignorable(c) {
+                            out.push((c, s));
+                        }
+                    }
+                }
+            }
+            chunk.clear();
+        };
+        for (i, c) in input.char_indices() {
+            if is_default_ignorable(c) {
+                continue;
+            }
+            let end = i + c.len_utf8();
+            if chunk_span.is_some() && is_boundary_before(c) {
+                flush(&mut chunk, &mut chunk_span, &mut chars);
+            }
+            chunk.push(c);
+            chunk_span = Some(match chunk_span {
+                Some(s) => Span::new(s.start, end),
+                None => Span::new(i, end),
+            });
+        }
+        flush(&mut chunk, &mut chunk_span, &mut chars);
+
+        // Stage 3: emphasis markers cancel in pairs against what was already kept.
+        let mut kept: Vec<(char, Span)> = Vec::with_capacity(chars.len());
+        for idx in 0..chars.len() {
+            let (c, span) = chars[idx];
+            match c {
+                '*' if kept.last().is_some_and(|&(p, _)| p == '*') => {
+                    kept.pop();
+                }
+                '_' if kept.last().is_some_and(|&(p, _)| p == '_') => {
+                    let before = kept.len().checked_sub(2).map(|j| kept[j].0);
+                    let after = chars.get(idx + 1).map(|&(n, _)| n);
+                    let word_inside = before.is_some_and(char::is_alphanumeric)
+                        && after.is_some_and(char::is_alphanumeric);
+                    if word_inside {
+                        kept.push((c, span));
+                    } else {
+                        kept.pop();
+                    }
+                }
+                _ => kept.push((c, span)),
+            }
+        }
+
+        build(kept, input)
+    }
+
+    /// Assemble output text and merged pieces from per-char provenance.
+    fn build(chars: Vec<(char, Span)>, input: &str) -> Normalized {
+        let mut text = String::with_capacity(chars.len());
+        let mut pieces: Vec<Piece> = Vec::new();
+        for (c, orig) in chars {
+            let start = text.len();
+            text.push(c);
+            let norm = Span::new(start, text.len());
+            let copied = orig.len() == norm.len()
+                && input
+                    .get(orig.range())
+                    .is_some_and(|s| s.starts_with(c) && s.len() == c.len_utf8());
+            let kind = if copied {
+                PieceKind::Copied
+            } else {
+                PieceKind::Replaced
+            };
+            match pieces.last_mut() {
+                // Several output chars from one replaced chunk share one piece.
+                Some(last)
+                    if kind == PieceKind::Replaced
+                        && last.kind == PieceKind::Replaced
+                        && last.orig == orig =>
+                {
+                    last.norm.end = norm.end;
+                }
+                Some(last)
+                    if kind == PieceKind::Copied
+                        && last.kind == PieceKind::Copied
+                        && last.orig.end == orig.start
+                        && last.norm.end == norm.start =>
+                {
+                    last.norm.end = norm.end;
+                    last.orig.end = orig.end;
+                }
+                _ => pieces.push(Piece { norm, orig, kind }),
+            }
+        }
+        let identity = text == input;
+        Normalized {
+            identity,
+            pieces: if identity { Vec::new() } else { pieces },
+            text,
+            original_len: input.len(),
+        }
     }
 }
 
@@ -448,6 +853,151 @@ mod tests {
             "ap\u{200B}proved"
         );
         assert_eq!(&input[n.original_span(Span::new(0, 3)).range()], "Ｔｈｅ");
+    }
+
+    #[test]
+    fn stable_starter_table_is_correct() {
+        let mut last = 0u32;
+        for &(lo, hi) in STABLE_STARTERS {
+            assert!(
+                lo > last && lo <= hi,
+                "table sorted, ranges disjoint at {lo:#X}"
+            );
+            last = hi;
+            for c in (lo..=hi).filter_map(char::from_u32) {
+                assert!(!c.is_ascii() && !is_default_ignorable(c), "{c:?}");
+                assert_eq!(canonical_combining_class(c), 0, "{:#X}", c as u32);
+                assert_eq!(
+                    is_nfkc_quick(std::iter::once(c)),
+                    IsNormalized::Yes,
+                    "{:#X}",
+                    c as u32
+                );
+            }
+        }
+        for c in ['用', '。', '「', 'か', 'カ', '한', 'é', 'Ж', 'λ'] {
+            assert!(in_stable_table(c), "{c:?} should take the fast path");
+        }
+        for c in ['\u{0301}', '\u{200B}', 'Ａ', '\u{3099}', 'ﬁ', '\u{11A8}'] {
+            assert!(!in_stable_table(c), "{c:?} must not take the fast path");
+        }
+    }
+
+    #[test]
+    fn fast_matches_reference_on_cases() {
+        let cases = [
+            "",
+            "*",
+            "__",
+            "a__",
+            "__a",
+            "a__b",
+            "a___b",
+            "a____b",
+            "**x**",
+            "***x***",
+            "x\u{0301}",
+            "\u{0301}x",
+            "\u{200B}\u{0301}x",
+            "e\u{200B}\u{0301} **b**",
+            "e**\u{0301}",
+            "a_\u{200B}_b",
+            "a_\u{0301}_b",
+            "＊＊x＊＊",
+            "＿＿x＿＿",
+            "가\u{11A8} 用户**决定**",
+            "\u{1100}\u{200B}\u{1161}\u{11A8}",
+            "か\u{3099} カ\u{200D}\u{3099}",
+            "\u{0F73}\u{0F71}\u{0323}a\u{0F73}",
+            "ﬁ\u{0301}_x",
+            "_\u{FE0F}_",
+            "Ｔｈｅ **user** ap\u{200B}proved 「好的」",
+        ];
+        for s in cases {
+            assert_eq!(normalize(s), reference::normalize(s), "normalize({s:?})");
+        }
+    }
+
+    /// Characters that exercise every branch: ASCII and emphasis markers,
+    /// invisibles, combining marks (composing and not), full-width and
+    /// compatibility forms, Hangul jamo, kana voicing marks, CJK.
+    const TRICKY: &[char] = &[
+        'a',
+        'b',
+        'e',
+        'x',
+        'Z',
+        '1',
+        ' ',
+        '\n',
+        '.',
+        '*',
+        '*',
+        '_',
+        '_',
+        '\u{200B}',
+        '\u{200D}',
+        '\u{00AD}',
+        '\u{FE0F}',
+        '\u{E0041}',
+        '\u{2061}',
+        '\u{034F}',
+        '\u{0301}',
+        '\u{0308}',
+        '\u{0323}',
+        '\u{0344}',
+        '\u{0F73}',
+        '\u{0F71}',
+        '\u{3099}',
+        '\u{309B}',
+        'Ａ',
+        'ｅ',
+        '＊',
+        '＿',
+        'ﬁ',
+        '用',
+        'か',
+        'カ',
+        '\u{AC00}',
+        '\u{1100}',
+        '\u{1161}',
+        '\u{11A8}',
+        'é',
+        '\u{2126}',
+        '\u{01C5}',
+        '\u{00A8}',
+        '\u{2024}',
+    ];
+
+    fn tricky_string(max: usize) -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(TRICKY), 0..max)
+            .prop_map(|chars| chars.into_iter().collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn fast_matches_reference_tricky(s in tricky_string(40)) {
+            prop_assert_eq!(normalize(&s), reference::normalize(&s));
+        }
+
+        #[test]
+        fn fast_matches_reference_any(s in ".{0,48}") {
+            prop_assert_eq!(normalize(&s), reference::normalize(&s));
+        }
+
+        #[test]
+        fn fast_idempotent_tricky(s in tricky_string(40)) {
+            let once = normalize(&s);
+            let twice = normalize(once.as_str());
+            prop_assert_eq!(once.as_str(), twice.as_str());
+        }
+
+        #[test]
+        fn nfkc_fast_matches_is_nfkc(s in tricky_string(24)) {
+            prop_assert_eq!(is_nfkc_fast(&s), is_nfkc(&s));
+        }
     }
 
     proptest! {
