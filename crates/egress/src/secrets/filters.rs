@@ -118,6 +118,10 @@ pub fn looks_random(value: &str) -> bool {
 
 /// Decide one candidate: `None` to drop it, `Some((span, verified))` to keep
 /// it (a credential assignment's span may be trimmed to the value proper).
+/// Values found by context (not by their own format) longer than this many
+/// characters are not credentials: they are prose, blobs or code.
+pub(super) const MAX_CONTEXT_VALUE_CHARS: usize = 256;
+
 pub(super) fn accept(
     rule: &SecretRule,
     text: &str,
@@ -130,6 +134,12 @@ pub(super) fn accept(
         span
     };
     let value = &text[span.range()];
+    // Context rules match values with unbounded repetitions (a bounded
+    // repetition of a Unicode class costs hundreds of KB of automaton per
+    // rule); the length bound is applied here instead.
+    if rule.spec.tier != Tier::Specific && value.chars().nth(MAX_CONTEXT_VALUE_CHARS).is_some() {
+        return None;
+    }
     if is_placeholder(value) {
         return None;
     }
