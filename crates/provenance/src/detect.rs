@@ -221,6 +221,26 @@ impl Cues {
                 None => always |= group,
             }
         }
+        // A literal that contains another literal of the same groups adds
+        // nothing to the prefilter ("has decided" holds "decided").
+        let n = TRIGGER_WORDS.len();
+        let redundant: Vec<bool> = (0..literals.len())
+            .map(|i| {
+                i >= n
+                    && (n..literals.len()).any(|j| {
+                        j != i
+                            && literals[j].len() < literals[i].len()
+                            && masks[j] & masks[i] == masks[i]
+                            && literals[i]
+                                .windows(literals[j].len())
+                                .any(|w| w == literals[j].as_slice())
+                    })
+            })
+            .collect();
+        let mut keep = redundant.iter().map(|r| !r);
+        literals.retain(|_| keep.next().unwrap_or(true));
+        let mut keep = redundant.iter().map(|r| !r);
+        masks.retain(|_| keep.next().unwrap_or(true));
         let ac = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .kind(Some(AhoCorasickKind::DFA))
@@ -242,7 +262,6 @@ impl Cues {
             if id < TRIGGER_WORDS.len() {
                 if whole_word_trigger(text, m.start(), m.end()) {
                     scan.triggers.push((m.start(), trigger_kind(id)));
-                    scan.trigger_at.push(m.start());
                 }
             } else {
                 let mask = self.masks.get(id).copied().unwrap_or(CUE_ALL);
@@ -251,26 +270,12 @@ impl Cues {
         }
         scan
     }
-
-    /// The cue groups in `span`, given the cue positions of its line.
-    fn mask(&self, cues: &[(usize, u16)], span: Span) -> u16 {
-        let i = cues.partition_point(|c| c.0 < span.start);
-        let mut mask = self.always;
-        for c in cues[i..].iter().take_while(|c| c.0 < span.end) {
-            mask |= c.1;
-            if mask == CUE_ALL {
-                break;
-            }
-        }
-        mask
-    }
 }
 
 /// What [`Cues::scan`] found.
 #[derive(Default)]
 struct Scan {
     triggers: Vec<(usize, u8)>,
-    trigger_at: Vec<usize>,
     cues: Vec<(usize, u16)>,
 }
 
@@ -334,19 +339,6 @@ fn trigger_kind(id: usize) -> u8 {
     }
 }
 
-/// The kinds of triggers inside `span`.
-fn trigger_mask(triggers: &[(usize, u8)], span: Span) -> u8 {
-    let i = triggers.partition_point(|t| t.0 < span.start);
-    let mut mask = 0u8;
-    for t in triggers[i..].iter().take_while(|t| t.0 < span.end) {
-        mask |= t.1;
-        if mask == KIND_EN | KIND_EN_WE | KIND_ZH | KIND_ZH_WE {
-            break;
-        }
-    }
-    mask
-}
-
 /// Whether an ASCII trigger is a whole word (`we` in `were` or `user` in
 /// `users` is not); CJK triggers always count.
 fn whole_word_trigger(text: &str, start: usize, end: usize) -> bool {
@@ -357,12 +349,6 @@ fn whole_word_trigger(text: &str, start: usize, end: usize) -> bool {
     let after = text[end..].chars().next();
     !before.is_some_and(|c| c.is_ascii_alphanumeric())
         && !after.is_some_and(|c| c.is_ascii_alphanumeric())
-}
-
-/// Whether a trigger position falls inside `span`.
-fn has_trigger(triggers: &[usize], span: Span) -> bool {
-    let i = triggers.partition_point(|&p| p < span.start);
-    triggers.get(i).is_some_and(|&p| p < span.end)
 }
 
 /// The hand-written regexes of the not-claim rules.
@@ -395,10 +381,70 @@ struct Fixed {
     zh_kv_key: Regex,
 }
 
-/// Where the subject triggers and predicate cues of a line are.
+/// The subject triggers and predicate cues of a text, read span by span.
+///
+/// Lines, sentences and clauses are visited in text order, so each list
+/// is read through a cursor that only moves forward (a span that starts
+/// before the cursor falls back to a binary search): the marks cost time
+/// linear in their number, not a search per span.
 struct Marks<'a> {
     triggers: &'a [(usize, u8)],
     cues: &'a [(usize, u16)],
+    always: u16,
+    trigger_at: usize,
+    cue_at: usize,
+}
+
+/// Move `cursor` to the first entry of `list` at or after `start`.
+fn seek<T>(list: &[(usize, T)], cursor: &mut usize, start: usize) {
+    if *cursor > 0 && list.get(*cursor - 1).is_some_and(|e| e.0 >= start) {
+        *cursor = list.partition_point(|e| e.0 < start);
+    }
+    while list.get(*cursor).is_some_and(|e| e.0 < start) {
+        *cursor += 1;
+    }
+}
+
+impl Marks<'_> {
+    /// Whether a trigger falls inside `span`.
+    fn has_trigger(&mut self, span: Span) -> bool {
+        seek(self.triggers, &mut self.trigger_at, span.start);
+        self.triggers
+            .get(self.trigger_at)
+            .is_some_and(|t| t.0 < span.end)
+    }
+
+    /// The kinds of triggers inside `span`.
+    fn kinds(&mut self, span: Span) -> u8 {
+        seek(self.triggers, &mut self.trigger_at, span.start);
+        let mut mask = 0u8;
+        for t in self.triggers[self.trigger_at..]
+            .iter()
+            .take_while(|t| t.0 < span.end)
+        {
+            mask |= t.1;
+            if mask == KIND_EN | KIND_EN_WE | KIND_ZH | KIND_ZH_WE {
+                break;
+            }
+        }
+        mask
+    }
+
+    /// The cue groups inside `span`.
+    fn cues(&mut self, span: Span) -> u16 {
+        seek(self.cues, &mut self.cue_at, span.start);
+        let mut mask = self.always;
+        for c in self.cues[self.cue_at..]
+            .iter()
+            .take_while(|c| c.0 < span.end)
+        {
+            mask |= c.1;
+            if mask == CUE_ALL {
+                break;
+            }
+        }
+        mask
+    }
 }
 
 /// A detection in normalized coordinates, before span ownership.
@@ -632,7 +678,13 @@ impl ClaimDetector {
         // Only a clause with a subject word and a predicate cue can hold a
         // claim: one pass finds both.
         let scan = self.cues.scan(text);
-        let triggers = &scan.trigger_at;
+        let mut marks = Marks {
+            triggers: &scan.triggers,
+            cues: &scan.cues,
+            always: self.cues.always,
+            trigger_at: 0,
+            cue_at: 0,
+        };
         let mut budget = Budget {
             claims_left: max_claims,
             candidates_left: MAX_CANDIDATES,
@@ -647,7 +699,7 @@ impl ClaimDetector {
                 in_fence = !in_fence;
                 continue;
             }
-            if in_fence || !has_trigger(triggers, line) || self.cues.mask(&scan.cues, line) == 0 {
+            if in_fence || !marks.has_trigger(line) || marks.cues(line) == 0 {
                 continue;
             }
             let line_text = &text[line.range()];
@@ -655,14 +707,10 @@ impl ClaimDetector {
             let before = claims.len();
             for sentence in sentences(line_text) {
                 let sentence = sentence.shift(line.start);
-                if !has_trigger(triggers, sentence) || self.cues.mask(&scan.cues, sentence) == 0 {
+                if !marks.has_trigger(sentence) || marks.cues(sentence) == 0 {
                     continue;
                 }
-                let marks = Marks {
-                    triggers: &scan.triggers,
-                    cues: &scan.cues,
-                };
-                self.sentence_claims(text, sentence, &marks, &mut claims, &mut budget);
+                self.sentence_claims(text, sentence, &mut marks, &mut claims, &mut budget);
                 if budget.truncated {
                     break;
                 }
@@ -701,7 +749,7 @@ impl ClaimDetector {
         &self,
         text: &str,
         sentence: Span,
-        marks: &Marks<'_>,
+        marks: &mut Marks<'_>,
         out: &mut Vec<(Raw, Span, Span)>,
         budget: &mut Budget,
     ) {
@@ -724,8 +772,8 @@ impl ClaimDetector {
             }
             let clause = &s[cs..ce];
             let span = Span::new(sentence.start + cs, sentence.start + ce);
-            let kinds = trigger_mask(marks.triggers, span);
-            let cues = self.cues.mask(marks.cues, span);
+            let kinds = marks.kinds(span);
+            let cues = marks.cues(span);
             if kinds != 0 && cues != 0 {
                 self.clause_claims(clause, sentence.start + cs, kinds, cues, &mut raws, budget);
             }
@@ -1671,6 +1719,7 @@ mod cue_tests {
         let det = ClaimDetector::new(Scope::DecisionsAndPreferences);
         assert_eq!(det.cues.always, 0, "a slot has no finite prefix set");
         assert!(det.cues.masks.len() > 50, "{}", det.cues.masks.len());
+        assert!(det.cues.masks.len() < 2000, "{}", det.cues.masks.len());
         for bit in 0..8 {
             assert!(
                 det.cues.masks.iter().any(|m| m & (1 << bit) != 0),
@@ -1680,7 +1729,7 @@ mod cue_tests {
         let scan = det.cues.scan("The repo uses pnpm.");
         assert!(scan.cues.is_empty() && scan.triggers.is_empty());
         let scan = det.cues.scan("The user decided; users decided.");
-        assert_eq!(scan.trigger_at, vec![4]);
+        assert_eq!(scan.triggers, vec![(4, KIND_EN)]);
         assert!(scan.cues.iter().any(|c| c.0 == 9 && c.1 & CUE_EN_MAIN != 0));
     }
 }
