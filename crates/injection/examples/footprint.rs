@@ -48,6 +48,22 @@ fn main() {
         }
         return;
     }
+    if std::env::args().nth(1).as_deref() == Some("tool") {
+        // profiling mode: the 120 KB unclosed `$(` argument only
+        let scanner = Scanner::new();
+        let policy = ToolPolicy::default();
+        let arg = format!("echo {}", repeat_to("$(", 120 * 1024));
+        let call = ToolCall::new("terminal", serde_json::json!({ "command": arg }));
+        for _ in 0..300 {
+            std::hint::black_box(scanner.check_tool_call(
+                &call,
+                &mut SessionState::new(),
+                &policy,
+                0,
+            ));
+        }
+        return;
+    }
     let before = rss().0;
     let scanner = Scanner::new();
     println!("built scanner: RSS +{:.2} MiB", mib(rss().0 - before));

@@ -178,7 +178,11 @@ fn spaced_runs(text: &str, out: &mut Vec<Decoded>) {
     while i < b.len() && out.len() < MAX_CANDIDATES {
         let at_word_start = i == 0 || !b[i - 1].is_ascii_alphanumeric();
         if !at_word_start || !b[i].is_ascii_hexdigit() {
+            // skip to the next word start
             i += 1;
+            while i < b.len() && b[i].is_ascii_alphanumeric() && b[i - 1].is_ascii_alphanumeric() {
+                i += 1;
+            }
             continue;
         }
         // binary octets
@@ -411,8 +415,20 @@ pub(crate) fn mentions_reverse(folded: &str) -> bool {
 }
 
 fn is_b64(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_')
+    B64_BYTE[usize::from(b)]
 }
+
+/// `[A-Za-z0-9+/_-]` as a byte table.
+static B64_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0usize;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_');
+        i += 1;
+    }
+    t
+};
 
 /// Try hex, Base32 and Base64 on one run (in that order of specificity).
 fn decode_run(run: &str) -> Option<(Encoding, String)> {

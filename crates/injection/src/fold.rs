@@ -177,42 +177,83 @@ pub(crate) fn fold(text: &str) -> Folded {
 /// Every character lower-cases to one character of the same UTF-8 length
 /// and none is a lookalike or a combining mark: the fast fold applies.
 fn simple_chars(text: &str) -> bool {
-    text.is_ascii()
-        || text.chars().all(|c| {
-            if c.is_ascii() {
-                return true;
-            }
+    non_ascii_runs(text).all(|(s, e)| {
+        text[s..e].chars().all(|c| {
             if latin_lookalike(c).is_some() || is_combining(c) {
                 return false;
             }
             let mut l = c.to_lowercase();
             matches!((l.next(), l.next()), (Some(x), None) if x.len_utf8() == c.len_utf8())
         })
+    })
+}
+
+/// Index of the first byte at or after `from` that is not ASCII (or the
+/// length), eight bytes at a time.
+pub(crate) fn next_non_ascii(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i + 8 <= b.len() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        if u64::from_ne_bytes(w) & 0x8080_8080_8080_8080 != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] < 0x80 {
+        i += 1;
+    }
+    i.min(b.len())
+}
+
+/// Maximal runs of non-ASCII bytes, as byte ranges (always on char
+/// boundaries: ASCII bytes are).
+pub(crate) fn non_ascii_runs(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let b = text.as_bytes();
+    let mut i = 0usize;
+    std::iter::from_fn(move || {
+        i = next_non_ascii(b, i);
+        if i >= b.len() {
+            return None;
+        }
+        let s = i;
+        while i < b.len() && b[i] >= 0x80 {
+            i += 1;
+        }
+        Some((s, i))
+    })
+}
+
+/// Bytes that leetspeak folds (`0 1 3 4 5 7 8 @ $`).
+fn is_leet_byte(b: u8) -> bool {
+    matches!(
+        b,
+        b'0' | b'1' | b'3' | b'4' | b'5' | b'7' | b'8' | b'@' | b'$'
+    )
 }
 
 /// Byte-for-byte fold (identity map): lower case, emphasis runs (`**`,
 /// `__`) to spaces, leetspeak inside ASCII words.
 fn fold_fast(text: &str) -> Folded {
-    let mut bytes = if text.is_ascii() {
-        text.as_bytes().to_ascii_lowercase()
-    } else {
-        let mut v = Vec::with_capacity(text.len());
+    let mut bytes = text.as_bytes().to_vec();
+    // Only A-Z change; UTF-8 lead and continuation bytes are left alone.
+    bytes.make_ascii_lowercase();
+    for (s, e) in non_ascii_runs(text) {
         let mut buf = [0u8; 4];
-        for c in text.chars() {
-            if c.is_ascii() {
-                v.push(c.to_ascii_lowercase() as u8);
-            } else {
-                let l = c.to_lowercase().next().unwrap_or(c);
-                v.extend_from_slice(l.encode_utf8(&mut buf).as_bytes());
+        for (off, c) in text[s..e].char_indices() {
+            let l = c.to_lowercase().next().unwrap_or(c);
+            if l != c && l.len_utf8() == c.len_utf8() {
+                let at = s + off;
+                bytes[at..at + c.len_utf8()].copy_from_slice(l.encode_utf8(&mut buf).as_bytes());
             }
         }
-        v
-    };
+    }
     // Markdown emphasis: runs of two or more `*` or `_` become spaces.
     let mut k = 0usize;
-    while k < bytes.len() {
+    while let Some(p) = bytes[k..].iter().position(|&b| b == b'*' || b == b'_') {
+        k += p;
         let b = bytes[k];
-        if (b == b'*' || b == b'_') && bytes.get(k + 1) == Some(&b) {
+        if bytes.get(k + 1) == Some(&b) {
             while k < bytes.len() && bytes[k] == b {
                 bytes[k] = b' ';
                 k += 1;
@@ -221,35 +262,40 @@ fn fold_fast(text: &str) -> Folded {
         }
         k += 1;
     }
+    // Leetspeak: only words holding a leet byte are looked at.
     let mut leet_words = Vec::new();
     let n = bytes.len();
     let mut i = 0usize;
-    while i < n {
-        if !is_ascii_word(bytes[i]) {
-            i += 1;
-            continue;
+    while let Some(p) = bytes[i..].iter().position(|&b| is_leet_byte(b)) {
+        let hit = i + p;
+        let mut start = hit;
+        while start > i && is_ascii_word(bytes[start - 1]) {
+            start -= 1;
         }
-        let start = i;
+        let mut end = hit;
+        while end < n && is_ascii_word(bytes[end]) {
+            end += 1;
+        }
         let (mut letters, mut leets) = (0usize, 0usize);
-        while i < n && is_ascii_word(bytes[i]) {
-            if bytes[i].is_ascii_alphabetic() {
+        for &b in &bytes[start..end] {
+            if b.is_ascii_alphabetic() {
                 letters += 1;
-            } else if leet(char::from(bytes[i])).is_some() {
+            } else if is_leet_byte(b) {
                 leets += 1;
             }
-            i += 1;
         }
-        if leets > 0 && letters >= 2 && letters + leets == i - start {
-            let email = bytes[start..i].contains(&b'@') && bytes.get(i) == Some(&b'.');
+        if leets > 0 && letters >= 2 && letters + leets == end - start {
+            let email = bytes[start..end].contains(&b'@') && bytes.get(end) == Some(&b'.');
             if !email {
-                for b in &mut bytes[start..i] {
+                for b in &mut bytes[start..end] {
                     if let Some(l) = leet(char::from(*b)) {
                         *b = l as u8;
                     }
                 }
-                leet_words.push(Span::new(start, i));
+                leet_words.push(Span::new(start, end));
             }
         }
+        i = end.max(hit + 1);
     }
     Folded {
         // Invariant: only ASCII bytes were rewritten (to ASCII) and non-ASCII
@@ -264,45 +310,64 @@ fn fold_fast(text: &str) -> Folded {
 }
 
 fn is_ascii_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'@' || b == b'$'
+    ASCII_WORD[usize::from(b)]
 }
+
+/// `[A-Za-z0-9@$]` as a byte table.
+static ASCII_WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0usize;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || b == b'@' || b == b'$';
+        i += 1;
+    }
+    t
+};
 
 /// Whether ASCII text has four single letters in a row separated by thin
 /// separators (`i g n o`, `i.g.n.o`).
 fn ascii_spaced_run(text: &str) -> bool {
     let b = text.as_bytes();
+    let n = b.len();
     let mut run = 0usize;
     let mut i = 0usize;
-    while i < b.len() {
-        let single = is_ascii_word(b[i])
-            && (i == 0 || !is_ascii_word(b[i - 1]))
-            && (i + 1 >= b.len() || !is_ascii_word(b[i + 1]));
-        if single {
-            run += 1;
-            if run >= 4 {
-                return true;
-            }
-            // skip a gap of 1–4 separator bytes
-            let mut j = i + 1;
-            while j < b.len()
-                && j - i <= 4
-                && matches!(
-                    b[j],
-                    b' ' | b'.' | b'-' | b'_' | b'*' | b'/' | b'+' | b'~' | b'|' | b'\t'
-                )
-            {
-                j += 1;
-            }
-            if j == i + 1 || j - i > 4 || j >= b.len() {
-                run = 0;
-                i = j.max(i + 1);
-                continue;
-            }
-            i = j;
+    // Invariant: `i` is 0 or follows a non-word byte.
+    while i < n {
+        if !is_ascii_word(b[i]) {
+            run = 0;
+            i += 1;
             continue;
         }
-        run = 0;
+        let s = i;
         i += 1;
+        if i < n && is_ascii_word(b[i]) {
+            // a word of two or more characters: skip it whole
+            while i < n && is_ascii_word(b[i]) {
+                i += 1;
+            }
+            run = 0;
+            continue;
+        }
+        run += 1;
+        if run >= 4 {
+            return true;
+        }
+        // a gap of 1–3 separator bytes must follow
+        let mut j = s + 1;
+        while j < n
+            && j - s <= 4
+            && matches!(
+                b[j],
+                b' ' | b'.' | b'-' | b'_' | b'*' | b'/' | b'+' | b'~' | b'|' | b'\t'
+            )
+        {
+            j += 1;
+        }
+        if j == s + 1 || j - s > 4 || j >= n {
+            run = 0;
+        }
+        i = j.max(s + 1);
     }
     false
 }

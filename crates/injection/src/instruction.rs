@@ -17,7 +17,7 @@
 //! ("don't ignore your instructions"), objects that are not instructions
 //! ("ignore previous commits").
 
-use crate::fold::Folded;
+use crate::fold::{non_ascii_runs, Folded};
 use crate::rules::{expand, Error, ErrorKind, RuleSpec};
 use crate::Tier;
 use aho_corasick::{AhoCorasick, MatchKind};
@@ -43,11 +43,49 @@ pub(crate) struct Compiled {
 
 pub(crate) struct Instructions {
     pub rules: Vec<Compiled>,
-    ac: Option<AhoCorasick>,
+    /// ASCII keywords, searched over the whole text.
+    ac: Option<KeywordSet>,
+    /// Keywords with a non-ASCII byte, searched only around non-ASCII runs.
+    ac_wide: Option<KeywordSet>,
     /// keyword index → rules that list it
     keyword_rules: Vec<Vec<usize>>,
     /// rules without keywords: always run
     unconditional: Vec<usize>,
+}
+
+/// One keyword automaton: pattern index → keyword index, longest keyword.
+struct KeywordSet {
+    ac: AhoCorasick,
+    index: Vec<usize>,
+    max_len: usize,
+}
+
+impl KeywordSet {
+    fn build(keywords: &[String], which: &[usize]) -> Result<Option<Self>, Error> {
+        if which.is_empty() {
+            return Ok(None);
+        }
+        let pats: Vec<&str> = which.iter().map(|&k| keywords[k].as_str()).collect();
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .build(&pats)
+            .map_err(|e| Error::new(ErrorKind::Automaton, format!("rule keywords: {e}")))?;
+        Ok(Some(KeywordSet {
+            ac,
+            index: which.to_vec(),
+            max_len: pats.iter().map(|p| p.len()).max().unwrap_or(0),
+        }))
+    }
+
+    /// Mark the rules of every keyword found in `text`.
+    fn mark(&self, text: &str, keyword_rules: &[Vec<usize>], on: &mut [bool]) {
+        for m in self.ac.find_overlapping_iter(text) {
+            for &r in &keyword_rules[self.index[m.pattern().as_usize()]] {
+                on[r] = true;
+            }
+        }
+    }
 }
 
 /// One L2 hit on the folded copy.
@@ -102,20 +140,14 @@ impl Instructions {
                 }
             }
         }
-        let ac = if keywords.is_empty() {
-            None
-        } else {
-            Some(
-                AhoCorasick::builder()
-                    .match_kind(MatchKind::Standard)
-                    .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-                    .build(&keywords)
-                    .map_err(|e| Error::new(ErrorKind::Automaton, format!("rule keywords: {e}")))?,
-            )
-        };
+        let (narrow, wide): (Vec<usize>, Vec<usize>) =
+            (0..keywords.len()).partition(|&k| keywords[k].is_ascii());
+        let ac = KeywordSet::build(&keywords, &narrow)?;
+        let ac_wide = KeywordSet::build(&keywords, &wide)?;
         Ok(Instructions {
             rules,
             ac,
+            ac_wide,
             keyword_rules,
             unconditional,
         })
@@ -127,11 +159,36 @@ impl Instructions {
         for &u in &self.unconditional {
             on[u] = true;
         }
-        if let Some(ac) = &self.ac {
-            for m in ac.find_overlapping_iter(text) {
-                for &r in &self.keyword_rules[m.pattern().as_usize()] {
-                    on[r] = true;
+        if let Some(set) = &self.ac {
+            set.mark(text, &self.keyword_rules, &mut on);
+        }
+        if let Some(set) = &self.ac_wide {
+            // A keyword with a non-ASCII byte lies within `max_len` bytes of
+            // a non-ASCII run: search only those windows (merged).
+            let mut window: Option<(usize, usize)> = None;
+            let flush = |w: (usize, usize), on: &mut [bool]| {
+                set.mark(&text[w.0..w.1], &self.keyword_rules, on);
+            };
+            for (s, e) in non_ascii_runs(text) {
+                let mut ws = s.saturating_sub(set.max_len);
+                while !text.is_char_boundary(ws) {
+                    ws -= 1;
                 }
+                let mut we = (e + set.max_len).min(text.len());
+                while !text.is_char_boundary(we) {
+                    we += 1;
+                }
+                window = match window {
+                    Some((a, b)) if ws <= b => Some((a, we.max(b))),
+                    Some(w) => {
+                        flush(w, &mut on);
+                        Some((ws, we))
+                    }
+                    None => Some((ws, we)),
+                };
+            }
+            if let Some(w) = window {
+                flush(w, &mut on);
             }
         }
         on.iter()

@@ -45,9 +45,9 @@ pub(crate) fn scan(text: &str) -> L1Result {
     let bytes = text.as_bytes();
     let mut pos = 0usize;
     while pos < bytes.len() {
-        if !interesting(bytes[pos]) {
-            pos += 1;
-            continue;
+        match bytes[pos..].iter().position(|&b| interesting(b)) {
+            Some(p) => pos += p,
+            None => break,
         }
         let mut end = pos;
         while end < bytes.len() && interesting(bytes[end]) {
@@ -89,8 +89,20 @@ pub(crate) fn scan(text: &str) -> L1Result {
 }
 
 fn interesting(b: u8) -> bool {
-    b >= 0x80 || (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F
+    INTERESTING[usize::from(b)]
 }
+
+/// Bytes that can start anything L1 looks for: non-ASCII, C0 controls other
+/// than tab/newline/carriage return, DEL.
+static INTERESTING: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0usize;
+    while i < 256 {
+        t[i] = i >= 0x80 || (i < 0x20 && !matches!(i, 0x09 | 0x0A | 0x0D)) || i == 0x7F;
+        i += 1;
+    }
+    t
+};
 
 /// Scan `text[seg_start..seg_end]` (a stretch with context characters).
 fn scan_segment(
@@ -304,8 +316,7 @@ fn scan_segment(
 
 /// Cheap pre-check: only non-ASCII text or ASCII controls need the full scan.
 fn needs_scan(text: &str) -> bool {
-    text.bytes()
-        .any(|b| b >= 0x80 || (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F)
+    text.bytes().any(interesting)
 }
 
 /// A run of invisible characters that carries data: a printable payload

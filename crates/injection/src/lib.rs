@@ -519,9 +519,13 @@ enum Base {
 
 impl Base {
     fn new(text: &str) -> Base {
-        let same = text.is_ascii()
-            || (!text.chars().any(is_default_ignorable)
-                && is_nfkc_quick(text.chars()) == IsNormalized::Yes);
+        // ASCII is NFKC with combining class 0, so checking each non-ASCII
+        // run on its own is the same as checking the whole text.
+        let same = fold::non_ascii_runs(text).all(|(s, e)| {
+            let run = &text[s..e];
+            !run.chars().any(is_default_ignorable)
+                && is_nfkc_quick(run.chars()) == IsNormalized::Yes
+        });
         if same {
             Base::Same
         } else {

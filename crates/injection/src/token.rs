@@ -132,7 +132,8 @@ impl Tokens {
 /// Homoglyph words in the original text.
 pub(crate) fn homoglyphs(original: &str) -> Vec<TokenHit> {
     let mut hits = Vec::new();
-    if original.is_ascii() {
+    // Cyrillic and Greek (U+0370–U+052F) start with a lead byte 0xCD–0xD4.
+    if !original.bytes().any(|b| (0xCD..=0xD4).contains(&b)) {
         return hits;
     }
     let (mut latin, mut cyr_greek) = (0usize, 0usize);

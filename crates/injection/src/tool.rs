@@ -292,6 +292,60 @@ impl ToolRules {
     }
 }
 
+impl ToolRules {
+    // Literal gates: each rule can only match text (ASCII-lower-cased) that
+    // holds one of these, so large arguments skip the full regex pass.
+    fn pipe_shell_may(text: &str) -> bool {
+        if text.contains('|') || text.contains("<(") {
+            return true;
+        }
+        let lower = text.to_ascii_lowercase();
+        (lower.contains("-c") && lower.contains("$("))
+            || lower.contains("iex")
+            || lower.contains("invoke-expression")
+    }
+
+    fn reverse_shell_may(text: &str) -> bool {
+        let lower = text.to_ascii_lowercase();
+        [
+            "/dev/",
+            "nc",
+            "netcat",
+            "bash",
+            "socat",
+            "mkfifo",
+            "python",
+            "php",
+            "powershell",
+            "perl",
+        ]
+        .iter()
+        .any(|n| lower.contains(n))
+    }
+
+    fn fork_bomb_may(text: &str) -> bool {
+        text.contains('{') && text.contains('|') && text.contains('&')
+    }
+
+    fn find_pipe_shell<'t>(&self, text: &'t str) -> Option<crate::bytere::M<'t>> {
+        Self::pipe_shell_may(text)
+            .then(|| self.pipe_shell.find(text))
+            .flatten()
+    }
+
+    fn find_reverse_shell<'t>(&self, text: &'t str) -> Option<crate::bytere::M<'t>> {
+        Self::reverse_shell_may(text)
+            .then(|| self.reverse_shell.find(text))
+            .flatten()
+    }
+
+    fn find_fork_bomb<'t>(&self, text: &'t str) -> Option<crate::bytere::M<'t>> {
+        Self::fork_bomb_may(text)
+            .then(|| self.fork_bomb.find(text))
+            .flatten()
+    }
+}
+
 /// One string from the arguments, with its JSON path.
 struct ArgString<'a> {
     path: String,
@@ -535,29 +589,29 @@ fn key_use_only(text: &str) -> bool {
 }
 
 fn pipe_or_reverse(rules: &ToolRules, text: &str) -> bool {
-    rules.pipe_shell.is_match(text)
-        || rules.reverse_shell.is_match(text)
-        || rules.fork_bomb.is_match(text)
+    rules.find_pipe_shell(text).is_some()
+        || rules.find_reverse_shell(text).is_some()
+        || rules.find_fork_bomb(text).is_some()
 }
 
 /// Rules applied to the raw text of non-command tools (file contents,
 /// messages): the seed blocks rm -rf, pipe-to-shell and /dev/tcp for every tool.
 fn raw_rules(rules: &ToolRules, ctx: &mut Ctx, text: &str) {
-    if let Some(m) = rules.pipe_shell.find(text) {
+    if let Some(m) = rules.find_pipe_shell(text) {
         ctx.add(
             "tool.pipe_to_shell",
             Span::new(m.start(), m.end()),
             Tier::Block,
         );
     }
-    if let Some(m) = rules.reverse_shell.find(text) {
+    if let Some(m) = rules.find_reverse_shell(text) {
         ctx.add(
             "tool.reverse_shell",
             Span::new(m.start(), m.end()),
             Tier::Block,
         );
     }
-    if let Some(m) = rules.fork_bomb.find(text) {
+    if let Some(m) = rules.find_fork_bomb(text) {
         ctx.add("tool.fork_bomb", Span::new(m.start(), m.end()), Tier::Block);
     }
     // rm -rf of a root, home or system directory, anywhere in the text.
@@ -738,7 +792,7 @@ fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth: usize, at
     if depth > MAX_NEST || cmd.len() > 512 * 1024 {
         return;
     }
-    if let Some(m) = rules.fork_bomb.find(cmd) {
+    if let Some(m) = rules.find_fork_bomb(cmd) {
         ctx.add(
             "tool.fork_bomb",
             sub(at, depth, m.start(), m.end()),
@@ -756,7 +810,7 @@ fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth: usize, at
     // Pipe-to-shell and reverse shells are matched on the executed text with
     // quotes intact (data strings were removed with their heredocs).
     if depth == 0 || !exec_text.is_empty() {
-        if let Some(m) = rules.pipe_shell.find(&exec_text) {
+        if let Some(m) = rules.find_pipe_shell(&exec_text) {
             if !quoted_data_only(&exec_text, m.start()) {
                 ctx.add(
                     "tool.pipe_to_shell",
@@ -765,7 +819,7 @@ fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth: usize, at
                 );
             }
         }
-        if let Some(m) = rules.reverse_shell.find(&exec_text) {
+        if let Some(m) = rules.find_reverse_shell(&exec_text) {
             if !quoted_data_only(&exec_text, m.start()) {
                 ctx.add(
                     "tool.reverse_shell",
@@ -1004,7 +1058,7 @@ fn analyze_code(rules: &ToolRules, ctx: &mut Ctx, code: &str, depth: usize, at: 
             analyze_command(rules, ctx, &joined.join(" "), depth + 1, at);
         }
     }
-    if let Some(m) = rules.reverse_shell.find(code) {
+    if let Some(m) = rules.find_reverse_shell(code) {
         let _ = m;
         ctx.add("tool.reverse_shell", at, Tier::Block);
     }
@@ -1012,6 +1066,14 @@ fn analyze_code(rules: &ToolRules, ctx: &mut Ctx, code: &str, depth: usize, at: 
 
 /// Shell words of one segment, quotes removed, escapes resolved.
 fn tokenize(seg: &str) -> Vec<String> {
+    if !seg.contains(['\'', '"', '\\']) {
+        // No quoting or escapes: words are the whitespace-separated runs.
+        return seg
+            .split_whitespace()
+            .take(4097)
+            .map(str::to_owned)
+            .collect();
+    }
     let mut words = Vec::new();
     let mut cur = String::new();
     let mut has = false;
@@ -1070,74 +1132,77 @@ fn tokenize(seg: &str) -> Vec<String> {
 /// newlines, braces and subshell parentheses (quotes respected); `|` splits
 /// segments inside one pipeline.
 fn split_segments(cmd: &str) -> Vec<Vec<Vec<String>>> {
+    // Every character except a separator stays in the current segment, so a
+    // segment is a slice `cmd[seg..i]`; separators are ASCII, so the scan
+    // runs over bytes.
     let mut pipelines: Vec<Vec<Vec<String>>> = Vec::new();
     let mut pipeline: Vec<Vec<String>> = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    let mut chars = cmd.chars().peekable();
-    let flush_seg = |cur: &mut String, pipeline: &mut Vec<Vec<String>>| {
-        let w = tokenize(cur);
+    let b = cmd.as_bytes();
+    let n = b.len();
+    let mut seg = 0usize;
+    let mut quote: Option<u8> = None;
+    let flush_seg = |part: &str, pipeline: &mut Vec<Vec<String>>| {
+        let w = tokenize(part);
         if !w.is_empty() {
             pipeline.push(w);
         }
-        cur.clear();
     };
-    while let Some(c) = chars.next() {
+    let mut i = 0usize;
+    while i < n {
+        let c = b[i];
         if let Some(q) = quote {
-            cur.push(c);
             if c == q {
                 quote = None;
-            } else if c == '\\' && q == '"' {
-                if let Some(n) = chars.next() {
-                    cur.push(n);
-                }
+            } else if c == b'\\' && q == b'"' {
+                i += 1;
             }
+            i += 1;
             continue;
         }
         match c {
-            '\'' | '"' => {
-                quote = Some(c);
-                cur.push(c);
-            }
-            '\\' => {
-                cur.push(c);
-                if let Some(n) = chars.next() {
-                    cur.push(n);
-                }
-            }
-            '$' if chars.peek() == Some(&'{') => {
-                // ${VAR…} is one word, braces included.
-                cur.push(c);
-                let mut n = 0usize;
-                for d in chars.by_ref() {
-                    cur.push(d);
-                    n += 1;
-                    if d == '}' || n > 256 {
+            b'\'' | b'"' => quote = Some(c),
+            b'\\' => i += 1,
+            b'$' if b.get(i + 1) == Some(&b'{') => {
+                // ${VAR…} is one word, braces included (at most 256 characters).
+                let mut chars = 1usize; // the `{`
+                i += 1;
+                while i + 1 < n {
+                    i += 1;
+                    if b[i] & 0xC0 != 0x80 {
+                        chars += 1;
+                    }
+                    if b[i] == b'}' || chars > 256 {
                         break;
                     }
                 }
             }
-            '$' if chars.peek() == Some(&'(') => {
-                // `$(…)` stays inside the word; its body is checked by the
-                // subshell scan. Keeps a flood of `$(` from making a segment
-                // per character.
-                cur.push(c);
+            // `$(…)` stays inside the word; its body is checked by the
+            // subshell scan. Keeps a flood of `$(` from making a segment
+            // per character.
+            b'(' if i > seg && b[i - 1] == b'$' => {}
+            b'|' if b.get(i + 1) != Some(&b'|') => {
+                flush_seg(cmd.get(seg..i).unwrap_or(""), &mut pipeline);
+                seg = i + 1;
             }
-            '(' if cur.ends_with('$') => cur.push(c),
-            '|' if chars.peek() != Some(&'|') => flush_seg(&mut cur, &mut pipeline),
-            ';' | '&' | '|' | '\n' | '{' | '}' | '(' | ')' | '`' => {
-                flush_seg(&mut cur, &mut pipeline);
+            b';' | b'&' | b'|' | b'\n' | b'{' | b'}' | b'(' | b')' | b'`' => {
+                flush_seg(cmd.get(seg..i).unwrap_or(""), &mut pipeline);
+                seg = i + 1;
                 if !pipeline.is_empty() {
                     pipelines.push(std::mem::take(&mut pipeline));
                 }
             }
-            _ => cur.push(c),
+            _ => {}
         }
+        i += 1;
         if pipelines.len() > 4096 {
             break;
         }
     }
-    flush_seg(&mut cur, &mut pipeline);
+    let mut end = i.min(n);
+    while !cmd.is_char_boundary(end) {
+        end += 1;
+    }
+    flush_seg(cmd.get(seg..end).unwrap_or(""), &mut pipeline);
     if !pipeline.is_empty() {
         pipelines.push(pipeline);
     }
