@@ -35,7 +35,9 @@ use crate::schema::{
 };
 use crate::time::Timestamp;
 use serde_json::{json, Map, Value};
+use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 
 /// Events beyond this many for one candidate are rejected.
 pub const MAX_EVENTS_PER_CANDIDATE: usize = 256;
@@ -141,7 +143,7 @@ impl CandidateEvent {
     /// use palisade_closure::ledger::{CandidateEvent, EventKind};
     /// use palisade_closure::time::Timestamp;
     /// let at = Timestamp::parse("2026-05-18T00:00:00Z").unwrap();
-    /// let e = CandidateEvent::new("tcand_x", at.clone(), EventKind::DryRun, "shown", None);
+    /// let e = CandidateEvent::new("tcand_x", at, EventKind::DryRun, "shown", None);
     /// assert_eq!(e, CandidateEvent::new("tcand_x", at, EventKind::DryRun, "shown", None));
     /// ```
     pub fn new(
@@ -464,10 +466,114 @@ pub struct CandidateView {
     pub rejected: Vec<(String, String)>,
 }
 
+/// One candidate: its events (indices into the ledger's [`EventStore`],
+/// sorted by [`CandidateEvent::sort_key`]) and its materialized view.
+///
+/// Small on purpose (the view is boxed, the events live in the store), so
+/// growing the entry vector copies little.
 #[derive(Clone, Debug, Default)]
 struct Entry {
-    events: Vec<CandidateEvent>,
-    view: Option<CandidateView>,
+    /// The candidate id.
+    id: String,
+    events: Vec<usize>,
+    view: Option<Box<CandidateView>>,
+}
+
+/// Candidate id → position in the ledger's entry vector.
+///
+/// Keyed by a 64-bit SipHash of the id under this ledger's random keys
+/// (ids written by an attacker cannot be steered into collisions), computed
+/// once per lookup. The table stores that hash as its key, so growing it
+/// re-hashes no strings. Two ids with the same 64-bit hash (not expected in
+/// practice, but handled) go to an exact-string side map.
+#[derive(Clone, Debug, Default)]
+struct CandidateIndex {
+    keys: RandomState,
+    by_hash: HashMap<u64, usize, BuildHasherDefault<PassThrough>>,
+    collided: HashMap<String, usize>,
+}
+
+impl CandidateIndex {
+    /// The entry of `id`, or the id's hash for [`CandidateIndex::insert`].
+    fn find(&self, id: &str, entries: &[Entry]) -> Result<usize, u64> {
+        let h = self.keys.hash_one(id);
+        match self.by_hash.get(&h) {
+            Some(&i) if entries.get(i).is_some_and(|e| e.id == id) => Ok(i),
+            Some(_) => self.collided.get(id).copied().ok_or(h),
+            None => Err(h),
+        }
+    }
+
+    /// Record a new id whose [`CandidateIndex::find`] just missed with hash `h`.
+    fn insert(&mut self, id: &str, h: u64, i: usize) {
+        match self.by_hash.entry(h) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                self.collided.insert(id.to_owned(), i);
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(i);
+            }
+        }
+    }
+}
+
+/// A hasher for keys that already are keyed 64-bit hashes.
+#[derive(Clone, Copy, Debug, Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed here (`write_u64`); mix anything else in.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Events in arrival order, in fixed-size chunks: pushing never moves an
+/// event already stored, so growth costs one allocation per chunk and no
+/// copying.
+#[derive(Clone, Debug, Default)]
+struct EventStore {
+    chunks: Vec<Vec<CandidateEvent>>,
+    len: usize,
+}
+
+impl EventStore {
+    /// Events per chunk.
+    const CHUNK: usize = 64;
+
+    /// Store an event; returns its index.
+    fn push(&mut self, event: CandidateEvent) -> usize {
+        match self.chunks.last_mut() {
+            Some(chunk) if chunk.len() < Self::CHUNK => chunk.push(event),
+            _ => {
+                let mut chunk = Vec::with_capacity(Self::CHUNK);
+                chunk.push(event);
+                self.chunks.push(chunk);
+            }
+        }
+        self.len += 1;
+        self.len - 1
+    }
+}
+
+impl std::ops::Index<usize> for EventStore {
+    type Output = CandidateEvent;
+
+    /// Every index held by an [`Entry`] came from [`EventStore::push`] on the
+    /// same ledger, and events are never removed, so it is in bounds.
+    fn index(&self, i: usize) -> &CandidateEvent {
+        &self.chunks[i / Self::CHUNK][i % Self::CHUNK]
+    }
 }
 
 /// The ledger: events in, materialized views out.
@@ -480,7 +586,7 @@ struct Entry {
 /// let rec = CandidateRecord::new("Remember tea", FinalSink::User, "user-preference", Risk::Low, 0.9);
 /// let id = rec.candidate_id.clone();
 /// let t0 = Timestamp::parse("2026-05-16T00:00:00Z").unwrap();
-/// assert_eq!(ledger.apply(CandidateEvent::created(rec, t0.clone())), Applied::Accepted);
+/// assert_eq!(ledger.apply(CandidateEvent::created(rec, t0)), Applied::Accepted);
 /// let promote = EventKind::Transitioned { to: CandidateStatus::Promoted, confirmed_by_user: false };
 /// let no_receipt = CandidateEvent::new(&id, t0.add_seconds(60), promote.clone(), "", None);
 /// assert!(matches!(ledger.apply(no_receipt), Applied::Rejected(_)));
@@ -492,9 +598,10 @@ struct Entry {
 #[derive(Clone, Debug, Default)]
 pub struct Ledger {
     /// Candidate id → position in `entries` (a small map that rehashes
-    /// cheaply; the large entries live in one vector).
-    index: HashMap<String, usize>,
+    /// cheaply; the entries live in one vector, in arrival order).
+    index: CandidateIndex,
     entries: Vec<Entry>,
+    store: EventStore,
     events: usize,
 }
 
@@ -542,9 +649,10 @@ impl Ledger {
     /// ```
     pub fn get(&self, candidate_id: &str) -> Option<&CandidateView> {
         self.index
-            .get(candidate_id)
-            .and_then(|&i| self.entries.get(i))
-            .and_then(|e| e.view.as_ref())
+            .find(candidate_id, &self.entries)
+            .ok()
+            .and_then(|i| self.entries.get(i))
+            .and_then(|e| e.view.as_deref())
     }
 
     /// All views, in no particular order.
@@ -553,7 +661,7 @@ impl Ledger {
     /// assert_eq!(palisade_closure::ledger::Ledger::new().views().count(), 0);
     /// ```
     pub fn views(&self) -> impl Iterator<Item = &CandidateView> {
-        self.entries.iter().filter_map(|e| e.view.as_ref())
+        self.entries.iter().filter_map(|e| e.view.as_deref())
     }
 
     /// Apply one event. Never panics; an event that breaks the state machine
@@ -569,19 +677,27 @@ impl Ledger {
     /// ```
     pub fn apply(&mut self, event: CandidateEvent) -> Applied {
         // Look up before inserting, so the key is cloned only for a new candidate.
-        let slot = match self.index.get(&event.candidate_id) {
-            Some(&i) => i,
-            None => {
-                self.entries.push(Entry::default());
-                let i = self.entries.len() - 1;
-                self.index.insert(event.candidate_id.clone(), i);
+        let slot = match self.index.find(&event.candidate_id, &self.entries) {
+            Ok(i) => i,
+            Err(h) => {
+                let i = self.entries.len();
+                self.index.insert(&event.candidate_id, h, i);
+                self.entries.push(Entry {
+                    id: event.candidate_id.clone(),
+                    ..Entry::default()
+                });
                 i
             }
         };
         let Some(entry) = self.entries.get_mut(slot) else {
             return Applied::Rejected("internal: ledger entry missing".into());
         };
-        if entry.events.iter().any(|e| e.event_id == event.event_id) {
+        let store = &self.store;
+        if entry
+            .events
+            .iter()
+            .any(|&i| store[i].event_id == event.event_id)
+        {
             return Applied::Duplicate;
         }
         if entry.events.len() >= MAX_EVENTS_PER_CANDIDATE {
@@ -591,41 +707,44 @@ impl Ledger {
         }
         self.events += 1;
         let is_created = matches!(event.kind, EventKind::Created(_));
-        let pos = entry
-            .events
-            .partition_point(|e| e.sort_key() <= event.sort_key());
+        let pos = {
+            let key = event.sort_key();
+            entry
+                .events
+                .partition_point(|&i| store[i].sort_key() <= key)
+        };
         let at_end = pos == entry.events.len();
-        entry.events.insert(pos, event);
-        if at_end && entry.view.is_some() {
-            // Fast path: the new event sorts last; one fold step.
-            let ev = &entry.events[pos];
-            let outcome = match entry.view.as_mut() {
-                Some(view) => step(view, ev),
-                None => Applied::Deferred,
-            };
-            if let (Applied::Rejected(why), Some(view)) = (&outcome, entry.view.as_mut()) {
-                view.rejected.push((ev.event_id.clone(), why.clone()));
+        let idx = self.store.push(event);
+        entry.events.insert(pos, idx);
+        let store = &self.store;
+        let ev = &store[idx];
+        if at_end {
+            if let Some(view) = entry.view.as_mut() {
+                // Fast path: the new event sorts last; one fold step.
+                let outcome = step(view, ev);
+                if let Applied::Rejected(why) = &outcome {
+                    view.rejected.push((ev.event_id.clone(), why.clone()));
+                }
+                return outcome;
             }
-            return outcome;
         }
         if is_created && entry.events.len() == 1 {
             // Fast path: the candidate's first event is its creation.
-            let outcome = match &entry.events[0].kind {
-                EventKind::Created(rec) => match start(rec, &entry.events[0]) {
+            return match &ev.kind {
+                EventKind::Created(rec) => match start(rec, ev) {
                     Ok(view) => {
-                        entry.view = Some(view);
+                        entry.view = Some(Box::new(view));
                         Applied::Accepted
                     }
                     Err(why) => Applied::Rejected(why),
                 },
                 _ => Applied::Deferred,
             };
-            return outcome;
         }
         if !is_created && entry.view.is_none() {
             return Applied::Deferred;
         }
-        refold(entry, pos)
+        refold(entry, store, pos)
     }
 
     /// Parse and apply one JSON event line; a malformed event is rejected
@@ -749,7 +868,7 @@ impl Ledger {
             .map(|v| {
                 CandidateEvent::new(
                     &v.record.candidate_id,
-                    now.clone(),
+                    *now,
                     EventKind::Transitioned {
                         to: CandidateStatus::Expired,
                         confirmed_by_user: false,
@@ -887,17 +1006,14 @@ pub struct PendingReport {
 
 /// Re-fold one candidate from its sorted events: the first `created`, then
 /// every other event in order. Returns what happened to event `target`.
-fn refold(entry: &mut Entry, target: usize) -> Applied {
+fn refold(entry: &mut Entry, store: &EventStore, target: usize) -> Applied {
     entry.view = None;
     let mut outcome = Applied::Deferred;
-    let Some(first) = entry
-        .events
-        .iter()
-        .position(|e| matches!(e.kind, EventKind::Created(_)))
-    else {
+    let events = || entry.events.iter().map(|&i| &store[i]);
+    let Some(first) = events().position(|e| matches!(e.kind, EventKind::Created(_))) else {
         return outcome;
     };
-    let created = &entry.events[first];
+    let created = &store[entry.events[first]];
     let view = match &created.kind {
         EventKind::Created(rec) => start(rec, created),
         _ => return outcome,
@@ -909,7 +1025,7 @@ fn refold(entry: &mut Entry, target: usize) -> Applied {
                 outcome = Applied::Rejected(why);
             }
             // A later valid creation may still start the candidate.
-            let rest = entry.events.iter().enumerate().skip(first + 1);
+            let rest = events().enumerate().skip(first + 1);
             for (i, e) in rest {
                 if let EventKind::Created(rec) = &e.kind {
                     let v = match start(rec, e) {
@@ -926,7 +1042,7 @@ fn refold(entry: &mut Entry, target: usize) -> Applied {
                             outcome = Applied::Accepted;
                         }
                         let mut v = v;
-                        for (j, other) in entry.events.iter().enumerate() {
+                        for (j, other) in events().enumerate() {
                             if j != i && j != first {
                                 let o = step(&mut v, other);
                                 if let Applied::Rejected(why) = &o {
@@ -937,7 +1053,7 @@ fn refold(entry: &mut Entry, target: usize) -> Applied {
                                 }
                             }
                         }
-                        entry.view = Some(v);
+                        entry.view = Some(Box::new(v));
                         return outcome;
                     }
                 }
@@ -948,7 +1064,7 @@ fn refold(entry: &mut Entry, target: usize) -> Applied {
     if first == target {
         outcome = Applied::Accepted;
     }
-    for (i, e) in entry.events.iter().enumerate() {
+    for (i, e) in events().enumerate() {
         if i == first {
             continue;
         }
@@ -960,7 +1076,7 @@ fn refold(entry: &mut Entry, target: usize) -> Applied {
             outcome = o;
         }
     }
-    entry.view = Some(view);
+    entry.view = Some(Box::new(view));
     outcome
 }
 
@@ -983,8 +1099,8 @@ fn start(rec: &CandidateRecord, e: &CandidateEvent) -> Result<CandidateView, Str
     record.updated_at.clone_from(&record.created_at);
     Ok(CandidateView {
         record,
-        created: e.at.clone(),
-        updated: e.at.clone(),
+        created: e.at,
+        updated: e.at,
         transitions: Vec::new(),
         rejected: Vec::new(),
     })
@@ -995,7 +1111,7 @@ fn step(view: &mut CandidateView, e: &CandidateEvent) -> Applied {
     let status = view.record.status;
     let touch = |view: &mut CandidateView| {
         if e.at > view.updated {
-            view.updated = e.at.clone();
+            view.updated = e.at;
             e.at.write_utc(&mut view.record.updated_at);
         }
     };
@@ -1100,7 +1216,7 @@ fn step(view: &mut CandidateView, e: &CandidateEvent) -> Applied {
             if !e.reason.is_empty() {
                 view.record.decision_reason.clone_from(&e.reason);
             }
-            view.transitions.push((e.at.clone(), *to));
+            view.transitions.push((e.at, *to));
             touch(view);
             Applied::Accepted
         }
@@ -1122,7 +1238,7 @@ mod tests {
             0.9,
         );
         let t0 = Timestamp::parse("2026-05-16T00:00:00Z").unwrap();
-        let Proposal::New(e) = l.propose(rec.clone(), t0.clone()) else {
+        let Proposal::New(e) = l.propose(rec.clone(), t0) else {
             panic!("first proposal is new")
         };
         assert_eq!(l.apply(*e), Applied::Accepted);
@@ -1132,13 +1248,13 @@ mod tests {
             assert_eq!(l.apply(e), Applied::Accepted);
         }
         let t1 = t0.add_seconds(5 * 86_400);
-        let Proposal::Reproposable { epoch_id, .. } = l.propose(rec.clone(), t1.clone()) else {
+        let Proposal::Reproposable { epoch_id, .. } = l.propose(rec.clone(), t1) else {
             panic!("expired text is re-proposable")
         };
         let mut again = rec.clone();
         again.candidate_id = epoch_id.clone();
         assert_eq!(
-            l.apply(CandidateEvent::created(again, t1.clone())),
+            l.apply(CandidateEvent::created(again, t1)),
             Applied::Accepted
         );
         assert_eq!(
@@ -1159,7 +1275,7 @@ mod tests {
         let rec = CandidateRecord::new("x", FinalSink::User, "c", Risk::Low, 0.9);
         let id = rec.candidate_id.clone();
         let t0 = Timestamp::from_unix(1_780_000_000);
-        l.apply(CandidateEvent::created(rec, t0.clone()));
+        l.apply(CandidateEvent::created(rec, t0));
         let e = l.transition(
             &id,
             CandidateStatus::Promoted,
@@ -1191,6 +1307,49 @@ mod tests {
         assert_eq!(
             e,
             Err(TransitionError::Terminal(CandidateStatus::RejectedNoise))
+        );
+    }
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    #[test]
+    fn colliding_hashes_resolve_by_exact_id() {
+        let mut idx = CandidateIndex::default();
+        let entry = |id: &str| Entry {
+            id: id.to_owned(),
+            ..Entry::default()
+        };
+        let entries = vec![entry("tcand_x"), entry("tcand_b")];
+        // Force "tcand_x" into the slot "tcand_b" hashes to.
+        let Err(hb) = idx.find("tcand_b", &entries) else {
+            panic!("empty index")
+        };
+        idx.insert("tcand_x", hb, 0);
+        idx.insert("tcand_b", hb, 1);
+        assert_eq!(idx.collided.len(), 1);
+        assert_eq!(idx.find("tcand_b", &entries), Ok(1));
+        assert!(idx.find("tcand_c", &entries).is_err());
+    }
+
+    #[test]
+    fn store_indices_survive_chunk_boundaries() {
+        let mut store = EventStore::default();
+        for i in 0..(EventStore::CHUNK * 3 + 5) {
+            let e = CandidateEvent::new(
+                "tcand_x",
+                Timestamp::from_unix(i as i64),
+                EventKind::DryRun,
+                "",
+                None,
+            );
+            assert_eq!(store.push(e), i);
+        }
+        assert_eq!(
+            store[EventStore::CHUNK * 2 + 1].at,
+            Timestamp::from_unix((EventStore::CHUNK * 2 + 1) as i64)
         );
     }
 }

@@ -392,7 +392,7 @@ impl Promoter {
     /// let p = Promoter::new();
     /// let c = CandidateRecord::new("Remember that Joy prefers concise summaries", FinalSink::User, "user-preference", Risk::Low, 0.9);
     /// let at = Timestamp::from_unix(0);
-    /// assert_eq!(p.promote(&c, &[], &[], at.clone(), Mode::Apply, None), PromotionOutcome::WriterRequired);
+    /// assert_eq!(p.promote(&c, &[], &[], at, Mode::Apply, None), PromotionOutcome::WriterRequired);
     /// let mut w = Mem(vec![]);
     /// assert!(matches!(p.promote(&c, &[], &[], at, Mode::Apply, Some(&mut w)), PromotionOutcome::Event(_)));
     /// assert_eq!(w.0.len(), 1);
@@ -418,7 +418,7 @@ impl Promoter {
         let ev = |to, reason: &str, receipt| {
             PromotionOutcome::Event(Box::new(CandidateEvent::new(
                 id,
-                at.clone(),
+                at,
                 EventKind::Transitioned {
                     to,
                     confirmed_by_user: false,

@@ -514,7 +514,7 @@ fn run_promote_flow(p: &Promoter, case: &Case) -> Result<(), String> {
     let existing = memories(&case.input["existing"]);
     let mut ledger = Ledger::new();
     let t0 = Timestamp::parse("2026-05-16T00:00:00Z").map_err(|e| e.to_string())?;
-    ledger.apply(CandidateEvent::created(rec, t0.clone()));
+    ledger.apply(CandidateEvent::created(rec, t0));
     let mut writer = MemWriter(Vec::new());
     let mut outcomes = Vec::new();
     for (i, step) in strs(&case.input["steps"]).iter().enumerate() {

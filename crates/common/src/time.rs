@@ -316,16 +316,48 @@ impl Timestamp {
     /// assert_eq!(s, "1970-01-02T00:00:00Z");
     /// ```
     pub fn write_utc(&self, out: &mut String) {
-        // Hand-rolled rather than `format!`: this runs once per ledger event.
         out.clear();
-        let rem = self.secs.rem_euclid(SECS_PER_DAY);
-        push_date(out, self.secs.div_euclid(SECS_PER_DAY));
-        out.push('T');
-        push_digits(out, rem / 3600, 2);
-        out.push(':');
-        push_digits(out, (rem / 60) % 60, 2);
-        out.push(':');
-        push_digits(out, rem % 60, 2);
+        let mut buf = [0u8; 48];
+        let n = self.utc_bytes(&mut buf);
+        match std::str::from_utf8(&buf[..n]) {
+            Ok(text) => out.push_str(text),
+            // Unreachable: `utc_bytes` writes ASCII digits and punctuation only.
+            Err(_) => out.push_str("invalid"),
+        }
+    }
+
+    /// Write the canonical UTC form into `buf` as ASCII, returning its
+    /// length. Hand-rolled into a stack buffer rather than `format!`: this
+    /// runs once per ledger event. 48 bytes hold every `i64` instant.
+    fn utc_bytes(&self, buf: &mut [u8; 48]) -> usize {
+        let days = self.secs.div_euclid(SECS_PER_DAY);
+        // In 0..86_400 by rem_euclid, so it fits a u32.
+        let rem = self.secs.rem_euclid(SECS_PER_DAY) as u32;
+        let (y, m, d) = civil_from_days(days);
+        let mut w = ByteWriter { buf, len: 0 };
+        match u32::try_from(y) {
+            Ok(y) if y <= 9999 => {
+                w.two((y / 100) as u8);
+                w.two((y % 100) as u8);
+            }
+            _ => {
+                if y < 0 {
+                    w.byte(b'-');
+                }
+                w.digits(y.unsigned_abs(), 4);
+            }
+        }
+        // Month, day, hour, minute and second are all below 100.
+        w.byte(b'-');
+        w.two(m as u8);
+        w.byte(b'-');
+        w.two(d as u8);
+        w.byte(b'T');
+        w.two((rem / 3600) as u8);
+        w.byte(b':');
+        w.two(((rem / 60) % 60) as u8);
+        w.byte(b':');
+        w.two((rem % 60) as u8);
         if self.nanos != 0 {
             let mut frac = self.nanos;
             let mut width = 9;
@@ -333,10 +365,49 @@ impl Timestamp {
                 frac /= 10;
                 width -= 1;
             }
-            out.push('.');
-            push_digits(out, i64::from(frac), width);
+            w.byte(b'.');
+            w.digits(u64::from(frac), width);
         }
-        out.push('Z');
+        w.byte(b'Z');
+        w.len
+    }
+}
+
+/// Appends ASCII to a fixed buffer, dropping what does not fit (never
+/// reached: the longest form is `-292277026596-12-04T15:30:08.999999999Z`).
+struct ByteWriter<'a> {
+    buf: &'a mut [u8; 48],
+    len: usize,
+}
+
+impl ByteWriter<'_> {
+    /// Two decimal digits of `v` (`v < 100`).
+    fn two(&mut self, v: u8) {
+        self.byte(b'0' + (v / 10) % 10);
+        self.byte(b'0' + v % 10);
+    }
+
+    fn byte(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    /// `v` in decimal, zero-padded to at least `width` digits.
+    fn digits(&mut self, mut v: u64, width: usize) {
+        let mut tmp = [b'0'; 20];
+        let mut i = tmp.len();
+        while v > 0 && i > 0 {
+            i -= 1;
+            // A single decimal digit: `v % 10 < 10`.
+            tmp[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        let start = i.min(tmp.len() - width.min(tmp.len()));
+        for &b in &tmp[start..] {
+            self.byte(b);
+        }
     }
 }
 
@@ -474,33 +545,12 @@ fn format_date(days: i64) -> String {
 
 /// Append `YYYY-MM-DD` for a day number (years outside 0..=9999 unpadded).
 fn push_date(out: &mut String, days: i64) {
-    let (y, m, d) = civil_from_days(days);
-    if (0..=9999).contains(&y) {
-        push_digits(out, y, 4);
-    } else {
-        out.push_str(&y.to_string());
-    }
-    out.push('-');
-    push_digits(out, m, 2);
-    out.push('-');
-    push_digits(out, d, 2);
-}
-
-/// Append `v` (non-negative here) zero-padded to `width` digits.
-fn push_digits(out: &mut String, v: i64, width: usize) {
-    let mut buf = [b'0'; 20];
-    let mut v = v.unsigned_abs();
-    let mut i = buf.len();
-    while v > 0 && i > 0 {
-        i -= 1;
-        // A single decimal digit: `v % 10 < 10`.
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-    }
-    let start = (buf.len() - width.min(buf.len())).min(i);
-    for &b in &buf[start..] {
-        out.push(char::from(b));
-    }
+    let mut buf = [0u8; 48];
+    let t = Timestamp::from_unix(days.saturating_mul(SECS_PER_DAY));
+    let n = t.utc_bytes(&mut buf);
+    // The date is everything before the 'T'.
+    let date = buf[..n].split(|&b| b == b'T').next().unwrap_or_default();
+    out.push_str(std::str::from_utf8(date).unwrap_or("invalid"));
 }
 
 fn is_leap(y: i64) -> bool {

@@ -1,11 +1,18 @@
 //! Timestamps for evidence rows: UTC, second resolution, RFC 3339 text.
 //!
-//! The clock is read in one place ([`Timestamp::now`]); everything else takes
-//! a [`Timestamp`] argument so tests can pin time.
+//! A thin adapter over [`palisade_common::time::Timestamp`], which does all
+//! parsing, formatting and calendar arithmetic. What this crate adds is the
+//! one clock read ([`Timestamp::now`]) and second resolution: rows here are
+//! stamped to the second, so a parsed fraction and offset are dropped.
+//! Everything else takes a [`Timestamp`] argument so tests can pin time.
 
+use palisade_common::time::Timestamp as Instant;
 use std::fmt;
 
 /// Seconds since the Unix epoch, UTC.
+///
+/// Converts losslessly into [`palisade_common::time::Timestamp`] (the type
+/// the pure guard crates take), and back at second resolution.
 ///
 /// ```
 /// use palisade_hermes::Timestamp;
@@ -13,9 +20,11 @@ use std::fmt;
 /// assert_eq!(t.to_string(), "2026-05-28T20:26:40Z");
 /// assert_eq!(Timestamp::parse("2026-05-28T20:26:40Z"), Some(t));
 /// assert_eq!(Timestamp::parse("2026-05-28T20:26:40.123+00:00"), Some(t));
+/// let common: palisade_common::time::Timestamp = t.into();
+/// assert_eq!(common.unix_seconds(), t.unix());
 /// ```
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Ord, PartialOrd, Hash)]
-pub struct Timestamp(i64);
+pub struct Timestamp(Instant);
 
 impl Timestamp {
     /// The current time from the system clock (0 if the clock is before 1970).
@@ -28,7 +37,7 @@ impl Timestamp {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or(0);
-        Timestamp(i64::try_from(secs).unwrap_or(i64::MAX))
+        Timestamp::from_unix(i64::try_from(secs).unwrap_or(i64::MAX))
     }
 
     /// A timestamp from Unix seconds.
@@ -37,7 +46,7 @@ impl Timestamp {
     /// assert_eq!(palisade_hermes::Timestamp::from_unix(0).to_string(), "1970-01-01T00:00:00Z");
     /// ```
     pub fn from_unix(secs: i64) -> Timestamp {
-        Timestamp(secs)
+        Timestamp(Instant::from_unix(secs))
     }
 
     /// Unix seconds.
@@ -46,7 +55,7 @@ impl Timestamp {
     /// assert_eq!(palisade_hermes::Timestamp::from_unix(5).unix(), 5);
     /// ```
     pub fn unix(self) -> i64 {
-        self.0
+        self.0.unix_seconds()
     }
 
     /// This time minus `days` whole days (saturating).
@@ -56,8 +65,8 @@ impl Timestamp {
     /// assert_eq!(Timestamp::from_unix(86_400).minus_days(1).unix(), 0);
     /// ```
     pub fn minus_days(self, days: u64) -> Timestamp {
-        let secs = i64::try_from(days.saturating_mul(86_400)).unwrap_or(i64::MAX);
-        Timestamp(self.0.saturating_sub(secs))
+        let days = i64::try_from(days).unwrap_or(i64::MAX);
+        Timestamp(self.0.add_days(days.saturating_neg()))
     }
 
     /// The UTC date as `YYYY-MM-DD`.
@@ -66,103 +75,54 @@ impl Timestamp {
     /// assert_eq!(palisade_hermes::Timestamp::from_unix(0).date(), "1970-01-01");
     /// ```
     pub fn date(self) -> String {
-        let (y, m, d) = civil_from_days(self.0.div_euclid(86_400));
-        format!("{y:04}-{m:02}-{d:02}")
+        self.0.utc_date()
     }
 
     /// Parse RFC 3339 (`YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`), also with a
-    /// space instead of `T`. Returns `None` for anything else.
+    /// space instead of `T`; a timestamp without an offset is read as UTC
+    /// (older rows were written that way). Invalid dates (`02-30`) and
+    /// anything else return `None`. The fraction is dropped.
     ///
     /// ```
     /// use palisade_hermes::Timestamp;
     /// assert_eq!(Timestamp::parse("1970-01-01T01:00:00+01:00").map(Timestamp::unix), Some(0));
+    /// assert_eq!(Timestamp::parse("1970-01-01T00:00:07").map(Timestamp::unix), Some(7));
+    /// assert_eq!(Timestamp::parse("2026-02-30T00:00:00Z"), None);
     /// assert_eq!(Timestamp::parse("yesterday"), None);
     /// ```
     pub fn parse(text: &str) -> Option<Timestamp> {
-        let b = text.trim().as_bytes();
-        if b.len() < 19 {
-            return None;
-        }
-        let num = |r: std::ops::Range<usize>| -> Option<i64> {
-            let s = std::str::from_utf8(b.get(r)?).ok()?;
-            if !s.bytes().all(|c| c.is_ascii_digit()) {
-                return None;
-            }
-            s.parse().ok()
-        };
-        if b[4] != b'-' || b[7] != b'-' || !(b[10] == b'T' || b[10] == b' ' || b[10] == b't') {
-            return None;
-        }
-        if b[13] != b':' || b[16] != b':' {
-            return None;
-        }
-        let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-        let (h, mi, s) = (num(11..13)?, num(14..16)?, num(17..19)?);
-        if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
-            return None;
-        }
-        let mut rest = &b[19..];
-        if rest.first() == Some(&b'.') {
-            let digits = rest[1..].iter().take_while(|c| c.is_ascii_digit()).count();
-            rest = &rest[1 + digits..];
-        }
-        let offset = match rest {
-            [] | [b'Z'] | [b'z'] => 0,
-            [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
-                let digit = |c: &u8| c.is_ascii_digit().then(|| i64::from(c - b'0'));
-                let oh = digit(h1)? * 10 + digit(h2)?;
-                let om = digit(m1)? * 10 + digit(m2)?;
-                let off = oh * 3600 + om * 60;
-                if *sign == b'+' {
-                    off
-                } else {
-                    -off
-                }
-            }
-            _ => return None,
-        };
-        let days = days_from_civil(y, mo, d);
-        Some(Timestamp(days * 86_400 + h * 3600 + mi * 60 + s - offset))
+        Instant::parse_assume_utc(text).ok().map(Timestamp::from)
+    }
+
+    /// The shared timestamp type, for the pure guard crates.
+    ///
+    /// ```
+    /// let t = palisade_hermes::Timestamp::from_unix(60);
+    /// assert_eq!(t.instant().to_utc_string(), "1970-01-01T00:01:00Z");
+    /// ```
+    pub fn instant(self) -> Instant {
+        self.0
+    }
+}
+
+impl From<Instant> for Timestamp {
+    /// Second resolution, UTC: the fraction and offset are dropped.
+    fn from(t: Instant) -> Timestamp {
+        Timestamp(t.whole_seconds())
+    }
+}
+
+impl From<Timestamp> for Instant {
+    fn from(t: Timestamp) -> Instant {
+        t.0
     }
 }
 
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let days = self.0.div_euclid(86_400);
-        let secs = self.0.rem_euclid(86_400);
-        let (y, m, d) = civil_from_days(days);
-        write!(
-            f,
-            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-            secs / 3600,
-            (secs / 60) % 60,
-            secs % 60
-        )
+        // Whole seconds in UTC, so this is always `YYYY-MM-DDTHH:MM:SSZ`.
+        fmt::Display::fmt(&self.0, f)
     }
-}
-
-// Howard Hinnant's civil-calendar algorithms (public domain description).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 #[cfg(test)]
@@ -186,6 +146,24 @@ mod tests {
         assert_eq!(
             Timestamp::parse("2024-02-29T12:00:00Z").unwrap().date(),
             "2024-02-29"
+        );
+        assert_eq!(Timestamp::parse("2023-02-29T12:00:00Z"), None);
+    }
+
+    #[test]
+    fn second_resolution_and_utc() {
+        let a = Timestamp::parse("2026-05-18T10:00:00.9+08:00").unwrap();
+        assert_eq!(a, Timestamp::parse("2026-05-18T02:00:00Z").unwrap());
+        assert_eq!(a.to_string(), "2026-05-18T02:00:00Z");
+        assert_eq!(a.instant().offset_seconds(), 0);
+        assert_eq!(a.instant().subsec_nanos(), 0);
+    }
+
+    #[test]
+    fn minus_days_saturates() {
+        assert_eq!(
+            Timestamp::from_unix(0).minus_days(u64::MAX).unix(),
+            i64::MIN
         );
     }
 }

@@ -59,9 +59,9 @@ fn empty_turn() -> Turn {
     Turn::new(String::new(), String::new())
 }
 
-/// The closure time for a timestamp.
+/// The closure time for a timestamp (both are `palisade_common::time`'s).
 pub(crate) fn closure_time(t: crate::Timestamp) -> palisade_closure::time::Timestamp {
-    palisade_closure::time::Timestamp::from_unix(t.unix())
+    t.into()
 }
 
 /// Fold every candidate event file into the candidate ledger.
@@ -254,7 +254,7 @@ fn finish(
         record.evidence_summary = redact_text(&record.evidence_summary);
         let (ledger, _) = candidate_ledger(ctx.home)?;
         let at = closure_time(ctx.now);
-        let event = match ledger.propose(record.clone(), at.clone()) {
+        let event = match ledger.propose(record.clone(), at) {
             Proposal::New(event) => Some(*event),
             Proposal::Reproposable { epoch_id, .. } => {
                 record.candidate_id = epoch_id;
