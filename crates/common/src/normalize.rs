@@ -25,7 +25,7 @@
 //! ```
 
 use crate::span::Span;
-use unicode_normalization::char::canonical_combining_class;
+use unicode_normalization::char::{canonical_combining_class, decompose_compatible};
 use unicode_normalization::{is_nfkc, is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
 /// Normalized text plus the map from its bytes to the original input's bytes.
@@ -69,21 +69,19 @@ pub fn normalize(input: &str) -> Normalized {
     if input.is_ascii() && !input.contains("**") && !input.contains("__") {
         return Normalized::unchanged(input);
     }
-    let (mut current, touched) = single_pass(input);
-    if !touched {
-        // Every character was copied as a stable starter: already NFKC.
-        return current;
-    }
+    let (mut current, mut dirty) = single_pass(input);
     // Removing an invisible or an emphasis marker can bring a combining mark
     // next to a base it composes with; a further pass settles that. Each pass
     // only composes, so two more are enough for any input; the bound keeps the
-    // loop finite regardless.
+    // loop finite regardless. Only the stretches a pass rewrote can break NFKC
+    // (everything else was copied as stable starters), so only they are checked.
     for _ in 0..3 {
-        if is_nfkc_fast(&current.text) {
+        if windows_are_nfkc(&current.text, &dirty) {
             break;
         }
-        let (next, _) = single_pass(&current.text);
+        let (next, next_dirty) = single_pass(&current.text);
         current = compose(&current, next);
+        dirty = next_dirty;
     }
     current
 }
@@ -235,16 +233,15 @@ pub enum Bias {
 
 /// One pass of invisible removal, NFKC and emphasis stripping over `input`.
 ///
-/// Returns the result and whether anything other than a verbatim copy of a
-/// stable starter happened (an invisible removed, a chunk run through NFKC,
-/// an emphasis marker dropped). When nothing did, the output is the input and
-/// the input is NFKC.
+/// Returns the result and the stretches of its text that were not copied
+/// verbatim from stable starters of the input (see [`windows_are_nfkc`]).
 ///
 /// The pass is the composition of three stages, fused so that unchanged text
 /// is copied in bulk:
 ///
 /// 1. characters are grouped into NFKC chunks: a chunk starts at a character
-///    that cannot interact with what precedes it ([`is_boundary_before`]) and
+///    that cannot interact with what precedes it (class 0 and quick check
+///    not `Maybe`: [`Class::Stable`] or [`Class::Compat`]) and
 ///    takes the non-boundary characters after it; invisibles are skipped but
 ///    lie inside the span of the chunk they interrupt;
 /// 2. a one-character chunk that NFKC leaves alone is copied, any other chunk
@@ -254,86 +251,258 @@ pub enum Bias {
 ///
 /// A "run" is a stretch of one-character chunks that are copied as they are
 /// and are not emphasis markers; it goes to the output as one slice.
-fn single_pass(input: &str) -> (Normalized, bool) {
+fn single_pass(input: &str) -> (Normalized, Vec<Span>) {
     let bytes = input.as_bytes();
     let len = bytes.len();
     let mut pass = Pass::new(input);
+    // The run being collected is `input[run_start..i]`. Its last character
+    // (starting at `last`) is a chunk of its own only if the character after
+    // it is a visible boundary, so it stays provisional until that is known.
     let mut run_start = 0;
+    let mut last: Option<usize> = None;
     let mut i = 0;
     while i < len {
         let b = bytes[i];
-        if b.is_ascii() {
-            if b != b'*' && b != b'_' {
-                let mut j = i + 1;
-                while j < len && is_plain_ascii(bytes[j]) {
-                    j += 1;
-                }
-                if followed_by_plain_boundary(input, j) {
-                    i = j;
+        if is_plain_ascii(b) {
+            let end = plain_ascii_end(bytes, i + 1);
+            last = Some(end - 1);
+            i = end;
+            continue;
+        }
+        let (head, class) = if b.is_ascii() {
+            // `*` or `_`: a boundary, but emphasis needs the chunk logic.
+            (i, Class::Stable)
+        } else {
+            let Some(c) = input.get(i..).and_then(|rest| rest.chars().next()) else {
+                break; // unreachable: `i` is always on a char boundary
+            };
+            match class_of(c) {
+                Class::Stable => {
+                    last = Some(i);
+                    i += c.len_utf8();
                     continue;
                 }
-                // The last ASCII character heads a chunk with what follows it.
-                i = j - 1;
+                Class::Compat => (i, Class::Compat),
+                // An invisible or a combining character: it belongs to the
+                // chunk of the character before it, if that was in the run.
+                Class::Invisible | Class::Joining => match last {
+                    Some(at) => (at, Class::Stable),
+                    None => (i, class_of(c)),
+                },
             }
-        } else if let Some(c) = input.get(i..).and_then(|rest| rest.chars().next()) {
-            let next = i + c.len_utf8();
-            if is_stable_starter(c) && followed_by_plain_boundary(input, next) {
-                i = next;
-                continue;
-            }
-        }
-        pass.run(run_start, i);
-        i = pass.chunk(i);
+        };
+        pass.run(run_start, head);
+        i = pass.chunk(head, class);
         run_start = i;
+        last = None;
     }
     pass.run(run_start, len);
     pass.finish()
 }
 
-/// ASCII other than the emphasis markers: always a one-character chunk that
-/// NFKC leaves alone when the next character is a boundary.
+/// ASCII other than the emphasis markers: a one-character chunk that NFKC
+/// leaves alone when the next character is a boundary.
 fn is_plain_ascii(b: u8) -> bool {
     b.is_ascii() && b != b'*' && b != b'_'
 }
 
-/// Whether the character at byte `at` of `text` (if any) is visible and
-/// starts a new chunk, so the character before it is a chunk of its own.
-fn followed_by_plain_boundary(text: &str, at: usize) -> bool {
-    match text.as_bytes().get(at) {
-        None => true,
-        Some(b) if b.is_ascii() => true,
-        Some(_) => text
-            .get(at..)
-            .and_then(|rest| rest.chars().next())
-            .is_some_and(|c| {
-                in_stable_table(c) || (!is_default_ignorable(c) && is_boundary_before(c))
-            }),
+/// The first index at or after `from` whose byte is not plain ASCII, eight
+/// bytes at a time while none of them is non-ASCII, `*` or `_`.
+fn plain_ascii_end(bytes: &[u8], mut from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGH != 0;
+    while let Some(Ok(word)) = bytes.get(from..from + 8).map(<[u8; 8]>::try_from) {
+        let v = u64::from_le_bytes(word);
+        if v & HIGH != 0 || has_zero_byte(v ^ (ONES * 0x2A)) || has_zero_byte(v ^ (ONES * 0x5F)) {
+            break;
+        }
+        from += 8;
+    }
+    while from < bytes.len() && is_plain_ascii(bytes[from]) {
+        from += 1;
+    }
+    from
+}
+
+/// How a character takes part in chunking.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Class {
+    /// Visible, combining class 0, NFKC quick check `Yes`: NFKC never changes
+    /// it and never joins it to what precedes it (all of ASCII).
+    Stable,
+    /// Visible, combining class 0, quick check `No`: starts a chunk that NFKC
+    /// rewrites.
+    Compat,
+    /// A combining mark or a character that may compose with the one before
+    /// it: never starts a chunk (except at the start of the text).
+    Joining,
+    /// A `Default_Ignorable_Code_Point`: removed.
+    Invisible,
+}
+
+/// The [`Class`] of `c`, from the tables first and the Unicode lookups
+/// only for what they do not cover.
+#[inline]
+fn class_of(c: char) -> Class {
+    let u = c as u32;
+    if u < 0x80 {
+        return Class::Stable;
+    }
+    match bmp_tag(u) {
+        TAG_STABLE => Class::Stable,
+        TAG_COMPAT => Class::Compat,
+        _ => class_by_lookup(c),
     }
 }
 
-/// A visible character with combining class 0 that NFKC leaves alone
-/// wherever it stands (NFKC quick check `Yes`).
-fn is_stable_starter(c: char) -> bool {
-    c.is_ascii()
-        || in_stable_table(c)
-        || (!is_default_ignorable(c)
-            && canonical_combining_class(c) == 0
-            && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes)
+/// The two-bit [`BMP_TAGS`] entry of code point `u` (0 outside the BMP).
+#[inline]
+fn bmp_tag(u: u32) -> u8 {
+    BMP_TAGS
+        .get((u >> 2) as usize)
+        .map_or(TAG_NONE, |&byte| (byte >> ((u & 3) * 2)) & 3)
 }
 
-/// Whether `c` is in [`STABLE_STARTERS`], checking the CJK ideographs first.
+/// [`class_of`] for characters the [`BMP_TAGS`] fast path does not cover.
+#[inline(never)]
+fn class_by_lookup(c: char) -> Class {
+    let u = c as u32;
+    if is_default_ignorable(c) {
+        return Class::Invisible;
+    }
+    let at = STARTERS.partition_point(|&(lo, _, _)| lo <= u);
+    if let Some(&(_, hi, page)) = at.checked_sub(1).and_then(|k| STARTERS.get(k)) {
+        if hi >= u {
+            return if page == TAG_STABLE {
+                Class::Stable
+            } else {
+                Class::Compat
+            };
+        }
+    }
+    if canonical_combining_class(c) != 0 {
+        return Class::Joining;
+    }
+    match is_nfkc_quick(std::iter::once(c)) {
+        IsNormalized::Yes => Class::Stable,
+        IsNormalized::No => Class::Compat,
+        IsNormalized::Maybe => Class::Joining,
+    }
+}
+
+const TAG_NONE: u8 = 0;
+const TAG_STABLE: u8 = 1;
+const TAG_COMPAT: u8 = 2;
+
+/// [`STABLE_STARTERS`] and [`COMPAT_STARTERS`] merged into one sorted
+/// table (tagged [`TAG_STABLE`] / [`TAG_COMPAT`]), so one binary search
+/// classifies a character; built at compile time.
+const STARTERS: [(u32, u32, u8); STABLE_STARTERS.len() + COMPAT_STARTERS.len()] = {
+    let mut out = [(0u32, 0u32, TAG_NONE); STABLE_STARTERS.len() + COMPAT_STARTERS.len()];
+    let (mut i, mut j, mut k) = (0, 0, 0);
+    while k < out.len() {
+        let take_stable = j >= COMPAT_STARTERS.len()
+            || (i < STABLE_STARTERS.len() && STABLE_STARTERS[i].0 < COMPAT_STARTERS[j].0);
+        out[k] = if take_stable {
+            i += 1;
+            (
+                STABLE_STARTERS[i - 1].0,
+                STABLE_STARTERS[i - 1].1,
+                TAG_STABLE,
+            )
+        } else {
+            j += 1;
+            (
+                COMPAT_STARTERS[j - 1].0,
+                COMPAT_STARTERS[j - 1].1,
+                TAG_COMPAT,
+            )
+        };
+        k += 1;
+    }
+    out
+};
+
+/// Two bits per BMP code point: [`TAG_STABLE`] or [`TAG_COMPAT`] when
+/// [`STARTERS`] lists it, else [`TAG_NONE`] (16 KiB, built at compile time),
+/// so [`class_of`] answers most characters with one load.
+const BMP_TAGS: [u8; 0x4000] = {
+    let mut tags = [0u8; 0x4000];
+    let mut k = 0;
+    while k < STARTERS.len() {
+        let (lo, hi, tag) = STARTERS[k];
+        let mut u = lo;
+        while u <= hi && u < 0x10000 {
+            tags[(u >> 2) as usize] |= tag << ((u & 3) * 2);
+            u += 1;
+        }
+        k += 1;
+    }
+    tags
+};
+
+/// Whether `c` is in [`STABLE_STARTERS`], by [`BMP_TAGS`] first.
 fn in_stable_table(c: char) -> bool {
     let u = c as u32;
-    if (0x4E00..=0x9FFF).contains(&u) {
-        return true;
-    }
-    let at = STABLE_STARTERS.partition_point(|&(lo, _)| lo <= u);
-    at > 0 && STABLE_STARTERS[at - 1].1 >= u
+    bmp_tag(u) == TAG_STABLE || (u >= 0x10000 && in_table(STABLE_STARTERS, c))
 }
 
-/// `is_nfkc`, with ASCII and [`STABLE_STARTERS`] skipped without lookups (they
-/// are starters with quick check `Yes`, exactly what the quick check assumes of
-/// ASCII).
+/// Whether `c` lies in one of the sorted, disjoint `ranges`.
+fn in_table(ranges: &[(u32, u32)], c: char) -> bool {
+    let u = c as u32;
+    let at = ranges.partition_point(|&(lo, _)| lo <= u);
+    at > 0 && ranges[at - 1].1 >= u
+}
+
+/// Whether NFKC of `text` is `text`, given that everything outside the
+/// `dirty` stretches is a verbatim copy of stable starters.
+///
+/// A split just before a stable starter is a safe NFKC boundary (nothing
+/// before it reorders or composes with anything after it), so `text` is NFKC
+/// exactly when each dirty stretch, widened to the stable starters around it,
+/// is. The windows are visited left to right and never overlap, so the check
+/// is linear.
+fn windows_are_nfkc(text: &str, dirty: &[Span]) -> bool {
+    let mut done = 0usize;
+    for window in dirty {
+        let mut start = window.start.clamp(done, text.len());
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        // Widen left to include the nearest stable starter (a mark in the
+        // window may compose with it).
+        while start > done {
+            let Some(c) = text[..start].chars().next_back() else {
+                break;
+            };
+            start -= c.len_utf8();
+            if class_of(c) == Class::Stable {
+                break;
+            }
+        }
+        let mut end = window.end.clamp(start, text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        // Widen right up to the next stable starter.
+        while let Some(c) = text[end..].chars().next() {
+            if class_of(c) == Class::Stable {
+                break;
+            }
+            end += c.len_utf8();
+        }
+        if !is_nfkc_fast(&text[start..end]) {
+            return false;
+        }
+        done = done.max(end);
+    }
+    true
+}
+
+/// `is_nfkc`, with ASCII and tabled stable starters skipped without lookups
+/// (they are starters with quick check `Yes`, exactly what the quick check
+/// assumes of ASCII).
 fn is_nfkc_fast(s: &str) -> bool {
     let mut last_cc = 0u8;
     let mut maybe = false;
@@ -364,7 +533,14 @@ struct Pass<'a> {
     /// A `_` that follows a kept `_` waits for the next character to decide
     /// whether the pair is a word-internal `__` (kept) or a marker (dropped).
     pending_underscore: Option<Span>,
-    touched: bool,
+    /// Stretches of `text` where a chunk wrote something other than stable
+    /// starters (sorted, disjoint); the rest is NFKC by construction.
+    dirty: Vec<Span>,
+    /// The lowest length `text` had while the current chunk was emitted.
+    low_water: usize,
+    /// Whether the current chunk wrote a character that is not a stable
+    /// starter (only those can make the text fail NFKC).
+    wrote_unstable: bool,
     scratch: String,
 }
 
@@ -375,7 +551,9 @@ impl<'a> Pass<'a> {
             text: String::with_capacity(input.len()),
             pieces: Vec::new(),
             pending_underscore: None,
-            touched: false,
+            dirty: Vec::new(),
+            low_water: 0,
+            wrote_unstable: false,
             scratch: String::new(),
         }
     }
@@ -403,53 +581,95 @@ impl<'a> Pass<'a> {
         }
     }
 
-    /// Handle the chunk (or invisible) starting at byte `at`; returns where
-    /// the next chunk starts.
-    fn chunk(&mut self, at: usize) -> usize {
+    /// Handle the chunk (or invisible) starting at byte `at`, whose first
+    /// character has class `class`; returns where the next chunk starts.
+    fn chunk(&mut self, at: usize, class: Class) -> usize {
         let input = self.input;
         let Some(head) = input.get(at..).and_then(|rest| rest.chars().next()) else {
             return input.len();
         };
         let head_end = at + head.len_utf8();
-        if is_default_ignorable(head) {
-            self.touched = true;
+        if class == Class::Invisible {
             return head_end;
         }
         // The non-boundary characters that join the head, invisibles skipped.
         let mut end = head_end;
         let mut next = input.len();
         let mut joined = false;
-        let mut skipped = false;
         for (k, c) in input[head_end..].char_indices() {
-            if is_default_ignorable(c) {
-                skipped = true;
-                continue;
-            }
-            if is_boundary_before(c) {
-                next = head_end + k;
-                break;
-            }
-            joined = true;
-            end = head_end + k + c.len_utf8();
-        }
-        let span = Span::new(at, end);
-        if !joined && (head.is_ascii() || is_nfkc_quick(std::iter::once(head)) == IsNormalized::Yes)
-        {
-            self.touched |= skipped || !matches!(head, '*' | '_');
-            self.emit(head, span);
-        } else {
-            self.touched = true;
-            let mut chunk = std::mem::take(&mut self.scratch);
-            chunk.clear();
-            chunk.extend(input[at..end].chars().filter(|&c| !is_default_ignorable(c)));
-            for c in chunk.nfkc() {
-                if !is_default_ignorable(c) {
-                    self.emit(c, span);
+            match class_of(c) {
+                Class::Invisible => continue,
+                Class::Stable | Class::Compat => {
+                    next = head_end + k;
+                    break;
+                }
+                Class::Joining => {
+                    joined = true;
+                    end = head_end + k + c.len_utf8();
                 }
             }
-            self.scratch = chunk;
+        }
+        let span = Span::new(at, end);
+        self.low_water = self.text.len();
+        self.wrote_unstable = false;
+        let copy_head = !joined
+            && match class {
+                Class::Stable => true,
+                Class::Compat => false,
+                _ => is_nfkc_quick(std::iter::once(head)) == IsNormalized::Yes,
+            };
+        if copy_head {
+            self.emit(head, span);
+        } else if !joined && !matches!(class, Class::Joining) {
+            // A lone character: NFKC is its compatibility decomposition,
+            // recomposed; a one-character decomposition has nothing to
+            // recompose (full-width forms, most compatibility characters).
+            let mut count = 0usize;
+            let mut single = head;
+            decompose_compatible(head, |d| {
+                count += 1;
+                single = d;
+            });
+            if count == 1 {
+                if !is_default_ignorable(single) {
+                    self.emit(single, span);
+                }
+            } else {
+                self.emit_nfkc(span);
+            }
+        } else {
+            self.emit_nfkc(span);
+        }
+        let mut written = Span::new(self.low_water, self.text.len());
+        if self.wrote_unstable && !written.is_empty() {
+            // Keep `dirty` sorted and disjoint: absorb what this one touches.
+            while let Some(prev) = self.dirty.last().copied() {
+                if prev.end < written.start {
+                    break;
+                }
+                written = Span::new(prev.start.min(written.start), prev.end.max(written.end));
+                self.dirty.pop();
+            }
+            self.dirty.push(written);
         }
         next
+    }
+
+    /// Emit NFKC of the visible characters of `input[span]`, all mapped to `span`.
+    fn emit_nfkc(&mut self, span: Span) {
+        let mut chunk = std::mem::take(&mut self.scratch);
+        chunk.clear();
+        chunk.extend(
+            self.input[span.range()]
+                .chars()
+                .filter(|&c| !is_default_ignorable(c)),
+        );
+        for c in chunk.nfkc() {
+            if !is_default_ignorable(c) {
+                self.emit(c, span);
+            }
+        }
+        self.scratch = chunk;
     }
 
     /// Stage 3 for one output character that came from `orig`.
@@ -483,14 +703,20 @@ impl<'a> Pass<'a> {
 
     /// Append one output character and extend or start a piece.
     fn push(&mut self, c: char, orig: Span) {
+        if !c.is_ascii() && class_of(c) != Class::Stable {
+            self.wrote_unstable = true;
+        }
         let start = self.text.len();
         self.text.push(c);
         let norm = Span::new(start, self.text.len());
+        // `starts_with(c)` encodes `c` and calls memcmp, which showed up in
+        // profiles; decoding the one character is cheaper.
+        #[allow(clippy::chars_next_cmp)] // see the comment above
         let copied = orig.len() == norm.len()
             && self
                 .input
                 .get(orig.range())
-                .is_some_and(|s| s.starts_with(c));
+                .is_some_and(|s| s.chars().next() == Some(c));
         let kind = if copied {
             PieceKind::Copied
         } else {
@@ -520,10 +746,10 @@ impl<'a> Pass<'a> {
     /// Drop the last output character (an emphasis marker), undoing exactly
     /// what `push` did for it.
     fn pop(&mut self) {
-        self.touched = true;
         let Some(c) = self.text.pop() else {
             return;
         };
+        self.low_water = self.low_water.min(self.text.len());
         let n = c.len_utf8();
         if let Some(last) = self.pieces.last_mut() {
             last.norm.end = last.norm.end.saturating_sub(n);
@@ -536,25 +762,17 @@ impl<'a> Pass<'a> {
         }
     }
 
-    fn finish(mut self) -> (Normalized, bool) {
+    fn finish(mut self) -> (Normalized, Vec<Span>) {
         self.resolve_pending(None);
-        let identity = !self.touched || self.text == self.input;
+        let identity = self.text.len() == self.input.len() && self.text == self.input;
         let normalized = Normalized {
             identity,
             pieces: if identity { Vec::new() } else { self.pieces },
             text: self.text,
             original_len: self.input.len(),
         };
-        (normalized, self.touched)
+        (normalized, self.dirty)
     }
-}
-
-/// Whether a new NFKC chunk may start before `c`.
-fn is_boundary_before(c: char) -> bool {
-    if c.is_ascii() {
-        return true;
-    }
-    canonical_combining_class(c) == 0 && is_nfkc_quick(std::iter::once(c)) != IsNormalized::Maybe
 }
 
 /// Chain two passes: `second` was computed on `first.text`.
@@ -641,11 +859,41 @@ const STABLE_STARTERS: &[(u32, u32)] = &[
     (0x1F16D, 0x1F18F),     (0x1F191, 0x1F1FF),     (0x1F252, 0x1FBEF),     (0x1FBFA, 0x2F7FF),
     (0x2FA1E, 0xDFFFF),     (0xE1000, 0x10FFFF), ];
 
+/// Ranges of code points (runs of 16 or more) that are visible, have
+/// canonical combining class 0 and NFKC quick check `No`: NFKC rewrites them,
+/// but a chunk starts before them (full-width forms, circled and
+/// parenthesized characters, CJK compatibility ideographs, math letters).
+/// A test checks every code point; the list only has to be correct.
+#[rustfmt::skip]
+const COMPAT_STARTERS: &[(u32, u32)] = &[
+    (0x1D3C, 0x1D4D),     (0x1D4F, 0x1D6A),     (0x1D9B, 0x1DBF),     (0x2074, 0x208E),
+    (0x2090, 0x209F),     (0x2150, 0x217F),     (0x2460, 0x24EA),     (0x2F00, 0x2FD5),
+    (0x3131, 0x3163),     (0x3165, 0x318E),     (0x3200, 0x321E),     (0x3220, 0x3247),
+    (0x3250, 0x327E),     (0x3280, 0x33FF),     (0xF900, 0xFA0D),     (0xFA2A, 0xFA6D),
+    (0xFA70, 0xFAD9),     (0xFB1F, 0xFB36),     (0xFB46, 0xFBB1),     (0xFBD3, 0xFD3D),
+    (0xFD50, 0xFD8F),     (0xFD92, 0xFDC7),     (0xFE30, 0xFE44),     (0xFE54, 0xFE66),
+    (0xFE76, 0xFEFC),     (0xFF01, 0xFF9F),     (0xFFA1, 0xFFBE),     (0x10787, 0x107B0),
+    (0x1CCD6, 0x1CCF9),     (0x1D400, 0x1D454),     (0x1D456, 0x1D49C),     (0x1D4C5, 0x1D505),
+    (0x1D51E, 0x1D539),     (0x1D552, 0x1D6A6),     (0x1D6A8, 0x1D7CB),     (0x1D7CE, 0x1D7FF),
+    (0x1DFCD, 0x1DFFF),     (0x1E030, 0x1E06D),     (0x1EE05, 0x1EE1F),     (0x1EE8B, 0x1EE9B),
+    (0x1EEAB, 0x1EEBB),     (0x1F110, 0x1F12E),     (0x1F130, 0x1F14F),     (0x1F210, 0x1F23B),
+    (0x2F800, 0x2FA1D),
+];
+
 /// The straightforward per-character implementation this module replaced,
 /// kept as the oracle the fast pass is tested against.
 #[cfg(test)]
 mod reference {
     use super::*;
+
+    /// Whether a new NFKC chunk may start before `c`.
+    fn is_boundary_before(c: char) -> bool {
+        if c.is_ascii() {
+            return true;
+        }
+        canonical_combining_class(c) == 0
+            && is_nfkc_quick(std::iter::once(c)) != IsNormalized::Maybe
+    }
 
     pub(super) fn normalize(input: &str) -> Normalized {
         if input.is_ascii() && !input.contains("**") && !input.contains("__") {
@@ -875,6 +1123,46 @@ mod tests {
                 );
             }
         }
+        let mut last = 0u32;
+        for &(lo, hi) in COMPAT_STARTERS {
+            assert!(
+                lo > last && lo <= hi,
+                "table sorted, ranges disjoint at {lo:#X}"
+            );
+            last = hi;
+            for c in (lo..=hi).filter_map(char::from_u32) {
+                assert!(!c.is_ascii() && !is_default_ignorable(c), "{c:?}");
+                assert_eq!(canonical_combining_class(c), 0, "{:#X}", c as u32);
+                assert_eq!(
+                    is_nfkc_quick(std::iter::once(c)),
+                    IsNormalized::No,
+                    "{:#X}",
+                    c as u32
+                );
+            }
+        }
+        for c in ('\u{80}'..='\u{FFFF}').chain(['\u{10000}', '\u{E0041}', '\u{2F800}']) {
+            let tag = match (in_table(STABLE_STARTERS, c), in_table(COMPAT_STARTERS, c)) {
+                (true, false) => TAG_STABLE,
+                (false, true) => TAG_COMPAT,
+                (false, false) => TAG_NONE,
+                (true, true) => panic!("{c:?} in both tables"),
+            };
+            if (c as u32) < 0x10000 {
+                assert_eq!(bmp_tag(c as u32), tag, "{:#X}", c as u32);
+            }
+            assert_eq!(in_stable_table(c), tag == TAG_STABLE, "{:#X}", c as u32);
+        }
+        assert!(
+            STARTERS.windows(2).all(|w| w[0].1 < w[1].0),
+            "merged table sorted"
+        );
+        assert_eq!(class_of('Ａ'), Class::Compat);
+        assert_eq!(class_of('\u{2460}'), Class::Compat);
+        assert_eq!(class_of('\u{0301}'), Class::Joining);
+        assert_eq!(class_of('\u{3099}'), Class::Joining);
+        assert_eq!(class_of('\u{200B}'), Class::Invisible);
+        assert_eq!(class_of('x'), Class::Stable);
         for c in ['用', '。', '「', 'か', 'カ', '한', 'é', 'Ж', 'λ'] {
             assert!(in_stable_table(c), "{c:?} should take the fast path");
         }
@@ -912,6 +1200,9 @@ mod tests {
             "ﬁ\u{0301}_x",
             "_\u{FE0F}_",
             "Ｔｈｅ **user** ap\u{200B}proved 「好的」",
+            "ｶﾞ ﾊﾟ ｶ\u{200B}ﾞ",
+            "a\u{0F72}\u{0F73}",
+            "①㍿ＡＢ",
         ];
         for s in cases {
             assert_eq!(normalize(s), reference::normalize(s), "normalize({s:?})");
@@ -921,52 +1212,14 @@ mod tests {
     /// Characters that exercise every branch: ASCII and emphasis markers,
     /// invisibles, combining marks (composing and not), full-width and
     /// compatibility forms, Hangul jamo, kana voicing marks, CJK.
+    #[rustfmt::skip]
     const TRICKY: &[char] = &[
-        'a',
-        'b',
-        'e',
-        'x',
-        'Z',
-        '1',
-        ' ',
-        '\n',
-        '.',
-        '*',
-        '*',
-        '_',
-        '_',
-        '\u{200B}',
-        '\u{200D}',
-        '\u{00AD}',
-        '\u{FE0F}',
-        '\u{E0041}',
-        '\u{2061}',
-        '\u{034F}',
-        '\u{0301}',
-        '\u{0308}',
-        '\u{0323}',
-        '\u{0344}',
-        '\u{0F73}',
-        '\u{0F71}',
-        '\u{3099}',
-        '\u{309B}',
-        'Ａ',
-        'ｅ',
-        '＊',
-        '＿',
-        'ﬁ',
-        '用',
-        'か',
-        'カ',
-        '\u{AC00}',
-        '\u{1100}',
-        '\u{1161}',
-        '\u{11A8}',
-        'é',
-        '\u{2126}',
-        '\u{01C5}',
-        '\u{00A8}',
-        '\u{2024}',
+        'a', 'b', 'e', 'x', 'Z', '1', ' ', '\n', '.', '*', '*', '_', '_', '\u{200B}',
+        '\u{200D}', '\u{00AD}', '\u{FE0F}', '\u{E0041}', '\u{2061}', '\u{034F}',
+        '\u{0301}', '\u{0308}', '\u{0323}', '\u{0344}', '\u{0F73}', '\u{0F71}', '\u{0F72}',
+        '\u{3099}', '\u{309B}', 'Ａ', 'ｅ', '＊', '＿', 'ﬁ', '用', 'か', 'カ', 'ｶ', 'ﾞ', '①',
+        '㍿', '\u{AC00}', '\u{1100}', '\u{1161}', '\u{11A8}', 'é', '\u{2126}', '\u{01C5}',
+        '\u{00A8}', '\u{2024}',
     ];
 
     fn tricky_string(max: usize) -> impl Strategy<Value = String> {
