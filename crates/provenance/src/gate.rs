@@ -45,6 +45,7 @@ use palisade_common::verdict::RuleKey;
 use palisade_common::Span;
 use regex::Regex;
 use serde::Serialize;
+use std::collections::HashSet;
 
 /// The guard name in rule keys (`provenance-gate:<reason>`), as the seed spells it.
 pub const GUARD: &str = "provenance-gate";
@@ -276,6 +277,58 @@ impl Report {
     }
 }
 
+/// The stored text a write edits, prepared once for
+/// [`Gate::check_prepared`]: its match form (a quote already in it counts as
+/// evidence) and the match forms of its sentences (an unchanged sentence is
+/// not re-checked). Preparing normalizes the whole text, which is the
+/// costly part of a check against a large skill file; build it once per
+/// stored version and reuse it (or keep a [`crate::replay::StoredCache`]).
+///
+/// ```
+/// use palisade_provenance::gate::PreparedStored;
+/// let p = PreparedStored::new("User decided X. Build is green.");
+/// assert!(p.has_sentence("user  decided x."));
+/// assert!(!p.has_sentence("User decided Y."));
+/// ```
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct PreparedStored {
+    form: String,
+    sentences: HashSet<String>,
+}
+
+impl PreparedStored {
+    /// Prepare `stored` (the text being edited, before the write).
+    ///
+    /// ```
+    /// let p = palisade_provenance::gate::PreparedStored::new("");
+    /// assert!(!p.has_sentence(""));
+    /// ```
+    pub fn new(stored: &str) -> PreparedStored {
+        let n = normalize(stored);
+        let sentences = sentences(n.as_str())
+            .into_iter()
+            .map(|sp| match_form(&n.as_str()[sp.range()]))
+            .filter(|f| !f.is_empty())
+            .collect();
+        PreparedStored {
+            form: match_form(stored),
+            sentences,
+        }
+    }
+
+    /// Whether `sentence` (any text; compared in match form) is one of the
+    /// stored sentences.
+    ///
+    /// ```
+    /// let p = palisade_provenance::gate::PreparedStored::new("Uses fish shell.");
+    /// assert!(p.has_sentence("USES FISH SHELL."));
+    /// ```
+    pub fn has_sentence(&self, sentence: &str) -> bool {
+        let f = match_form(sentence);
+        !f.is_empty() && self.sentences.contains(&f)
+    }
+}
+
 /// Gate settings.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub struct GateConfig {
@@ -341,6 +394,10 @@ impl Gate {
     /// Check one text a write adds. `stored` is the text being edited before
     /// the write (for replayed patches): a sentence already in it is not
     /// re-checked, and a quote already in it counts (`stored-text`).
+    ///
+    /// This prepares `stored` on every call; a host that checks several
+    /// writes against the same stored text prepares it once with
+    /// [`PreparedStored::new`] and calls [`Gate::check_prepared`].
     pub fn check(
         &self,
         text: &str,
@@ -348,19 +405,34 @@ impl Gate {
         session: &str,
         stored: Option<&str>,
     ) -> Report {
+        let prepared = stored.map(PreparedStored::new);
+        self.check_prepared(text, said, session, prepared.as_ref())
+    }
+
+    /// [`Gate::check`] against stored text prepared once.
+    ///
+    /// ```
+    /// use palisade_provenance::gate::{Gate, GateConfig, PreparedStored};
+    /// use palisade_provenance::said::SaidIndex;
+    ///
+    /// let gate = Gate::new(GateConfig::default());
+    /// let stored = PreparedStored::new(r#"User decided to keep Jest ("we keep jest for the unit tests")."#);
+    /// let new = r#"User decided to keep Jest for now ("we keep jest for the unit tests")."#;
+    /// // The quote is already in the stored text: it counts.
+    /// assert!(gate.check_prepared(new, &SaidIndex::new(), "s1", Some(&stored)).is_pass());
+    /// ```
+    pub fn check_prepared(
+        &self,
+        text: &str,
+        said: &SaidIndex,
+        session: &str,
+        stored: Option<&PreparedStored>,
+    ) -> Report {
         let norm = normalize(text);
         let ntext = norm.as_str();
-        let stored_form = stored.map(match_form);
-        let stored_sentences: std::collections::HashSet<String> = stored
-            .map(|st| {
-                let n = normalize(st);
-                sentences(n.as_str())
-                    .into_iter()
-                    .map(|sp| match_form(&n.as_str()[sp.range()]))
-                    .filter(|f| !f.is_empty())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let stored_form = stored.map(|p| p.form.as_str());
+        let empty = HashSet::new();
+        let stored_sentences = stored.map_or(&empty, |p| &p.sentences);
         let quotes: Vec<Quoted> = quoted_spans(ntext)
             .into_iter()
             .filter(|q| q.kind.is_speech())
@@ -425,7 +497,7 @@ impl Gate {
         }
         let mut report = Report::pass();
         for claim in claims {
-            let v = self.check_claim(ntext, &quotes, claim, said, session, stored_form.as_deref());
+            let v = self.check_claim(ntext, &quotes, claim, said, session, stored_form);
             if v.outcome == Outcome::Block && report.outcome == Outcome::Pass {
                 report.outcome = Outcome::Block;
                 report.reason = v.reason;
@@ -525,7 +597,7 @@ impl Gate {
         if shared_token_count(quote, rest) < 2 {
             return Err(Reason::QuoteUnrelated);
         }
-        if opens_with_negation(&q) && class == ClaimClass::Approval && !contains_negation(rest) {
+        if class == ClaimClass::Approval && opens_with_negation(&q) && !contains_negation(rest) {
             return Err(Reason::QuoteNegated);
         }
         let quote_negated = contains_negation(&q);

@@ -57,7 +57,7 @@ pub mod said;
 
 pub use capture::clean_capture;
 pub use detect::{Claim, ClaimDetector, Scope};
-pub use gate::{Gate, GateConfig, Outcome, Reason, Report};
+pub use gate::{Gate, GateConfig, Outcome, PreparedStored, Reason, Report};
 pub use lexicon::ClaimClass;
-pub use replay::{check_write, replay, Stored, WriteText};
+pub use replay::{check_write, check_write_cached, replay, Stored, StoredCache, WriteText};
 pub use said::{SaidIndex, SearchScope};

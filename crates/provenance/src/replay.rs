@@ -34,7 +34,7 @@
 //! assert!(replay("memory", &json!({"operations": "not json"}), &stored).is_err());
 //! ```
 
-use crate::gate::{Gate, Reason, Report};
+use crate::gate::{Gate, PreparedStored, Reason, Report};
 use crate::said::{match_form, SaidIndex};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -126,15 +126,133 @@ pub fn check_write(
     said: &SaidIndex,
     session: &str,
 ) -> Report {
+    check_write_cached(
+        gate,
+        tool,
+        args,
+        stored,
+        said,
+        session,
+        &mut StoredCache::new(),
+    )
+}
+
+/// [`check_write`] with a cache of prepared stored texts that the host keeps
+/// between calls: a stored text seen before (the same skill file patched
+/// again, the same memory entry) is not normalized again.
+///
+/// ```
+/// use palisade_provenance::gate::{Gate, GateConfig};
+/// use palisade_provenance::replay::{check_write_cached, Stored, StoredCache};
+/// use palisade_provenance::said::SaidIndex;
+/// use serde_json::json;
+///
+/// let gate = Gate::new(GateConfig::default());
+/// let mut cache = StoredCache::new();
+/// let mut stored = Stored::default();
+/// stored.set_skill_file("deploy", "SKILL.md", "# Deploy\nRun make deploy.\nUser decided X.");
+/// let args = json!({"action": "patch", "name": "deploy",
+///                   "old_string": "Run make deploy.", "new_string": "Run make deploy-prod."});
+/// for _ in 0..2 {
+///     let r = check_write_cached(&gate, "skill_manage", &args, &stored, &SaidIndex::new(), "s1", &mut cache);
+///     assert!(r.is_pass());
+/// }
+/// assert_eq!(cache.len(), 1);
+/// ```
+pub fn check_write_cached(
+    gate: &Gate,
+    tool: &str,
+    args: &Value,
+    stored: &Stored,
+    said: &SaidIndex,
+    session: &str,
+    cache: &mut StoredCache,
+) -> Report {
     match replay(tool, args, stored) {
         Err(reason) => Report::refused(reason),
         Ok(texts) => {
             let mut report = Report::pass();
             for t in texts {
-                report.merge(gate.check(&t.text, said, session, t.stored.as_deref()));
+                let prepared = t.stored.as_deref().map(|st| cache.get(st));
+                report.merge(gate.check_prepared(&t.text, said, session, prepared.as_deref()));
             }
             report
         }
+    }
+}
+
+/// Prepared stored texts by content (see [`check_write_cached`]). Holds at
+/// most [`StoredCache::CAPACITY`] texts; when full it starts over, so its
+/// size stays bounded and its behaviour deterministic.
+#[derive(Clone, Debug, Default)]
+pub struct StoredCache {
+    entries: HashMap<u64, Vec<(String, std::sync::Arc<PreparedStored>)>>,
+    len: usize,
+}
+
+impl StoredCache {
+    /// At most this many prepared texts are kept.
+    pub const CAPACITY: usize = 64;
+
+    /// An empty cache.
+    ///
+    /// ```
+    /// assert!(palisade_provenance::replay::StoredCache::new().is_empty());
+    /// ```
+    pub fn new() -> StoredCache {
+        StoredCache::default()
+    }
+
+    /// Number of prepared texts held.
+    ///
+    /// ```
+    /// let mut c = palisade_provenance::replay::StoredCache::new();
+    /// c.get("User decided X.");
+    /// c.get("User decided X.");
+    /// assert_eq!(c.len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing is cached.
+    ///
+    /// ```
+    /// assert!(palisade_provenance::replay::StoredCache::new().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The prepared form of `stored`, prepared now if not cached.
+    ///
+    /// ```
+    /// let mut c = palisade_provenance::replay::StoredCache::new();
+    /// assert!(c.get("Uses fish shell.").has_sentence("uses fish shell."));
+    /// ```
+    pub fn get(&mut self, stored: &str) -> std::sync::Arc<PreparedStored> {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        stored.hash(&mut h);
+        let key = h.finish();
+        if let Some(p) = self
+            .entries
+            .get(&key)
+            .and_then(|list| list.iter().find(|(t, _)| t == stored))
+        {
+            return p.1.clone();
+        }
+        if self.len >= Self::CAPACITY {
+            self.entries.clear();
+            self.len = 0;
+        }
+        let prepared = std::sync::Arc::new(PreparedStored::new(stored));
+        self.entries
+            .entry(key)
+            .or_default()
+            .push((stored.to_owned(), prepared.clone()));
+        self.len += 1;
+        prepared
     }
 }
 
@@ -534,4 +652,17 @@ mod tests {
         let rm = json!({"action": "remove_file", "name": "db", "file_path": "references/a.md"});
         assert!(replay("skill_manage", &rm, &s).unwrap().is_empty());
     }
+
+    #[test]
+    fn stored_cache_is_bounded_and_reused() {
+        let mut c = StoredCache::new();
+        let a = c.get("User decided X.");
+        assert!(std::sync::Arc::ptr_eq(&a, &c.get("User decided X.")));
+        for i in 0..(StoredCache::CAPACITY * 2) {
+            c.get(&format!("Note {i}."));
+            assert!(c.len() <= StoredCache::CAPACITY);
+        }
+        assert!(c.get("Note 3.").has_sentence("note 3."));
+    }
+
 }
