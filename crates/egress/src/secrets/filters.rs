@@ -128,7 +128,11 @@ pub(super) fn accept(
     span: Span,
     match_start: usize,
 ) -> Option<(Span, bool)> {
-    let span = if rule.spec.tier == Tier::Generic {
+    // A value in a URL query (`?user=a&password=b&ssl=true`) ends at the
+    // next `&name=`, whatever rule found it.
+    let in_query = matches!(text[..match_start].chars().next_back(), Some('?' | '&'));
+    let span = if rule.spec.tier == Tier::Generic || (in_query && rule.spec.tier != Tier::Specific)
+    {
         trim_query_tail(text, span)
     } else {
         span
@@ -178,6 +182,9 @@ pub(super) fn accept(
         return None;
     }
     if spec.tier == Tier::Generic && !assignment_value_ok(text, span) {
+        return None;
+    }
+    if spec.tier == Tier::Generic && (names_a_non_secret(text, span) || in_arn(text, match_start)) {
         return None;
     }
     Some((span, verified))
@@ -230,6 +237,12 @@ fn name_boundary(text: &str, start: usize) -> bool {
         return true;
     };
     if !prev.is_alphanumeric() {
+        return true;
+    }
+    // `password` is long enough to keep its meaning inside a name
+    // (`PGPASSWORD`, `DBPASSWORD`); short keys (`pass` in `bypass`) are not.
+    let head = text.as_bytes().get(start..start + 6).unwrap_or_default();
+    if head.eq_ignore_ascii_case(b"passwo") || head.eq_ignore_ascii_case(b"passwd") {
         return true;
     }
     let first = text[start..].chars().next();
@@ -354,6 +367,70 @@ fn is_stop_value(value: &str) -> bool {
     ];
     let lower = value.trim().to_ascii_lowercase();
     STOP.contains(&lower.as_str())
+}
+
+/// Names whose `…_key` / `…_secret` / `…_token` is an identifier or public
+/// half, not a credential: `public_key`, `publishable_key`, `idempotency_key`,
+/// `cache_key`, `sort_key`, `key_id`… The name is the identifier right
+/// before the separator (`=`, `:`, `=>`, quotes, blanks) ahead of the value.
+fn names_a_non_secret(text: &str, span: Span) -> bool {
+    // Bounded look-back: names are short, and a long run without a
+    // separator must not make each candidate cost the whole text.
+    let head = &text[look_back(text, span.start, 128)..span.start];
+    let head = head.trim_end_matches([' ', '\t', '"', '\'', '`', '=', ':', '>']);
+    let name_start = head
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let name = head[name_start..].to_ascii_lowercase();
+    const NON_SECRET: &[&str] = &[
+        "public",
+        "publishable",
+        "idempotency",
+        "cache",
+        "sort",
+        "partition",
+        "primary",
+        "foreign",
+        "routing",
+        "dedup",
+        "lookup",
+        "key_id",
+        "keyid",
+        "key-id",
+        "token_type",
+        "tokentype",
+        "hash",
+        "checksum",
+        "digest",
+        "fingerprint",
+    ];
+    NON_SECRET.iter().any(|w| name.contains(w))
+}
+
+/// The char boundary at most `max` bytes before `end`.
+fn look_back(text: &str, end: usize, max: usize) -> usize {
+    let mut start = end.saturating_sub(max);
+    while start < end && !text.is_char_boundary(start) {
+        start += 1;
+    }
+    start
+}
+
+/// `arn:aws:secretsmanager:…:secret:prod/db`: the word `secret` in an ARN
+/// names a resource.
+fn in_arn(text: &str, match_start: usize) -> bool {
+    let from = look_back(text, match_start, 256);
+    let token_start = text[from..match_start]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| c.is_whitespace() || matches!(c, '"' | '\'' | '=' | '`'))
+        .map_or(0, |(i, c)| i + c.len_utf8())
+        + from;
+    text[token_start..match_start]
+        .get(..4)
+        .is_some_and(|h| h.eq_ignore_ascii_case("arn:"))
 }
 
 /// Credential-named assignments: reject references, expressions and prose.
