@@ -55,6 +55,10 @@ def write_config(home: Path, base_url: str, plugins: list, extra: dict) -> None:
         "security": {"tirith_enabled": False},
         "approvals": {"timeout": 5},
         "terminal": {"backend": "local", "cwd": str(home / "work")},
+        # The toolchain probe runs python3/pip subprocesses (seconds per
+        # session, up to 18 s when slow) for a system-prompt line the fake
+        # model never reads.
+        "agent": {"environment_probe": False},
     }
     _merge(cfg, extra or {})
     # JSON is valid YAML, so no YAML writer is needed.
