@@ -39,6 +39,13 @@ CASES = [
 ]
 
 
+def vary(args: dict, i: int) -> dict:
+    """A distinct command per call: the injection guard blocks an identical
+    call repeated inside its race window (a replay), which is a different,
+    durable path from the clean call measured here."""
+    return dict(args, command=f"{args.get('command', '')} --test t{i}")
+
+
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
@@ -71,6 +78,8 @@ def main() -> int:
             samples = []
             for i in range(a.n):
                 kw = dict(base, tool_call_id=f"c{i}")
+                if "args" in kw and label_guard == "injection":
+                    kw["args"] = vary(kw["args"], i)
                 t0 = time.perf_counter_ns()
                 mgr.invoke_hook(hook, **kw)
                 samples.append((time.perf_counter_ns() - t0) / 1000.0)
@@ -82,7 +91,10 @@ def main() -> int:
 
             d, home_s = shim.dispatcher(label_guard), str(home)
             for i in range(a.n):
-                text = shim.encode_kwargs(dict(base, tool_call_id=f"n{i}"))
+                kw = dict(base, tool_call_id=f"n{i}")
+                if "args" in kw and label_guard == "injection":
+                    kw["args"] = vary(kw["args"], i)
+                text = shim.encode_kwargs(kw)
                 t0 = time.perf_counter_ns()
                 d.handle(hook, home_s, text)
                 native.append((time.perf_counter_ns() - t0) / 1000.0)
