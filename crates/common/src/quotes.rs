@@ -75,9 +75,13 @@ pub struct Quoted {
 /// assert_eq!(kinds, vec![QuoteKind::Corner, QuoteKind::Single]);
 /// ```
 pub fn quoted_spans(text: &str) -> Vec<Quoted> {
+    scan(Lookahead::new(text))
+}
+
+fn scan(mut next: Lookahead<'_>) -> Vec<Quoted> {
+    let text = next.text;
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    let mut next = Lookahead::new(text);
     let mut i = 0;
     while i < text.len() {
         let Some(c) = text[i..].chars().next() else {
@@ -167,6 +171,11 @@ struct Lookahead<'t> {
     marks: [Option<usize>; 7],
     newline: Option<usize>,
     blank: Option<usize>,
+    whitespace: Option<usize>,
+    /// Count the words of each single-quote candidate (the old, quadratic
+    /// check), as the oracle for tests.
+    #[cfg(test)]
+    count_words: bool,
 }
 
 impl<'t> Lookahead<'t> {
@@ -176,6 +185,9 @@ impl<'t> Lookahead<'t> {
             marks: [None; 7],
             newline: None,
             blank: None,
+            whitespace: None,
+            #[cfg(test)]
+            count_words: false,
         }
     }
 
@@ -263,12 +275,24 @@ impl<'t> Lookahead<'t> {
         if at == self.text.len() || at <= from || at >= self.next_blank(from) {
             return None;
         }
-        let inner = &self.text[from..at];
-        (inner.split_whitespace().nth(1).is_some()).then_some((
-            at,
-            close.len_utf8(),
-            QuoteKind::Single,
-        ))
+        #[cfg(test)]
+        if self.count_words {
+            let inner = &self.text[from..at];
+            return (inner.split_whitespace().nth(1).is_some()).then_some((
+                at,
+                close.len_utf8(),
+                QuoteKind::Single,
+            ));
+        }
+        // Two or more words: the inner text starts with a word character and
+        // the closer follows a non-whitespace one, so there is a second word
+        // exactly when some whitespace lies in between. The search only moves
+        // forward (`from` never decreases), which keeps the scan linear where
+        // counting the words of each candidate was quadratic.
+        let gap = Self::next_where(self.text, &mut self.whitespace, from, |_, _, c| {
+            c.is_whitespace()
+        });
+        (gap < at).then_some((at, close.len_utf8(), QuoteKind::Single))
     }
 }
 
@@ -352,6 +376,16 @@ mod tests {
         }
     }
 
+    #[test]
+    fn many_one_word_single_quotes_stay_linear() {
+        // Every `'` opens a candidate that reaches the same far closer and
+        // holds one word; counting the words of each was quadratic.
+        let text = "-'a".repeat(200_000) + "' ";
+        assert!(quoted_spans(&text).is_empty());
+        let text = "-'a".repeat(1000) + " b' ";
+        assert_eq!(quoted_spans(&text).len(), 1);
+    }
+
     proptest! {
         #[test]
         fn spans_sorted_in_bounds(s in ".{0,80}") {
@@ -369,6 +403,13 @@ mod tests {
         #[test]
         fn quotish_never_panics(s in "[a-z \"'`“”‘’「」『』\n0-9]{0,60}") {
             let _ = quoted_spans(&s);
+        }
+
+        #[test]
+        fn same_as_counting_words(s in "[a-z \"'`‘’\n0-9,.-]{0,60}") {
+            let mut naive = Lookahead::new(&s);
+            naive.count_words = true;
+            prop_assert_eq!(quoted_spans(&s), scan(naive));
         }
     }
 }
