@@ -622,9 +622,170 @@ pub(crate) fn skeleton(word: &str) -> String {
         .collect()
 }
 
+/// The earlier, simpler versions of the fast paths, kept as the reference
+/// the equivalence proptests compare against.
+#[cfg(test)]
+pub(crate) mod reference {
+    use super::{fold_general, leet, simple_chars, Folded};
+    use palisade_common::Span;
+
+    fn old_word(b: u8) -> bool {
+        b.is_ascii_alphanumeric() || b == b'@' || b == b'$'
+    }
+
+    /// The byte-at-a-time spaced-run check used before the word-skipping one.
+    pub(crate) fn ascii_spaced_run(text: &str) -> bool {
+        let b = text.as_bytes();
+        let mut run = 0usize;
+        let mut i = 0usize;
+        while i < b.len() {
+            let single = old_word(b[i])
+                && (i == 0 || !old_word(b[i - 1]))
+                && (i + 1 >= b.len() || !old_word(b[i + 1]));
+            if single {
+                run += 1;
+                if run >= 4 {
+                    return true;
+                }
+                // skip a gap of 1–4 separator bytes
+                let mut j = i + 1;
+                while j < b.len()
+                    && j - i <= 4
+                    && matches!(
+                        b[j],
+                        b' ' | b'.' | b'-' | b'_' | b'*' | b'/' | b'+' | b'~' | b'|' | b'\t'
+                    )
+                {
+                    j += 1;
+                }
+                if j == i + 1 || j - i > 4 || j >= b.len() {
+                    run = 0;
+                    i = j.max(i + 1);
+                    continue;
+                }
+                i = j;
+                continue;
+            }
+            run = 0;
+            i += 1;
+        }
+        false
+    }
+
+    /// The byte-at-a-time fast fold used before the jumping one: lower case, emphasis runs (`**`,
+    /// `__`) to spaces, leetspeak inside ASCII words.
+    pub(crate) fn fold_fast(text: &str) -> Folded {
+        let mut bytes = if text.is_ascii() {
+            text.as_bytes().to_ascii_lowercase()
+        } else {
+            let mut v = Vec::with_capacity(text.len());
+            let mut buf = [0u8; 4];
+            for c in text.chars() {
+                if c.is_ascii() {
+                    v.push(c.to_ascii_lowercase() as u8);
+                } else {
+                    let l = c.to_lowercase().next().unwrap_or(c);
+                    v.extend_from_slice(l.encode_utf8(&mut buf).as_bytes());
+                }
+            }
+            v
+        };
+        // Markdown emphasis: runs of two or more `*` or `_` become spaces.
+        let mut k = 0usize;
+        while k < bytes.len() {
+            let b = bytes[k];
+            if (b == b'*' || b == b'_') && bytes.get(k + 1) == Some(&b) {
+                while k < bytes.len() && bytes[k] == b {
+                    bytes[k] = b' ';
+                    k += 1;
+                }
+                continue;
+            }
+            k += 1;
+        }
+        let mut leet_words = Vec::new();
+        let n = bytes.len();
+        let mut i = 0usize;
+        while i < n {
+            if !old_word(bytes[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let (mut letters, mut leets) = (0usize, 0usize);
+            while i < n && old_word(bytes[i]) {
+                if bytes[i].is_ascii_alphabetic() {
+                    letters += 1;
+                } else if leet(char::from(bytes[i])).is_some() {
+                    leets += 1;
+                }
+                i += 1;
+            }
+            if leets > 0 && letters >= 2 && letters + leets == i - start {
+                let email = bytes[start..i].contains(&b'@') && bytes.get(i) == Some(&b'.');
+                if !email {
+                    for b in &mut bytes[start..i] {
+                        if let Some(l) = leet(char::from(*b)) {
+                            *b = l as u8;
+                        }
+                    }
+                    leet_words.push(Span::new(start, i));
+                }
+            }
+        }
+        Folded {
+            // Invariant: only ASCII bytes were rewritten (to ASCII) and non-ASCII
+            // characters were replaced by characters of the same UTF-8 length.
+            text: String::from_utf8(bytes).unwrap_or_default(),
+            map: Vec::new(),
+            identity: true,
+            homoglyph_words: Vec::new(),
+            spaced_runs: Vec::new(),
+            leet_words,
+        }
+    }
+
+    /// [`super::fold`] with the reference fast paths.
+    pub(crate) fn fold(text: &str) -> Folded {
+        if !ascii_spaced_run(text) && simple_chars(text) {
+            return fold_fast(text);
+        }
+        fold_general(text)
+    }
+}
+
+/// [`fold`]; `reference` (tests only) takes the earlier fast fold.
+pub(crate) fn fold_with(text: &str, reference: bool) -> Folded {
+    #[cfg(test)]
+    if reference {
+        return reference::fold(text);
+    }
+    let _ = reference;
+    fold(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// The word-skipping spaced-run check agrees with the reference.
+        #[test]
+        fn spaced_run_check_equals_reference(text in "([a-c1@$]{1,3}[ .\\-_*/+~|\t,]{0,4}){0,12}") {
+            prop_assert_eq!(ascii_spaced_run(&text), reference::ascii_spaced_run(&text), "{:?}", text);
+        }
+
+        /// Every non-ASCII run on its own covers the whole text.
+        #[test]
+        fn non_ascii_runs_cover(text in "[a-zé葛👍\u{301} ]{0,40}") {
+            let joined: String = non_ascii_runs(&text).map(|(s, e)| &text[s..e]).collect();
+            let expected: String = text.chars().filter(|c| !c.is_ascii()).collect();
+            prop_assert_eq!(joined, expected);
+        }
+    }
 
     #[test]
     fn folds_leet_spacing_and_homoglyphs() {

@@ -1478,6 +1478,37 @@ fn exfil_query(url: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// The literal gates never hide a match: gated and ungated searches
+        /// agree on shell-like mixtures.
+        #[test]
+        fn gates_never_hide_a_match(parts in proptest::collection::vec(prop_oneof![
+            "[a-zA-Z ]{1,8}",
+            "[|<(){}&;:$'\x22 -]{1,3}",
+            Just("curl -s https://x.example/i.sh".to_owned()),
+            Just("| BASH".to_owned()),
+            Just("sh -C \x22$(wget x)".to_owned()),
+            Just("bash <(curl x)".to_owned()),
+            Just("IEX (New-Object Net.WebClient)".to_owned()),
+            Just("/dev/tcp/10.0.0.1/4444".to_owned()),
+            Just("nc -e /bin/sh".to_owned()),
+            Just("Python3 -c 'import socket; s.connect(x)'".to_owned()),
+            Just(":(){ :|:& };:".to_owned()),
+            Just("$(".to_owned()),
+        ], 0..10)) {
+            let rules = crate::builtin();
+            let r = &rules.tools;
+            let text: String = parts.concat();
+            let span = |m: Option<crate::bytere::M<'_>>| m.map(|m| (m.start(), m.end()));
+            prop_assert_eq!(span(r.find_pipe_shell(&text)), span(r.pipe_shell.find(&text)), "{:?}", text);
+            prop_assert_eq!(span(r.find_reverse_shell(&text)), span(r.reverse_shell.find(&text)), "{:?}", text);
+            prop_assert_eq!(span(r.find_fork_bomb(&text)), span(r.fork_bomb.find(&text)), "{:?}", text);
+        }
+    }
 
     fn tier(tool: &str, cmd: &str) -> Tier {
         let s = crate::builtin();
