@@ -64,6 +64,13 @@ pub const ZH_NEGATIONS: &[&str] = &[
 /// assert!(!is_negation_word("now"));
 /// ```
 pub fn is_negation_word(word: &str) -> bool {
+    if word.is_ascii() {
+        // Same answer as below, without allocating: ASCII lower-casing is
+        // byte-wise and there is no `’` to fold.
+        let b = word.as_bytes();
+        return (b.len() >= 3 && b[b.len() - 3..].eq_ignore_ascii_case(b"n't"))
+            || EN_NEGATIONS.iter().any(|n| n.eq_ignore_ascii_case(word));
+    }
     let lower = word.to_lowercase().replace('’', "'");
     EN_NEGATIONS.contains(&lower.as_str()) || lower.ends_with("n't")
 }
@@ -171,6 +178,18 @@ pub fn negation_before(text: &str, pos: usize, max_words: usize, max_cjk: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn negation_word_same_as_lowercasing(w in "[a-zA-Z'’İK]{0,10}|(?i)(no|not|never|don't|can’t|nor|none|won't|n't)") {
+            let lower = w.to_lowercase().replace('’', "'");
+            let want = EN_NEGATIONS.contains(&lower.as_str()) || lower.ends_with("n't");
+            prop_assert_eq!(is_negation_word(&w), want);
+        }
+    }
 
     #[test]
     fn window_cases() {

@@ -130,8 +130,42 @@ pub const STOPWORDS: &[&str] = &[
 /// assert!(!is_stopword("postgres"));
 /// ```
 pub fn is_stopword(word: &str) -> bool {
-    STOPWORDS.binary_search(&word).is_ok()
+    // The same key as `stop_key`, built with one copy instead of a loop.
+    let mut key = [0u8; 16];
+    let Some(slot) = key.get_mut(..word.len()).filter(|_| word.len() <= 15) else {
+        return false;
+    };
+    slot.copy_from_slice(word.as_bytes());
+    key[15] = word.len() as u8; // at most 15, checked above
+    STOP_KEYS.binary_search(&u128::from_be_bytes(key)).is_ok()
 }
+
+/// A word of up to 15 bytes as one integer: its bytes big-endian, zero
+/// padded, then its length. For words without NUL bytes the order is the
+/// order of the strings, so [`STOP_KEYS`] stays sorted like [`STOPWORDS`];
+/// the length keeps `"the\0"` from matching `"the"`.
+const fn stop_key(word: &[u8]) -> u128 {
+    let mut key: u128 = 0;
+    let mut i = 0;
+    while i < 15 {
+        let byte = if i < word.len() { word[i] } else { 0 };
+        key = (key << 8) | byte as u128;
+        i += 1;
+    }
+    (key << 8) | (word.len() & 0xFF) as u128
+}
+
+/// [`STOPWORDS`] as [`stop_key`]s: a lookup compares integers instead of
+/// calling memcmp (it sat on the hot path of [`content_tokens`]).
+const STOP_KEYS: [u128; STOPWORDS.len()] = {
+    let mut keys = [0u128; STOPWORDS.len()];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = stop_key(STOPWORDS[i].as_bytes());
+        i += 1;
+    }
+    keys
+};
 
 /// Whether `c` is a CJK character for tokenization (Han ideographs, kana,
 /// Hangul syllables).
@@ -201,44 +235,65 @@ pub fn words(text: &str) -> impl Iterator<Item = (Span, &str)> + '_ {
 /// ```
 pub fn content_tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut cjk_run: Vec<char> = Vec::new();
-    let flush_cjk = |run: &mut Vec<char>, out: &mut Vec<String>| {
-        for pair in run.windows(2) {
-            out.push(pair.iter().collect());
-        }
-        run.clear();
-    };
-    let mut word = String::new();
-    let flush_word = |word: &mut String, out: &mut Vec<String>| {
-        let lower = word.to_lowercase().replace('’', "'");
-        if lower.chars().filter(|c| c.is_alphabetic()).count() >= 3 && !is_stopword(&lower) {
-            out.push(lower);
-        }
-        word.clear();
-    };
+    // Words and CJK runs are contiguous in `text`, so they are tracked as
+    // byte offsets and only the tokens that are kept get allocated.
+    let mut word_start: Option<usize> = None;
+    let mut cjk_prev: Option<usize> = None;
     let mut prev: Option<char> = None;
-    let mut iter = text.chars().peekable();
-    while let Some(c) = iter.next() {
+    let mut iter = text.char_indices().peekable();
+    while let Some((i, c)) = iter.next() {
         if is_cjk(c) {
-            flush_word(&mut word, &mut out);
-            cjk_run.push(c);
+            flush_word(text, &mut word_start, i, &mut out);
+            if let Some(p) = cjk_prev {
+                out.push(text[p..i + c.len_utf8()].to_owned());
+            }
+            cjk_prev = Some(i);
         } else if is_word_char(c) {
-            flush_cjk(&mut cjk_run, &mut out);
-            word.push(c);
+            cjk_prev = None;
+            word_start.get_or_insert(i);
         } else if (c == '\'' || c == '’')
             && prev.is_some_and(is_word_char)
-            && iter.peek().is_some_and(|&n| is_word_char(n))
+            && iter.peek().is_some_and(|&(_, n)| is_word_char(n))
         {
-            word.push(c);
+            // An apostrophe between letters stays inside the word.
         } else {
-            flush_word(&mut word, &mut out);
-            flush_cjk(&mut cjk_run, &mut out);
+            flush_word(text, &mut word_start, i, &mut out);
+            cjk_prev = None;
         }
         prev = Some(c);
     }
-    flush_word(&mut word, &mut out);
-    flush_cjk(&mut cjk_run, &mut out);
+    flush_word(text, &mut word_start, text.len(), &mut out);
     out
+}
+
+/// End the word that started at `start` (if any) at byte `end`, keeping it
+/// (lower-cased, `’` folded to `'`) when it has three or more letters and is
+/// not a stopword.
+fn flush_word(text: &str, start: &mut Option<usize>, end: usize, out: &mut Vec<String>) {
+    let Some(from) = start.take() else {
+        return;
+    };
+    let word = &text[from..end];
+    if word.is_ascii() {
+        // ASCII words hold letters and `'`: decide before allocating.
+        if word.bytes().filter(u8::is_ascii_alphabetic).count() < 3 {
+            return;
+        }
+        let mut buf = [0u8; 16];
+        if let Some(slot) = buf.get_mut(..word.len()) {
+            slot.copy_from_slice(word.as_bytes());
+            slot.make_ascii_lowercase();
+            if std::str::from_utf8(slot).is_ok_and(is_stopword) {
+                return;
+            }
+        }
+        out.push(word.to_ascii_lowercase());
+        return;
+    }
+    let lower = word.to_lowercase().replace('’', "'");
+    if lower.chars().filter(|c| c.is_alphabetic()).count() >= 3 && !is_stopword(&lower) {
+        out.push(lower);
+    }
 }
 
 /// How many distinct content tokens `a` and `b` share.
@@ -257,6 +312,93 @@ pub fn shared_token_count(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The straightforward implementation `content_tokens` replaced.
+    fn content_tokens_reference(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cjk_run: Vec<char> = Vec::new();
+        let flush_cjk = |run: &mut Vec<char>, out: &mut Vec<String>| {
+            for pair in run.windows(2) {
+                out.push(pair.iter().collect());
+            }
+            run.clear();
+        };
+        let mut word = String::new();
+        let flush_word = |word: &mut String, out: &mut Vec<String>| {
+            let lower = word.to_lowercase().replace('’', "'");
+            if lower.chars().filter(|c| c.is_alphabetic()).count() >= 3 && !is_stopword(&lower) {
+                out.push(lower);
+            }
+            word.clear();
+        };
+        let mut prev: Option<char> = None;
+        let mut iter = text.chars().peekable();
+        while let Some(c) = iter.next() {
+            if is_cjk(c) {
+                flush_word(&mut word, &mut out);
+                cjk_run.push(c);
+            } else if is_word_char(c) {
+                flush_cjk(&mut cjk_run, &mut out);
+                word.push(c);
+            } else if (c == '\'' || c == '’')
+                && prev.is_some_and(is_word_char)
+                && iter.peek().is_some_and(|&n| is_word_char(n))
+            {
+                word.push(c);
+            } else {
+                flush_word(&mut word, &mut out);
+                flush_cjk(&mut cjk_run, &mut out);
+            }
+            prev = Some(c);
+        }
+        flush_word(&mut word, &mut out);
+        flush_cjk(&mut cjk_run, &mut out);
+        out
+    }
+
+    #[test]
+    fn stop_keys_sorted_and_exact() {
+        for w in ["the", "yourselves", "a\0b", ""] {
+            let mut key = [0u8; 16];
+            key[..w.len()].copy_from_slice(w.as_bytes());
+            key[15] = w.len() as u8;
+            assert_eq!(u128::from_be_bytes(key), stop_key(w.as_bytes()), "{w:?}");
+        }
+        assert!(STOP_KEYS.windows(2).all(|w| w[0] < w[1]));
+        assert!(STOPWORDS.iter().all(|w| w.len() <= 15 && is_stopword(w)));
+        for w in [
+            "",
+            "th",
+            "the\0",
+            "thes",
+            "thesee",
+            "postgres",
+            "THE",
+            "yourselvess",
+        ] {
+            assert!(!is_stopword(w), "{w:?}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn stopword_lookup_same_as_string_search(w in "[a-z\0]{0,12}|(the|them|those|you|yours|ourselves)[a-z]?") {
+            prop_assert_eq!(is_stopword(&w), STOPWORDS.binary_search(&w.as_str()).is_ok());
+        }
+
+        #[test]
+        fn content_tokens_same_as_reference(s in "[a-zA-Z'’ .,用户决定使用数据库ÉéΣσßİ\n-]{0,60}") {
+            prop_assert_eq!(content_tokens(&s), content_tokens_reference(&s));
+        }
+
+        #[test]
+        fn content_tokens_same_as_reference_any(s in ".{0,60}") {
+            prop_assert_eq!(content_tokens(&s), content_tokens_reference(&s));
+        }
+    }
 
     #[test]
     fn stopwords_sorted_for_binary_search() {
@@ -276,6 +418,8 @@ mod tests {
             ("用 a 户", &[]),
             ("混合 text 与中文", &["混合", "text", "与中", "中文"]),
             ("don't DELETE prod", &["don't", "delete", "prod"]),
+            ("The THESE Yourselves ourselves", &[]),
+            ("Don’t ΣΊΣΥΦΟΣ", &["don't", "σίσυφος"]),
             (
                 "full-width Ｐｏｓｔｇｒｅｓ",
                 &["full", "width", "ｐｏｓｔｇｒｅｓ"],
