@@ -140,25 +140,15 @@ fn run_scan(path: &std::path::Path, json: bool, fail_on: scan::FailOn) -> ExitCo
         _ => None,
     };
     let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let mut write_failed = false;
-    let result = scan::scan(
-        input,
-        |finding| {
-            if json {
-                let written = serde_json::to_writer(&mut out, finding).map_err(io::Error::from);
-                if written.and_then(|()| out.write_all(b"\n")).is_err() {
-                    write_failed = true;
-                }
-            }
-        },
-        |bytes| {
-            if let Some(bar) = &bar {
-                bar.set_position(bytes);
-            }
-        },
-    );
-    if let Some(bar) = bar {
+    let mut sink = ScanSink {
+        out: BufWriter::new(stdout.lock()),
+        json,
+        source: &source,
+        bar,
+        write_failed: false,
+    };
+    let result = scan::scan(input, &mut sink);
+    if let Some(bar) = sink.bar.take() {
         bar.finish_and_clear();
     }
     let outcome = match result {
@@ -168,21 +158,59 @@ fn run_scan(path: &std::path::Path, json: bool, fail_on: scan::FailOn) -> ExitCo
             return ExitCode::from(2);
         }
     };
-    for error in &outcome.errors {
-        eprintln!(
-            "palisade scan: {source}:{}: skipped: {}",
-            error.line, error.error
-        );
-    }
+    let mut out = sink.out;
     if !json {
         let _ = out.write_all(scan::render_human(&source, &outcome).as_bytes());
+    } else {
+        for note in &outcome.notes {
+            eprintln!("palisade scan: {source}: note: {note}");
+        }
     }
-    if out.flush().is_err() || write_failed {
+    if out.flush().is_err() || sink.write_failed {
         return ExitCode::from(2);
     }
-    if outcome.findings.iter().any(|f| fail_on.trips(f.severity)) {
+    if outcome.worst().is_some_and(|worst| fail_on.trips(worst)) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Where `palisade scan` sends what it finds: JSON lines to stdout as they
+/// come (with `--json`), unreadable lines to stderr as they come, and the
+/// byte count to the progress bar.
+struct ScanSink<'a, W: std::io::Write> {
+    out: W,
+    json: bool,
+    source: &'a str,
+    bar: Option<indicatif::ProgressBar>,
+    write_failed: bool,
+}
+
+impl<W: std::io::Write> scan::Sink for ScanSink<'_, W> {
+    fn finding(&mut self, finding: &scan::ScanFinding) {
+        if self.json {
+            let written = serde_json::to_writer(&mut self.out, finding).map_err(io::Error::from);
+            if written.and_then(|()| self.out.write_all(b"\n")).is_err() {
+                self.write_failed = true;
+            }
+        }
+    }
+
+    fn error(&mut self, error: &scan::LineError) {
+        let line = format!(
+            "palisade scan: {}:{}: skipped: {}",
+            self.source, error.line, error.error
+        );
+        match &self.bar {
+            Some(bar) => bar.println(line),
+            None => eprintln!("{line}"),
+        }
+    }
+
+    fn progress(&mut self, bytes: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(bytes);
+        }
     }
 }

@@ -9,7 +9,7 @@
 //! | end of turn | closure: was what should be retained retained? |
 
 use super::session::{Message, ToolCall};
-use super::{ScanFinding, Turn};
+use super::{ScanFinding, Turn, MAX_SAID_BYTES};
 use palisade_closure::classify::{Classification, Classifier, JudgmentKind};
 use palisade_common::mask::preview_line;
 use palisade_common::Severity;
@@ -58,6 +58,8 @@ pub struct Guards {
     tool_policy: ToolPolicy,
     session: SessionState,
     network: NetworkOptions,
+    /// User text captured so far, in bytes (capped at [`MAX_SAID_BYTES`]).
+    said_bytes: usize,
 }
 
 impl Guards {
@@ -74,14 +76,31 @@ impl Guards {
             session: SessionState::new(),
             // Offline there is no policy file: every destination is unlisted.
             network: NetworkOptions::with_allowed_hosts(Vec::<String>::new()),
+            said_bytes: 0,
         }
     }
 
-    /// A user message: injection scan; remember what the user said.
-    pub fn user_message(&mut self, msg: &Message, out: &mut Vec<ScanFinding>) {
+    /// A user message: injection scan; remember what the user said (up to
+    /// [`MAX_SAID_BYTES`]; reaching the cap adds one note).
+    pub fn user_message(
+        &mut self,
+        msg: &Message,
+        out: &mut Vec<ScanFinding>,
+        notes: &mut Vec<String>,
+    ) {
         let report = self.injection.scan(&msg.text);
         self.injections(msg.line, &msg.text, &report, "the user message", out);
-        self.said.push(SESSION, None, "", &msg.text);
+        if self.said_bytes + msg.text.len() <= MAX_SAID_BYTES {
+            self.said_bytes += msg.text.len();
+            self.said.push(SESSION, None, "", &msg.text);
+        } else if self.said_bytes <= MAX_SAID_BYTES {
+            self.said_bytes = MAX_SAID_BYTES + 1;
+            notes.push(format!(
+                "user text past {} MiB (from line {}) was not kept: quotes of it in later memory writes read as unbacked",
+                MAX_SAID_BYTES >> 20,
+                msg.line
+            ));
+        }
     }
 
     /// An assistant message: the reply (egress) and its tool calls.

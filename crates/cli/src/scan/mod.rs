@@ -5,6 +5,14 @@
 //! calls to egress, injection's tool-call guard and provenance; replies to
 //! egress), and each finished turn to the closure guard. Findings carry the
 //! 1-based line of the message, a masked preview and a one-line why.
+//!
+//! Memory stays flat however long the session is: findings and unreadable
+//! lines stream to callbacks and only the first [`KEEP_PER_SEVERITY`] of each
+//! severity (and [`KEEP_ERRORS`] errors) are kept for the human report, with
+//! exact totals; a line longer than [`MAX_LINE_BYTES`] is skipped without
+//! being held; one turn keeps at most [`MAX_TURN_TEXT`] of text per side and
+//! [`MAX_TURN_CALLS`] tool calls for the closure judgment; and at most
+//! [`MAX_SAID_BYTES`] of user text is kept to check quotes against.
 
 mod guards;
 mod report;
@@ -47,17 +55,97 @@ pub struct LineError {
     pub error: String,
 }
 
+/// Findings of each severity kept for the human report; the rest are
+/// counted (and streamed to the `on_finding` callback, so `--json` has all).
+pub const KEEP_PER_SEVERITY: usize = 1_000;
+
+/// Unreadable lines kept for the report; the rest are counted (and streamed).
+pub const KEEP_ERRORS: usize = 100;
+
+/// A line longer than this is reported and skipped without being held.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// Text of one side (user or assistant) of a turn kept for the closure
+/// judgment; cues come early, and the judgment needs no more.
+pub const MAX_TURN_TEXT: usize = 256 << 10;
+
+/// Tool calls of one turn kept for the closure judgment (a tool result is
+/// kept up to [`MAX_TURN_TEXT`]).
+pub const MAX_TURN_CALLS: usize = 256;
+
+/// User text kept to check quoted claims against. Past it, later user
+/// messages are not captured and the report says so.
+pub const MAX_SAID_BYTES: usize = 64 << 20;
+
 /// Everything a scan produced.
 #[derive(Debug, Default)]
 pub struct Outcome {
-    /// Findings in the order they were found.
+    /// Findings in the order they were found: at most [`KEEP_PER_SEVERITY`]
+    /// of each severity.
     pub findings: Vec<ScanFinding>,
-    /// Lines that could not be read.
+    /// How many findings of each severity there were in all, indexed by
+    /// [`severity_index`].
+    pub totals: [usize; 5],
+    /// Lines that could not be read: the first [`KEEP_ERRORS`].
     pub errors: Vec<LineError>,
+    /// How many lines could not be read in all.
+    pub error_count: usize,
     /// Messages read.
     pub messages: usize,
     /// Turns judged by the closure guard.
     pub turns: usize,
+    /// Limits the scan reached, said once each (for example the user text
+    /// cap).
+    pub notes: Vec<String>,
+}
+
+impl Outcome {
+    /// All findings, counted and kept alike.
+    pub fn finding_count(&self) -> usize {
+        self.totals.iter().sum()
+    }
+
+    /// The most severe finding, if any.
+    pub fn worst(&self) -> Option<Severity> {
+        SEVERITIES
+            .into_iter()
+            .find(|&s| self.totals[severity_index(s)] > 0)
+    }
+
+    fn record(&mut self, finding: ScanFinding) {
+        let slot = &mut self.totals[severity_index(finding.severity)];
+        *slot += 1;
+        if *slot <= KEEP_PER_SEVERITY {
+            self.findings.push(finding);
+        }
+    }
+
+    fn record_error(&mut self, error: LineError) {
+        self.error_count += 1;
+        if self.errors.len() < KEEP_ERRORS {
+            self.errors.push(error);
+        }
+    }
+}
+
+/// Severities, most severe first.
+pub const SEVERITIES: [Severity; 5] = [
+    Severity::Critical,
+    Severity::High,
+    Severity::Medium,
+    Severity::Low,
+    Severity::Info,
+];
+
+/// Where `severity` is counted in [`Outcome::totals`].
+pub fn severity_index(severity: Severity) -> usize {
+    match severity {
+        Severity::Critical => 0,
+        Severity::High => 1,
+        Severity::Medium => 2,
+        Severity::Low => 3,
+        Severity::Info => 4,
+    }
 }
 
 /// One user turn as the closure guard sees it.
@@ -82,49 +170,71 @@ pub struct TurnCall {
     pub result: Option<String>,
 }
 
-/// Scan a session from `input`, calling `on_finding` as findings are made
-/// (so `--json` output streams) and `on_progress` with the bytes read so far.
-pub fn scan(
-    input: impl BufRead,
-    mut on_finding: impl FnMut(&ScanFinding),
-    mut on_progress: impl FnMut(u64),
-) -> io::Result<Outcome> {
+/// What a scan reports as it goes.
+pub trait Sink {
+    /// A finding, as soon as it is made (so `--json` output streams).
+    fn finding(&mut self, finding: &ScanFinding);
+    /// A line that could not be read; the scan goes on.
+    fn error(&mut self, error: &LineError);
+    /// Bytes read so far.
+    fn progress(&mut self, bytes: u64);
+}
+
+/// Scan a session from `input`, reporting to `sink` as it goes.
+pub fn scan(input: impl BufRead, sink: &mut dyn Sink) -> io::Result<Outcome> {
     let mut guards = guards::Guards::new();
     let mut outcome = Outcome::default();
     let mut turn: Option<Turn> = None;
     let mut found = Vec::new();
     let mut bytes = 0u64;
-    let mut emit = |found: &mut Vec<ScanFinding>, outcome: &mut Outcome| {
+    let emit = |found: &mut Vec<ScanFinding>, outcome: &mut Outcome, sink: &mut dyn Sink| {
         for f in found.drain(..) {
-            on_finding(&f);
-            outcome.findings.push(f);
+            sink.finding(&f);
+            outcome.record(f);
         }
     };
-    for (index, line) in LineReader::new(input).enumerate() {
-        let line_no = index + 1;
-        let raw = match line {
-            Ok(raw) => raw,
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                outcome.errors.push(LineError {
-                    line: line_no,
-                    error: "not valid UTF-8".into(),
-                });
+    let mut reader = LineReader::new(input, MAX_LINE_BYTES);
+    let mut line_no = 0;
+    while let Some(line) = reader.next_line() {
+        line_no += 1;
+        let fail = |error: String, outcome: &mut Outcome, sink: &mut dyn Sink| {
+            let error = LineError {
+                line: line_no,
+                error,
+            };
+            sink.error(&error);
+            outcome.record_error(error);
+        };
+        let (raw, len) = match line {
+            Ok(Line::Text(raw)) => {
+                let len = raw.len();
+                (raw, len)
+            }
+            Ok(Line::NotUtf8(len)) => {
+                bytes += len as u64 + 1;
+                fail("not valid UTF-8".into(), &mut outcome, sink);
+                continue;
+            }
+            Ok(Line::TooLong(len)) => {
+                bytes += len as u64 + 1;
+                fail(
+                    format!("longer than {} MiB", MAX_LINE_BYTES >> 20),
+                    &mut outcome,
+                    sink,
+                );
                 continue;
             }
             Err(e) => return Err(e),
         };
-        bytes += raw.len() as u64 + 1;
-        on_progress(bytes);
+        bytes += len as u64 + 1;
+        sink.progress(bytes);
         if raw.trim().is_empty() {
             continue;
         }
-        let messages = match session::parse_line(line_no, &raw) {
+        let messages = match session::parse_line(line_no, raw) {
             Ok(m) => m,
             Err(error) => {
-                outcome.errors.push(LineError {
-                    line: line_no,
-                    error,
-                });
+                fail(error, &mut outcome, sink);
                 continue;
             }
         };
@@ -136,10 +246,10 @@ pub fn scan(
                         outcome.turns += 1;
                         guards.turn_end(&done, &mut found);
                     }
-                    guards.user_message(&msg, &mut found);
+                    guards.user_message(&msg, &mut found, &mut outcome.notes);
                     turn = Some(Turn {
                         line: msg.line,
-                        user: msg.text.clone(),
+                        user: capped(&msg.text, MAX_TURN_TEXT).to_owned(),
                         ..Turn::default()
                     });
                 }
@@ -158,25 +268,41 @@ pub fn scan(
                 }
                 _ => {} // system and developer prompts are the operator's, not inspected
             }
-            emit(&mut found, &mut outcome);
+            emit(&mut found, &mut outcome, sink);
         }
     }
     if let Some(done) = turn.take() {
         outcome.turns += 1;
         guards.turn_end(&done, &mut found);
-        emit(&mut found, &mut outcome);
+        emit(&mut found, &mut outcome, sink);
     }
     Ok(outcome)
 }
 
+/// The longest prefix of `text` within `max` bytes, cut on a char boundary.
+fn capped(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 fn record_assistant(turn: &mut Turn, msg: &Message) {
-    if !msg.text.is_empty() {
+    let room = MAX_TURN_TEXT.saturating_sub(turn.assistant.len() + 1);
+    if !msg.text.is_empty() && room > 0 {
         if !turn.assistant.is_empty() {
             turn.assistant.push('\n');
         }
-        turn.assistant.push_str(&msg.text);
+        turn.assistant.push_str(capped(&msg.text, room));
     }
     for call in &msg.tool_calls {
+        if turn.tool_calls.len() == MAX_TURN_CALLS {
+            break;
+        }
         turn.tool_calls.push(TurnCall {
             call: call.clone(),
             result: None,
@@ -201,44 +327,83 @@ fn record_result(turn: &mut Turn, msg: &Message) {
         None => turn.tool_calls.iter_mut().find(|c| c.result.is_none()),
     };
     if let Some(slot) = slot {
-        slot.result = Some(msg.text.clone());
+        slot.result = Some(capped(&msg.text, MAX_TURN_TEXT).to_owned());
     }
 }
 
-/// Lines without terminators; invalid UTF-8 is an `InvalidData` error for
-/// that line only.
+/// One line of input, without its terminator.
+#[derive(Debug, PartialEq)]
+enum Line<'a> {
+    /// A readable line.
+    Text(&'a str),
+    /// Not UTF-8; its length in bytes.
+    NotUtf8(usize),
+    /// Longer than the limit (and not held); its length in bytes.
+    TooLong(usize),
+}
+
+/// Reads lines into one reused buffer, never holding more than `max` bytes
+/// of a line: the rest of an over-long line is read and dropped.
 struct LineReader<R> {
     input: R,
     buf: Vec<u8>,
+    max: usize,
 }
 
 impl<R: BufRead> LineReader<R> {
-    fn new(input: R) -> Self {
+    fn new(input: R, max: usize) -> Self {
         LineReader {
             input,
             buf: Vec::new(),
+            max,
         }
     }
-}
 
-impl<R: BufRead> Iterator for LineReader<R> {
-    type Item = io::Result<String>;
-
-    fn next(&mut self) -> Option<Self::Item> {
+    /// The next line, or `None` at the end of the input.
+    fn next_line(&mut self) -> Option<io::Result<Line<'_>>> {
         self.buf.clear();
-        match self.input.read_until(b'\n', &mut self.buf) {
-            Ok(0) => None,
-            Ok(_) => {
-                while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
-                    self.buf.pop();
-                }
-                Some(
-                    String::from_utf8(std::mem::take(&mut self.buf))
-                        .map_err(|_| io::Error::from(io::ErrorKind::InvalidData)),
-                )
-            }
-            Err(e) => Some(Err(e)),
+        // Keep the buffer from holding on to a huge line's allocation.
+        if self.buf.capacity() > 1 << 20 {
+            self.buf.shrink_to(1 << 20);
         }
+        let mut len = 0usize;
+        let mut ended = false;
+        while !ended {
+            let chunk = match self.input.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Some(Err(e)),
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            let (take, found) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            let body = if found { take - 1 } else { take };
+            if len + body <= self.max {
+                self.buf.extend_from_slice(&chunk[..body]);
+            } else {
+                self.buf.clear();
+            }
+            len += body;
+            ended = found;
+            self.input.consume(take);
+        }
+        if len == 0 && !ended {
+            return None;
+        }
+        if len > self.max {
+            return Some(Ok(Line::TooLong(len)));
+        }
+        while self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        Some(Ok(match std::str::from_utf8(&self.buf) {
+            Ok(text) => Line::Text(text),
+            Err(_) => Line::NotUtf8(len),
+        }))
     }
 }
 
@@ -246,14 +411,103 @@ impl<R: BufRead> Iterator for LineReader<R> {
 mod tests {
     use super::*;
 
+    /// Collects what a scan streams.
+    #[derive(Default)]
+    struct Collect {
+        findings: Vec<ScanFinding>,
+        errors: Vec<LineError>,
+    }
+
+    impl Sink for Collect {
+        fn finding(&mut self, finding: &ScanFinding) {
+            self.findings.push(finding.clone());
+        }
+        fn error(&mut self, error: &LineError) {
+            self.errors.push(error.clone());
+        }
+        fn progress(&mut self, _: u64) {}
+    }
+
     #[test]
     fn malformed_lines_are_reported_and_the_rest_is_scanned() {
         let input = b"{\"role\":\"user\",\"content\":\"hi\"}\nnot json\n\xff\n{\"role\":\"assistant\",\"content\":\"hello\"}\n";
-        let outcome = scan(&input[..], |_| {}, |_| {}).unwrap();
+        let mut sink = Collect::default();
+        let outcome = scan(&input[..], &mut sink).unwrap();
         assert_eq!(outcome.messages, 2);
         assert_eq!(outcome.turns, 1);
         let lines: Vec<usize> = outcome.errors.iter().map(|e| e.line).collect();
         assert_eq!(lines, vec![2, 3]);
+        assert_eq!(sink.errors, outcome.errors);
+    }
+
+    #[test]
+    fn line_reader_splits_drops_long_lines_and_keeps_going() {
+        // A 3-byte buffer makes lines span many fill_buf calls.
+        let input = io::BufReader::with_capacity(3, &b"ab\r\n0123456789\n\xffz\nlast"[..]);
+        let mut reader = LineReader::new(input, 5);
+        let mut got = Vec::new();
+        while let Some(line) = reader.next_line() {
+            got.push(format!("{:?}", line.unwrap()));
+        }
+        assert_eq!(
+            got,
+            [
+                "Text(\"ab\")",
+                "TooLong(10)",
+                "NotUtf8(2)",
+                "Text(\"last\")"
+            ]
+        );
+    }
+
+    #[test]
+    fn kept_findings_are_capped_per_severity_but_counted_in_full() {
+        let mut session = String::new();
+        let n = KEEP_PER_SEVERITY + 7;
+        for i in 0..n {
+            session.push_str(&format!(
+                "{{\"role\":\"assistant\",\"content\":\"key {i}: AKIAQ3EGUWK7ZJ2X5R4N\"}}\n"
+            ));
+        }
+        let mut sink = Collect::default();
+        let outcome = scan(session.as_bytes(), &mut sink).unwrap();
+        assert_eq!(sink.findings.len(), outcome.finding_count());
+        assert!(outcome.finding_count() >= n, "{}", outcome.finding_count());
+        let worst = outcome.worst().unwrap();
+        let kept = outcome
+            .findings
+            .iter()
+            .filter(|f| f.severity == worst)
+            .count();
+        assert_eq!(kept, KEEP_PER_SEVERITY);
+        assert_eq!(
+            outcome.totals[severity_index(worst)],
+            sink.findings.iter().filter(|f| f.severity == worst).count()
+        );
+    }
+
+    #[test]
+    fn turn_text_and_calls_are_capped() {
+        let mut turn = Turn::default();
+        let big = "x".repeat(MAX_TURN_TEXT);
+        let calls: Vec<ToolCall> = (0..MAX_TURN_CALLS + 5)
+            .map(|i| ToolCall {
+                id: i.to_string(),
+                name: "terminal".into(),
+                ..ToolCall::default()
+            })
+            .collect();
+        let msg = Message {
+            role: "assistant".into(),
+            text: big.clone(),
+            tool_calls: calls,
+            ..Message::default()
+        };
+        record_assistant(&mut turn, &msg);
+        record_assistant(&mut turn, &msg);
+        assert!(turn.assistant.len() <= MAX_TURN_TEXT);
+        assert_eq!(turn.tool_calls.len(), MAX_TURN_CALLS);
+        assert_eq!(capped("aé", 2), "a");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Rendering a scan for people, and the `--fail-on` threshold.
 
-use super::{Outcome, ScanFinding};
+use super::{severity_index, Outcome, SEVERITIES};
 use palisade_common::Severity;
 use std::fmt::Write as _;
 
@@ -45,30 +45,18 @@ pub fn render_human(source: &str, outcome: &Outcome) -> String {
         "palisade scan {source}: {} messages, {} turns, {} findings",
         outcome.messages,
         outcome.turns,
-        outcome.findings.len()
+        outcome.finding_count()
     );
-    for severity in [
-        Severity::Critical,
-        Severity::High,
-        Severity::Medium,
-        Severity::Low,
-        Severity::Info,
-    ] {
-        let group: Vec<&ScanFinding> = outcome
-            .findings
-            .iter()
-            .filter(|f| f.severity == severity)
-            .collect();
-        if group.is_empty() {
+    for severity in SEVERITIES {
+        let total = outcome.totals[severity_index(severity)];
+        if total == 0 {
             continue;
         }
-        let _ = writeln!(
-            out,
-            "\n{} ({})",
-            severity.as_str().to_uppercase(),
-            group.len()
-        );
+        let _ = writeln!(out, "\n{} ({total})", severity.as_str().to_uppercase());
+        let group = outcome.findings.iter().filter(|f| f.severity == severity);
+        let mut shown = 0;
         for f in group {
+            shown += 1;
             let _ = writeln!(
                 out,
                 "  line {:<5} {:<10} {:<22} {}",
@@ -76,14 +64,32 @@ pub fn render_human(source: &str, outcome: &Outcome) -> String {
             );
             let _ = writeln!(out, "             {} — {}", f.rule, f.why);
         }
+        if total > shown {
+            let _ = writeln!(
+                out,
+                "  … and {} more {} findings (--json lists every one)",
+                total - shown,
+                severity.as_str()
+            );
+        }
     }
-    if !outcome.errors.is_empty() {
-        let _ = writeln!(out, "\nunreadable lines ({}):", outcome.errors.len());
+    if outcome.error_count > 0 {
+        let _ = writeln!(out, "\nunreadable lines ({}):", outcome.error_count);
         for e in &outcome.errors {
             let _ = writeln!(out, "  line {}: {}", e.line, e.error);
         }
+        if outcome.error_count > outcome.errors.len() {
+            let _ = writeln!(
+                out,
+                "  … and {} more",
+                outcome.error_count - outcome.errors.len()
+            );
+        }
     }
-    if outcome.findings.is_empty() {
+    for note in &outcome.notes {
+        let _ = writeln!(out, "\nnote: {note}");
+    }
+    if outcome.finding_count() == 0 {
         let _ = writeln!(out, "\nnothing found");
     }
     out
@@ -92,6 +98,7 @@ pub fn render_human(source: &str, outcome: &Outcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scan::ScanFinding;
 
     #[test]
     fn thresholds() {
@@ -113,17 +120,21 @@ mod tests {
             preview: "AKIA…****".into(),
             why: "an AWS access key id".into(),
         };
-        let outcome = Outcome {
-            findings: vec![mk(3, Severity::Medium), mk(1, Severity::Critical)],
+        let mut outcome = Outcome {
             messages: 4,
             turns: 1,
-            errors: vec![],
+            ..Outcome::default()
         };
+        outcome.record(mk(3, Severity::Medium));
+        outcome.record(mk(1, Severity::Critical));
+        outcome.totals[severity_index(Severity::Medium)] += 2; // two more, not kept
         let text = render_human("s.jsonl", &outcome);
         let crit = text.find("CRITICAL").unwrap();
         let med = text.find("MEDIUM").unwrap();
         assert!(crit < med);
         assert!(text.contains("line 1"));
+        assert!(text.contains("MEDIUM (3)"));
+        assert!(text.contains("… and 2 more medium findings"));
         assert!(!text.contains("nothing found"));
     }
 }
