@@ -145,58 +145,86 @@ pub fn sentences(text: &str) -> Vec<Span> {
 /// Sentences of one logical line, appended to `out`.
 fn split_sentences(text: &str, line: Span, out: &mut Vec<Span>) {
     let s = &text[line.range()];
+    let bytes = s.as_bytes();
     let mut start = 0usize;
     let mut quote = QuoteState::default();
-    let mut iter = s.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
-        let was_inside = quote.inside();
-        quote.feed(s, i, c);
-        if quote.inside() {
+    let mut i = 0usize;
+    while i < s.len() {
+        // Only quote marks and sentence ends change anything; every other
+        // character is skipped a byte at a time. A byte in `MAY_MATTER` is
+        // ASCII or a lead byte, so `i` is then on a char boundary.
+        if !MAY_MATTER[usize::from(bytes[i])] {
+            i += 1;
             continue;
         }
-        let ends = match c {
-            // A quotation that closes right after a sentence end ends the sentence too.
-            '"' | '”' | '」' | '』' if was_inside => {
-                let before = s[..i].chars().next_back();
-                let next = s[i + c.len_utf8()..].chars().next();
-                match before {
-                    Some('。' | '！' | '？') => true,
-                    Some('.' | '!' | '?') => next.is_none_or(char::is_whitespace),
-                    _ => false,
-                }
-            }
-            '。' | '！' | '？' | '；' => true,
-            '.' | '!' | '?' | ';' => {
-                let after = &s[i + 1..];
-                let next = after.trim_start_matches(CLOSERS).chars().next();
-                let spaced = next.is_none_or(char::is_whitespace);
-                spaced && !(c == '.' && is_abbreviation(&s[start..i]))
-            }
-            _ => false,
+        let Some(c) = s[i..].chars().next() else {
+            break;
         };
+        let was_inside = quote.inside();
+        quote.feed(s, i, c);
+        let ends = !quote.inside() && ends_sentence(s, start, i, c, was_inside);
+        i += c.len_utf8();
         if !ends {
             continue;
         }
         // Keep closing quotes/brackets and the following whitespace.
-        let mut end = i + c.len_utf8();
-        while let Some(&(j, n)) = iter.peek() {
-            if CLOSERS.contains(&n) || n.is_whitespace() {
-                if n == '"' {
-                    quote.feed(s, j, n);
-                }
-                end = j + n.len_utf8();
-                iter.next();
-            } else {
+        let mut end = i;
+        for (j, n) in s[i..].char_indices() {
+            if !(CLOSERS.contains(&n) || n.is_whitespace()) {
                 break;
             }
+            if n == '"' {
+                quote.feed(s, i + j, n);
+            }
+            end = i + j + n.len_utf8();
         }
         out.push(Span::new(line.start + start, line.start + end));
         start = end;
+        i = end;
     }
     if start < s.len() {
         out.push(Span::new(line.start + start, line.end));
     }
 }
+
+/// Whether `c` at byte `i` of `s` (outside any quotation) ends the sentence
+/// that started at byte `start`.
+fn ends_sentence(s: &str, start: usize, i: usize, c: char, was_inside: bool) -> bool {
+    match c {
+        // A quotation that closes right after a sentence end ends the sentence too.
+        '"' | '”' | '」' | '』' if was_inside => {
+            let before = s[..i].chars().next_back();
+            let next = s[i + c.len_utf8()..].chars().next();
+            match before {
+                Some('。' | '！' | '？') => true,
+                Some('.' | '!' | '?') => next.is_none_or(char::is_whitespace),
+                _ => false,
+            }
+        }
+        '。' | '！' | '？' | '；' => true,
+        '.' | '!' | '?' | ';' => {
+            let after = &s[i + 1..];
+            let next = after.trim_start_matches(CLOSERS).chars().next();
+            let spaced = next.is_none_or(char::is_whitespace);
+            spaced && !(c == '.' && is_abbreviation(&s[start..i]))
+        }
+        _ => false,
+    }
+}
+
+/// Bytes that may start a quote mark or a sentence end: `"`, `.`, `!`, `?`,
+/// `;`, and the UTF-8 lead bytes of `“ ”` (0xE2), `「 」 『 』 。` (0xE3) and
+/// `！ ？ ；` (0xEF).
+const MAY_MATTER: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut k = 0;
+    let bytes = b"\".!?;\xE2\xE3\xEF";
+    while k < bytes.len() {
+        table[bytes[k] as usize] = true;
+        k += 1;
+    }
+    table
+};
 
 /// Marks that may follow a sentence end and still belong to it.
 const CLOSERS: &[char] = &['"', '”', '’', '\'', ')', ']', '」', '』', '）', '】', '》'];
@@ -210,9 +238,8 @@ fn is_abbreviation(before: &str) -> bool {
     let word = before
         .rsplit(|c: char| c.is_whitespace() || c == '(')
         .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    ABBREVIATIONS.contains(&word.as_str())
+        .unwrap_or("");
+    ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word))
 }
 
 /// Tracks whether the scan is inside a quotation.
@@ -249,6 +276,79 @@ impl QuoteState {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The per-character splitter `split_sentences` replaced.
+    fn split_sentences_reference(text: &str, line: Span, out: &mut Vec<Span>) {
+        let s = &text[line.range()];
+        let mut start = 0usize;
+        let mut quote = QuoteState::default();
+        let mut iter = s.char_indices().peekable();
+        while let Some((i, c)) = iter.next() {
+            let was_inside = quote.inside();
+            quote.feed(s, i, c);
+            if quote.inside() {
+                continue;
+            }
+            let ends = match c {
+                // A quotation that closes right after a sentence end ends the sentence too.
+                '"' | '”' | '」' | '』' if was_inside => {
+                    let before = s[..i].chars().next_back();
+                    let next = s[i + c.len_utf8()..].chars().next();
+                    match before {
+                        Some('。' | '！' | '？') => true,
+                        Some('.' | '!' | '?') => next.is_none_or(char::is_whitespace),
+                        _ => false,
+                    }
+                }
+                '。' | '！' | '？' | '；' => true,
+                '.' | '!' | '?' | ';' => {
+                    let after = &s[i + 1..];
+                    let next = after.trim_start_matches(CLOSERS).chars().next();
+                    let spaced = next.is_none_or(char::is_whitespace);
+                    spaced && !(c == '.' && is_abbreviation_reference(&s[start..i]))
+                }
+                _ => false,
+            };
+            if !ends {
+                continue;
+            }
+            // Keep closing quotes/brackets and the following whitespace.
+            let mut end = i + c.len_utf8();
+            while let Some(&(j, n)) = iter.peek() {
+                if CLOSERS.contains(&n) || n.is_whitespace() {
+                    if n == '"' {
+                        quote.feed(s, j, n);
+                    }
+                    end = j + n.len_utf8();
+                    iter.next();
+                } else {
+                    break;
+                }
+            }
+            out.push(Span::new(line.start + start, line.start + end));
+            start = end;
+        }
+        if start < s.len() {
+            out.push(Span::new(line.start + start, line.end));
+        }
+    }
+
+    fn is_abbreviation_reference(before: &str) -> bool {
+        let word = before
+            .rsplit(|c: char| c.is_whitespace() || c == '(')
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        ABBREVIATIONS.contains(&word.as_str())
+    }
+
+    fn sentences_reference(text: &str) -> Vec<Span> {
+        let mut out = Vec::new();
+        for line in logical_lines(text) {
+            split_sentences_reference(text, line, &mut out);
+        }
+        out
+    }
 
     fn pieces(t: &str) -> Vec<&str> {
         sentences(t).iter().map(|s| &t[s.range()]).collect()
@@ -346,6 +446,16 @@ mod tests {
                 at = span.end;
             }
             prop_assert_eq!(at, s.len());
+        }
+
+        #[test]
+        fn sentences_same_as_reference(s in "[a-zA-Z .!?;\"“”「」『』。！？；’')\n 0-9(]{0,120}|(e\\.g\\.|Dr\\.|DR\\.|vs\\.|x\\.|\\. |“|”|\")*") {
+            prop_assert_eq!(sentences(&s), sentences_reference(&s));
+        }
+
+        #[test]
+        fn sentences_same_as_reference_any(s in ".{0,120}") {
+            prop_assert_eq!(sentences(&s), sentences_reference(&s));
         }
 
         #[test]
