@@ -157,34 +157,7 @@ impl Normalized {
     /// assert_eq!(n.original_offset(1, Bias::End), 1);
     /// ```
     pub fn original_offset(&self, offset: usize, bias: Bias) -> usize {
-        if self.identity {
-            return offset.min(self.original_len);
-        }
-        if self.pieces.is_empty() {
-            return 0;
-        }
-        match bias {
-            Bias::Start => {
-                if offset >= self.text.len() {
-                    return self.original_len;
-                }
-                let piece = self.pieces[self.piece_index(offset)];
-                match piece.kind {
-                    PieceKind::Copied => piece.orig.start + (offset - piece.norm.start),
-                    PieceKind::Replaced => piece.orig.start,
-                }
-            }
-            Bias::End => {
-                if offset == 0 {
-                    return self.pieces[0].orig.start.min(self.first_orig_start());
-                }
-                let piece = self.pieces[self.piece_index(offset - 1)];
-                match piece.kind {
-                    PieceKind::Copied => piece.orig.start + (offset - piece.norm.start),
-                    PieceKind::Replaced => piece.orig.end,
-                }
-            }
-        }
+        self.map_offset(offset, bias, |at| self.piece_index(at))
     }
 
     /// Map a span of the normalized text to the span of the original input
@@ -207,6 +180,64 @@ impl Normalized {
             self.original_offset(span.start, Bias::Start),
             self.original_offset(span.end, Bias::End),
         )
+    }
+
+    /// [`Self::original_offset`], finding the piece that holds a byte with
+    /// `piece_at` (a binary search, or a cursor when offsets only grow).
+    fn map_offset(
+        &self,
+        offset: usize,
+        bias: Bias,
+        mut piece_at: impl FnMut(usize) -> usize,
+    ) -> usize {
+        if self.identity {
+            return offset.min(self.original_len);
+        }
+        if self.pieces.is_empty() {
+            return 0;
+        }
+        match bias {
+            Bias::Start => {
+                if offset >= self.text.len() {
+                    return self.original_len;
+                }
+                let piece = self.pieces[piece_at(offset)];
+                match piece.kind {
+                    PieceKind::Copied => piece.orig.start + (offset - piece.norm.start),
+                    PieceKind::Replaced => piece.orig.start,
+                }
+            }
+            Bias::End => {
+                if offset == 0 {
+                    return self.pieces[0].orig.start.min(self.first_orig_start());
+                }
+                let piece = self.pieces[piece_at(offset - 1)];
+                match piece.kind {
+                    PieceKind::Copied => piece.orig.start + (offset - piece.norm.start),
+                    PieceKind::Replaced => piece.orig.end,
+                }
+            }
+        }
+    }
+
+    /// Index of the piece holding byte `offset`, searching forward from
+    /// `*hint` (the previous answer); falls back to the binary search when
+    /// `offset` moved backwards. Over a walk with growing offsets the total
+    /// work is linear in the number of pieces.
+    fn piece_index_from(&self, hint: &mut usize, offset: usize) -> usize {
+        let mut k = (*hint).min(self.pieces.len().saturating_sub(1));
+        if self.pieces.get(k).is_some_and(|p| p.norm.start > offset) {
+            k = self.piece_index(offset);
+        }
+        while self
+            .pieces
+            .get(k + 1)
+            .is_some_and(|p| p.norm.start <= offset)
+        {
+            k += 1;
+        }
+        *hint = k;
+        k
     }
 
     fn first_orig_start(&self) -> usize {
@@ -776,15 +807,29 @@ impl<'a> Pass<'a> {
 }
 
 /// Chain two passes: `second` was computed on `first.text`.
+///
+/// The pieces of `second` are sorted, so their spans are mapped through
+/// `first` with forward-moving cursors instead of a binary search each.
 fn compose(first: &Normalized, second: Normalized) -> Normalized {
     if second.identity {
         return first.clone();
     }
+    let (mut at_start, mut at_end) = (0usize, 0usize);
     let pieces = second
         .pieces
         .iter()
         .map(|p| {
-            let orig = first.original_span(p.orig);
+            let start = first.map_offset(p.orig.start, Bias::Start, |o| {
+                first.piece_index_from(&mut at_start, o)
+            });
+            let orig = if p.orig.is_empty() {
+                Span::new(start, start)
+            } else {
+                let end = first.map_offset(p.orig.end, Bias::End, |o| {
+                    first.piece_index_from(&mut at_end, o)
+                });
+                Span::new(start, end)
+            };
             let kind = if p.kind == PieceKind::Copied && orig.len() == p.norm.len() {
                 PieceKind::Copied
             } else {
@@ -895,6 +940,36 @@ mod reference {
             && is_nfkc_quick(std::iter::once(c)) != IsNormalized::Maybe
     }
 
+    /// `compose` with a binary search per piece.
+    fn compose_reference(first: &Normalized, second: Normalized) -> Normalized {
+        if second.identity {
+            return first.clone();
+        }
+        let pieces = second
+            .pieces
+            .iter()
+            .map(|p| {
+                let orig = first.original_span(p.orig);
+                let kind = if p.kind == PieceKind::Copied && orig.len() == p.norm.len() {
+                    PieceKind::Copied
+                } else {
+                    PieceKind::Replaced
+                };
+                Piece {
+                    norm: p.norm,
+                    orig,
+                    kind,
+                }
+            })
+            .collect();
+        Normalized {
+            identity: false,
+            text: second.text,
+            pieces,
+            original_len: first.original_len,
+        }
+    }
+
     pub(super) fn normalize(input: &str) -> Normalized {
         if input.is_ascii() && !input.contains("**") && !input.contains("__") {
             return Normalized::unchanged(input);
@@ -905,7 +980,7 @@ mod reference {
                 break;
             }
             let next = single_pass(&current.text);
-            current = compose(&current, next);
+            current = compose_reference(&current, next);
         }
         current
     }
