@@ -127,11 +127,14 @@ pub fn negation_before(text: &str, pos: usize, max_words: usize, max_cjk: usize)
         pos -= 1;
     }
     let prefix = &text[..pos];
-    // Walk back to find where the window starts.
+    // Walk back to find where the window starts, noting whether it holds any
+    // word or CJK character at all (punctuation-only windows skip the scans).
     let mut word_count = 0usize;
     let mut cjk_count = 0usize;
     let mut in_word = false;
     let mut window_start = 0usize;
+    let mut has_word = false;
+    let mut has_cjk = false;
     for (i, c) in prefix.char_indices().rev() {
         if is_cjk(c) {
             in_word = false;
@@ -140,6 +143,7 @@ pub fn negation_before(text: &str, pos: usize, max_words: usize, max_cjk: usize)
                 window_start = i + c.len_utf8();
                 break;
             }
+            has_cjk = true;
         } else if c.is_alphanumeric() || c == '\'' || c == '’' {
             if !in_word {
                 word_count += 1;
@@ -153,22 +157,27 @@ pub fn negation_before(text: &str, pos: usize, max_words: usize, max_cjk: usize)
                 }
                 in_word = true;
             }
+            has_word = true;
         } else {
             in_word = false;
         }
     }
     let window = &prefix[window_start..];
     let mut best: Option<Span> = None;
-    for (span, w) in words(window) {
-        if is_negation_word(w) {
-            best = Some(span.shift(window_start));
+    if has_word {
+        for (span, w) in words(window) {
+            if is_negation_word(w) {
+                best = Some(span.shift(window_start));
+            }
         }
     }
-    for cue in ZH_NEGATIONS {
-        if let Some(i) = window.rfind(cue) {
-            let span = Span::new(window_start + i, window_start + i + cue.len());
-            if best.is_none_or(|b| span.start > b.start) {
-                best = Some(span);
+    if has_cjk {
+        for cue in ZH_NEGATIONS {
+            if let Some(i) = window.rfind(cue) {
+                let span = Span::new(window_start + i, window_start + i + cue.len());
+                if best.is_none_or(|b| span.start > b.start) {
+                    best = Some(span);
+                }
             }
         }
     }
@@ -180,8 +189,81 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// `negation_before` as it was before the punctuation-only shortcuts.
+    fn negation_before_reference(
+        text: &str,
+        pos: usize,
+        max_words: usize,
+        max_cjk: usize,
+    ) -> Option<Span> {
+        let mut pos = pos.min(text.len());
+        while !text.is_char_boundary(pos) {
+            pos -= 1;
+        }
+        let prefix = &text[..pos];
+        // Walk back to find where the window starts.
+        let mut word_count = 0usize;
+        let mut cjk_count = 0usize;
+        let mut in_word = false;
+        let mut window_start = 0usize;
+        for (i, c) in prefix.char_indices().rev() {
+            if is_cjk(c) {
+                in_word = false;
+                cjk_count += 1;
+                if cjk_count > max_cjk {
+                    window_start = i + c.len_utf8();
+                    break;
+                }
+            } else if c.is_alphanumeric() || c == '\'' || c == '’' {
+                if !in_word {
+                    word_count += 1;
+                    if word_count > max_words {
+                        // The window starts after this word.
+                        window_start = prefix[i..]
+                            .char_indices()
+                            .find(|&(_, ch)| !(ch.is_alphanumeric() || ch == '\'' || ch == '’'))
+                            .map_or(pos, |(j, _)| i + j);
+                        break;
+                    }
+                    in_word = true;
+                }
+            } else {
+                in_word = false;
+            }
+        }
+        let window = &prefix[window_start..];
+        let mut best: Option<Span> = None;
+        for (span, w) in words(window) {
+            if is_negation_word(w) {
+                best = Some(span.shift(window_start));
+            }
+        }
+        for cue in ZH_NEGATIONS {
+            if let Some(i) = window.rfind(cue) {
+                let span = Span::new(window_start + i, window_start + i + cue.len());
+                if best.is_none_or(|b| span.start > b.start) {
+                    best = Some(span);
+                }
+            }
+        }
+        best
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn negation_before_same_as_reference(
+            s in "[a-z'’ ,.!不要别没有用户上线0-9]{0,60}|(not|never|no|don't|!|,| |别|上线)*",
+            pos in 0usize..80,
+            max_words in 0usize..6,
+            max_cjk in 0usize..4,
+        ) {
+            prop_assert_eq!(
+                negation_before(&s, pos, max_words, max_cjk),
+                negation_before_reference(&s, pos, max_words, max_cjk)
+            );
+        }
 
         #[test]
         fn negation_word_same_as_lowercasing(w in "[a-zA-Z'’İK]{0,10}|(?i)(no|not|never|don't|can’t|nor|none|won't|n't)") {
