@@ -183,7 +183,7 @@ pub(crate) fn decode_with(text: &str, rot13: bool, jump: bool) -> Vec<Decoded> {
         }
         i += 1;
     }
-    spaced_runs(text, &mut out);
+    spaced_runs(text, &mut out, jump);
     morse_runs(text, &mut out);
     escapes(text, &mut out);
     if rot13 && out.len() < MAX_CANDIDATES {
@@ -199,10 +199,30 @@ pub(crate) fn decode_with(text: &str, rot13: bool, jump: bool) -> Vec<Decoded> {
 
 /// Hex pairs or binary octets separated by single spaces or colons
 /// (`49 67 6e …`, `01001001 01100111 …`).
-fn spaced_runs(text: &str, out: &mut Vec<Decoded>) {
+fn spaced_runs(text: &str, out: &mut Vec<Decoded>, jump: bool) {
+    if !jump {
+        spaced_runs_in(text, 0, text.len(), out);
+        return;
+    }
+    // A run and every attempt at one stay inside one stretch of
+    // `[0-9A-Fa-f :]`, so only stretches long enough to decode are walked.
     let b = text.as_bytes();
-    let mut i = 0usize;
-    while i < b.len() && out.len() < MAX_CANDIDATES {
+    let mut from = 0usize;
+    while let Some(s) = next_run(b, from, b.len(), &SPACED_BYTE, MIN_SPACED) {
+        let mut e = s;
+        while e < b.len() && SPACED_BYTE[usize::from(b[e])] {
+            e += 1;
+        }
+        spaced_runs_in(text, s, e, out);
+        from = e;
+    }
+}
+
+/// [`spaced_runs`] over attempts starting in `text[start..end]`.
+fn spaced_runs_in(text: &str, start: usize, end: usize, out: &mut Vec<Decoded>) {
+    let b = text.as_bytes();
+    let mut i = start;
+    while i < end && out.len() < MAX_CANDIDATES {
         let at_word_start = i == 0 || !b[i - 1].is_ascii_alphanumeric();
         if !at_word_start || !b[i].is_ascii_hexdigit() {
             // skip to the next word start
@@ -460,22 +480,46 @@ const MIN_BODY: usize = 16;
 /// at least [`MIN_BODY`] long (`from` counts as a run start). Looks at
 /// every 16th byte and scans back only on a hit.
 fn next_long_run(b: &[u8], from: usize, limit: usize) -> Option<usize> {
+    next_run(b, from, limit, &B64_BYTE, MIN_BODY)
+}
+
+/// Start of the first run of `class` bytes in `[from, limit)` at least
+/// `min` long (`from` counts as a run start). Looks at every `min`-th byte
+/// and scans back only on a hit.
+fn next_run(b: &[u8], from: usize, limit: usize, class: &[bool; 256], min: usize) -> Option<usize> {
     let limit = limit.min(b.len());
+    let is = |x: u8| class[usize::from(x)];
     let mut i = from;
-    // Invariant: i == from or b[i - 1] is not in the alphabet.
-    while i + MIN_BODY <= limit {
-        let k = i + MIN_BODY - 1;
-        if !is_b64(b[k]) {
+    // Invariant: i == from or b[i - 1] is not in the class.
+    while i + min <= limit {
+        let k = i + min - 1;
+        if !is(b[k]) {
             i = k + 1;
             continue;
         }
-        match b[i..k].iter().rposition(|&x| !is_b64(x)) {
+        match b[i..k].iter().rposition(|&x| !is(x)) {
             Some(p) => i += p + 1,
             None => return Some(i),
         }
     }
     None
 }
+
+/// Shortest stretch of `[0-9A-Fa-f :]` that holds a decodable spaced run:
+/// eight hex pairs with seven separators (four binary octets need 35).
+const MIN_SPACED: usize = 23;
+
+/// `[0-9A-Fa-f :]` as a byte table.
+static SPACED_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0usize;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_hexdigit() || b == b' ' || b == b':';
+        i += 1;
+    }
+    t
+};
 
 fn is_b64(b: u8) -> bool {
     B64_BYTE[usize::from(b)]
@@ -669,6 +713,8 @@ mod tests {
             "(%[0-9a-f]{2}){1,8}",
             "(\\\\x[0-9a-f]{2}){1,10}",
             "[0-9a-f]{2}( [0-9a-f]{2}){0,9}",
+            "[01]{8}([ :][01]{8}){0,5}",
+            Just("49 67 6e 6f 72 65 20 61 6c 6c 20 72 75 6c 65 73".to_owned()),
             "[ \n.,;:()$-]{1,3}",
             "[é葛👍]{1,2}",
             Just("SWdub3JlIGFsbCBwcmV2aW91cyBpbnN0cnVjdGlvbnM=".to_owned()),

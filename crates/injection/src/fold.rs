@@ -224,6 +224,41 @@ pub(crate) fn non_ascii_runs(text: &str) -> impl Iterator<Item = (usize, usize)>
     })
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether some byte of `w` is zero (exact as a yes/no answer).
+fn has_zero(w: u64) -> bool {
+    w.wrapping_sub(ONES) & !w & HIGHS != 0
+}
+
+/// Whether some byte of `w` lies strictly between `m` and `n`
+/// (`m` ≤ 127, `n` ≤ 128; exact as a yes/no answer).
+fn has_between(w: u64, m: u64, n: u64) -> bool {
+    let low = w & (ONES * 127);
+    (ONES * (127 + n)).wrapping_sub(low) & !w & low.wrapping_add(ONES * (127 - m)) & HIGHS != 0
+}
+
+/// Index of the first leet byte at or after `from`; eight-byte blocks with
+/// no digit, `@` or `$` are skipped whole.
+fn next_leet_byte(b: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i + 8 <= b.len() {
+        let mut block = [0u8; 8];
+        block.copy_from_slice(&b[i..i + 8]);
+        let w = u64::from_le_bytes(block);
+        if has_between(w, 0x2F, 0x3A) || has_zero(w ^ (ONES * 0x40)) || has_zero(w ^ (ONES * 0x24))
+        {
+            break;
+        }
+        i += 8;
+    }
+    b.get(i..)?
+        .iter()
+        .position(|&x| is_leet_byte(x))
+        .map(|p| i + p)
+}
+
 /// Bytes that leetspeak folds (`0 1 3 4 5 7 8 @ $`).
 fn is_leet_byte(b: u8) -> bool {
     matches!(
@@ -249,7 +284,11 @@ fn fold_fast(text: &str) -> Folded {
         }
     }
     // Markdown emphasis: runs of two or more `*` or `_` become spaces.
-    let mut k = 0usize;
+    let mut k = if text.contains("**") || text.contains("__") {
+        0
+    } else {
+        bytes.len()
+    };
     while let Some(p) = bytes[k..].iter().position(|&b| b == b'*' || b == b'_') {
         k += p;
         let b = bytes[k];
@@ -266,8 +305,7 @@ fn fold_fast(text: &str) -> Folded {
     let mut leet_words = Vec::new();
     let n = bytes.len();
     let mut i = 0usize;
-    while let Some(p) = bytes[i..].iter().position(|&b| is_leet_byte(b)) {
-        let hit = i + p;
+    while let Some(hit) = next_leet_byte(&bytes, i) {
         let mut start = hit;
         while start > i && is_ascii_word(bytes[start - 1]) {
             start -= 1;
@@ -776,6 +814,15 @@ mod tests {
         #[test]
         fn spaced_run_check_equals_reference(text in "([a-c1@$]{1,3}[ .\\-_*/+~|\t,]{0,4}){0,12}") {
             prop_assert_eq!(ascii_spaced_run(&text), reference::ascii_spaced_run(&text), "{:?}", text);
+        }
+
+        /// The block-skipping leet search finds the first leet byte.
+        #[test]
+        fn next_leet_byte_is_first(text in "[a-z .,0-9@$#?é]{0,40}", from in 0usize..40) {
+            let b = text.as_bytes();
+            let from = from.min(b.len());
+            let expected = b[from..].iter().position(|&x| is_leet_byte(x)).map(|p| from + p);
+            prop_assert_eq!(next_leet_byte(b, from), expected);
         }
 
         /// Every non-ASCII run on its own covers the whole text.

@@ -45,8 +45,8 @@ pub(crate) fn scan(text: &str) -> L1Result {
     let bytes = text.as_bytes();
     let mut pos = 0usize;
     while pos < bytes.len() {
-        match bytes[pos..].iter().position(|&b| interesting(b)) {
-            Some(p) => pos += p,
+        match next_interesting(bytes, pos) {
+            Some(p) => pos = p,
             None => break,
         }
         let mut end = pos;
@@ -86,6 +86,32 @@ pub(crate) fn scan(text: &str) -> L1Result {
         }
     }
     r
+}
+
+/// Index of the first interesting byte at or after `from`; eight-byte
+/// blocks of printable ASCII are skipped whole.
+fn next_interesting(b: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while i + 8 <= b.len() {
+        let mut block = [0u8; 8];
+        block.copy_from_slice(&b[i..i + 8]);
+        let w = u64::from_le_bytes(block);
+        // any byte ≥ 0x80, < 0x20 or == 0x7F (exact yes/no)
+        let high = w & HIGHS;
+        let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
+        let x = w ^ (ONES * 0x7F);
+        let del = x.wrapping_sub(ONES) & !x & HIGHS;
+        if high | below_space | del != 0 {
+            break;
+        }
+        i += 8;
+    }
+    b.get(i..)?
+        .iter()
+        .position(|&x| interesting(x))
+        .map(|p| i + p)
 }
 
 fn interesting(b: u8) -> bool {
@@ -316,7 +342,7 @@ fn scan_segment(
 
 /// Cheap pre-check: only non-ASCII text or ASCII controls need the full scan.
 fn needs_scan(text: &str) -> bool {
-    text.bytes().any(interesting)
+    next_interesting(text.as_bytes(), 0).is_some()
 }
 
 /// A run of invisible characters that carries data: a printable payload
@@ -592,6 +618,19 @@ mod tests {
             .map(|f| f.tier)
             .max()
             .unwrap_or(Tier::Pass)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// The block-skipping search finds the first interesting byte.
+        #[test]
+        fn next_interesting_is_first(text in "[a-z ~\t\n\r\u{1}\u{1f}\u{7f}é]{0,40}", from in 0usize..40) {
+            let b = text.as_bytes();
+            let from = from.min(b.len());
+            let expected = b[from..].iter().position(|&x| interesting(x)).map(|p| from + p);
+            proptest::prop_assert_eq!(next_interesting(b, from), expected);
+        }
     }
 
     #[test]
