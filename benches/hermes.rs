@@ -56,14 +56,6 @@ const TYPED: &[&str] = &[
 /// several sessions, plus the three sentences the write quotes, once each,
 /// in session `s1`.
 fn said_store(home: &Path, bytes: usize) {
-    // The memory file a write is replayed over (read once per version).
-    std::fs::create_dir_all(home.join("memories")).unwrap();
-    std::fs::write(
-        home.join("memories/MEMORY.md"),
-        "Project uses cargo nextest for CI runs.\n§\nDeploys go through the staging cluster first.\n"
-            .repeat(20),
-    )
-    .unwrap();
     let dir = home.join("plugin-data/provenance-gate");
     std::fs::create_dir_all(&dir).unwrap();
     let mut f = std::fs::File::create(dir.join("said.jsonl")).unwrap();

@@ -14,7 +14,7 @@ use crate::storage::jsonl::{row_time, IncrementalCache, JsonlLog};
 use crate::storage::paths::sha256_hex;
 use crate::time::Timestamp;
 use palisade_provenance::gate::{ClaimVerdict, Gate, GateConfig, Outcome, Reason, Report};
-use palisade_provenance::replay::{check_write, Stored};
+use palisade_provenance::replay::{check_write_cached, Stored, StoredCache};
 use palisade_provenance::said::{SaidIndex, SearchScope};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -31,7 +31,14 @@ pub(crate) struct ProvenanceState {
     blocks: HashMap<(String, String, String), u32>,
     /// MEMORY.md / USER.md / skill files, reused while unchanged on disk.
     files: FileCache,
+    /// The home and time this process last looked at the prune markers.
+    prune_checked: Option<(PathBuf, i64)>,
+    /// Stored texts (MEMORY.md, skill files) normalized once, by content.
+    prepared: StoredCache,
 }
+
+/// How often one process looks at the logs' `.pruned` markers.
+const PRUNE_CHECK_SECS: i64 = 60;
 
 /// What identifies one version of a file on disk: modification time,
 /// length and inode. Hermes rewrites MEMORY.md atomically (temp file +
@@ -186,7 +193,7 @@ pub(crate) fn dispatch(
     match call {
         HookCall::PreLlmCall(p) => {
             // A capture failure is logged and ignored (the seed's rule).
-            let _ = capture(ctx, &config, p);
+            let _ = capture(ctx, &config, state, p);
             Ok(Directive::None)
         }
         HookCall::PreToolCall(p) if is_write_tool(&p.tool_name) => check(ctx, &config, state, p),
@@ -198,7 +205,12 @@ fn is_write_tool(name: &str) -> bool {
     name == "memory" || name == "skill_manage"
 }
 
-fn capture(ctx: &Ctx<'_>, config: &ProvenanceConfig, p: &PreLlmCall) -> Result<(), DispatchError> {
+fn capture(
+    ctx: &Ctx<'_>,
+    config: &ProvenanceConfig,
+    state: &mut ProvenanceState,
+    p: &PreLlmCall,
+) -> Result<(), DispatchError> {
     let raw = p.user_text();
     let Some(cleaned) = palisade_provenance::clean_capture(&raw, p.platform.as_deref()) else {
         return Ok(());
@@ -221,11 +233,27 @@ fn capture(ctx: &Ctx<'_>, config: &ProvenanceConfig, p: &PreLlmCall) -> Result<(
         "platform": p.platform,
         "turn_id": p.turn_id,
     }))?;
-    prune(ctx, config, &said, &evidence);
+    prune(ctx, config, state, &said, &evidence);
     Ok(())
 }
 
-fn prune(ctx: &Ctx<'_>, config: &ProvenanceConfig, said: &JsonlLog, evidence: &JsonlLog) {
+fn prune(
+    ctx: &Ctx<'_>,
+    config: &ProvenanceConfig,
+    state: &mut ProvenanceState,
+    said: &JsonlLog,
+    evidence: &JsonlLog,
+) {
+    // The `.pruned` markers decide "at most hourly" across processes; this
+    // process reads them at most once a minute per home, so a write does not
+    // pay two marker reads.
+    let now = ctx.now.unix();
+    if let Some((home, last)) = &state.prune_checked {
+        if home == ctx.home && now >= *last && now - last < PRUNE_CHECK_SECS {
+            return;
+        }
+    }
+    state.prune_checked = Some((ctx.home.to_path_buf(), now));
     let cutoff = ctx.now.minus_days(config.retention_days);
     // Best effort: a failed prune is retried at the next write.
     let _ = said.prune_if_due("ts", cutoff, ctx.now, 3600);
@@ -389,8 +417,18 @@ fn check(
     let stored = stored_for(&mut state.files, ctx.home, &p.tool_name, &p.args);
     let target = WriteTarget::of(&p.tool_name, &p.args);
     let gate = gate(config);
+    // Taken out for the call: the said index below borrows the state.
+    let mut prepared = std::mem::take(&mut state.prepared);
     let said = said_index(ctx, config, state);
-    let report = check_write(gate, &p.tool_name, &p.args, &stored, said.index(), &session);
+    let report = check_write_cached(
+        gate,
+        &p.tool_name,
+        &p.args,
+        &stored,
+        said.index(),
+        &session,
+        &mut prepared,
+    );
     let enforced = config.mode;
     let verdict_of = |pass: bool| -> &'static str {
         if pass {
@@ -404,6 +442,7 @@ fn check(
         }
     };
     let mut rows = evidence_rows(&report, said, verdict_of);
+    state.prepared = prepared;
     if rows.is_empty() && !report.is_pass() {
         // An unreadable write (bad argument shape) is one row.
         rows.push(
@@ -430,7 +469,7 @@ fn check(
     let (said_log, evidence) = files(ctx.home);
     if !lines.is_empty() {
         let _ = evidence.append_lines(&lines);
-        prune(ctx, config, &said_log, &evidence);
+        prune(ctx, config, state, &said_log, &evidence);
     }
     if report.is_pass() {
         return Ok(Directive::None);
