@@ -549,7 +549,7 @@ struct EventStore {
 
 impl EventStore {
     /// Events per chunk.
-    const CHUNK: usize = 64;
+    const CHUNK: usize = 256;
 
     /// Store an event; returns its index.
     fn push(&mut self, event: CandidateEvent) -> usize {
