@@ -56,6 +56,351 @@ pub const MAX_CANDIDATES: usize = 4096;
 /// At most this many claims are examined in one sentence (the seed's bound).
 pub const MAX_CLAIMS_PER_SENTENCE: usize = 101;
 
+/// A first verb in the past tense and its object, joined by "and" to the
+/// decision verb that shares its subject ("reviewed the options and picked").
+const EN_LEAD: &str = r"(?:(?:[a-z]+ed|read|saw|took|thought|went|came|heard|met|spent|got|had|ran|spoke|sat|felt|left|kept|found|tried|slept on it)\b[^,.;:!?\n]{0,80}?\s+(?:and|then|and\s+then)(?:\s+(?:then|also|finally|eventually|ultimately|quickly|immediately|later))?)";
+
+/// A Chinese first verb phrase in the past (了) before the decision verb
+/// that shares its subject (用户看了两个方案后选择了…, 用户比较了…，最后决定…).
+const ZH_LEAD: &str = r"(?:[^，。；！？,.;!?\n]{1,16}?[了完过][^，。；！？,.;!?\n]{0,16}?(?:之后|以后|后)?(?:[，,]\s*)?(?:最后|最终|然后|随后|还是|就|便)?)";
+
+/// A clause-initial first name, after list markers and a short label.
+const NAMED_SUBJECT_BODY: &str = r"(?:[\s>*+•\-]|\d{1,3}[.)]|\[[ xX]\])*(?:[A-Za-z]{2,12}:\s+)?(?:(?:yesterday|today|earlier|later|then|finally|eventually|ultimately|so|also|in the end|this morning|last week),?\s+)?(?P<subj>(?-i:[A-Z][a-z]{2,14}))";
+
+/// The subject part of [`NAMED_SUBJECT_BODY`], anchored.
+const NAMED_SUBJECT: &str = r"(?i)^(?:[\s>*+•\-]|\d{1,3}[.)]|\[[ xX]\])*(?:[A-Za-z]{2,12}:\s+)?(?:(?:yesterday|today|earlier|later|then|finally|eventually|ultimately|so|also|in the end|this morning|last week),?\s+)?(?-i:[A-Z][a-z]{2,14})";
+
+/// Time words that may stand before a named subject.
+const NAME_LEAD: &[&str] = &[
+    "yesterday",
+    "today",
+    "earlier",
+    "later",
+    "then",
+    "finally",
+    "eventually",
+    "ultimately",
+    "so",
+    "also",
+];
+
+/// Capitalised words that start a clause but name no person: groups,
+/// roles, companies and products, the agent, pronouns and adverbs.
+const NAME_STOP: &[&str] = &[
+    "the",
+    "this",
+    "that",
+    "these",
+    "those",
+    "it",
+    "he",
+    "she",
+    "they",
+    "you",
+    "someone",
+    "somebody",
+    "everyone",
+    "everybody",
+    "nobody",
+    "anyone",
+    "anybody",
+    "one",
+    "each",
+    "all",
+    "both",
+    "most",
+    "many",
+    "some",
+    "users",
+    "owners",
+    "admins",
+    "reviewers",
+    "customers",
+    "clients",
+    "people",
+    "staff",
+    "management",
+    "leadership",
+    "legal",
+    "finance",
+    "security",
+    "marketing",
+    "sales",
+    "support",
+    "engineering",
+    "product",
+    "design",
+    "ops",
+    "devops",
+    "infra",
+    "platform",
+    "team",
+    "vendor",
+    "vendors",
+    "customer",
+    "client",
+    "board",
+    "committee",
+    "council",
+    "upstream",
+    "maintainers",
+    "maintainer",
+    "partner",
+    "partners",
+    "contractor",
+    "contractors",
+    "manager",
+    "director",
+    "lead",
+    "boss",
+    "company",
+    "corp",
+    "procurement",
+    "compliance",
+    "audit",
+    "research",
+    "data",
+    "growth",
+    "hr",
+    "recruiting",
+    "google",
+    "apple",
+    "microsoft",
+    "amazon",
+    "meta",
+    "stripe",
+    "slack",
+    "docker",
+    "vercel",
+    "netlify",
+    "heroku",
+    "cloudflare",
+    "twilio",
+    "shopify",
+    "paypal",
+    "oracle",
+    "ibm",
+    "intel",
+    "nvidia",
+    "openai",
+    "anthropic",
+    "mozilla",
+    "apache",
+    "linux",
+    "ubuntu",
+    "debian",
+    "windows",
+    "android",
+    "python",
+    "rust",
+    "node",
+    "react",
+    "postgres",
+    "redis",
+    "kubernetes",
+    "terraform",
+    "jenkins",
+    "jira",
+    "notion",
+    "figma",
+    "zoom",
+    "atlassian",
+    "hermes",
+    "claude",
+    "assistant",
+    "agent",
+    "bot",
+    "copilot",
+    "codex",
+    "gemini",
+    "chatgpt",
+    "gpt",
+    "model",
+    "system",
+    "server",
+    "client",
+    "browser",
+    "app",
+    "api",
+    "ci",
+    "cron",
+    "today",
+    "yesterday",
+    "tonight",
+    "then",
+    "also",
+    "later",
+    "finally",
+    "eventually",
+    "initially",
+    "originally",
+    "previously",
+    "recently",
+    "already",
+    "just",
+    "ultimately",
+    "again",
+    "instead",
+    "once",
+    "never",
+    "always",
+    "often",
+    "usually",
+    "sometimes",
+    "now",
+    "still",
+    "soon",
+    "here",
+    "there",
+    "why",
+    "how",
+    "what",
+    "when",
+    "where",
+    "who",
+    "which",
+    "whoever",
+    "if",
+    "unless",
+    "after",
+    "before",
+    "since",
+    "because",
+    "while",
+    "until",
+    "and",
+    "but",
+    "so",
+    "or",
+    "nor",
+    "yet",
+    "not",
+    "only",
+    "even",
+    "maybe",
+    "perhaps",
+    "please",
+    "note",
+    "update",
+    "reminder",
+    "context",
+    "background",
+    "decision",
+    "summary",
+    "status",
+    "result",
+    "outcome",
+    "plan",
+    "goal",
+    "task",
+    "ticket",
+    "issue",
+    "bug",
+    "test",
+    "tests",
+    "example",
+    "sample",
+    "mock",
+    "spec",
+    "story",
+    "scenario",
+    "persona",
+    "user",
+    "budget",
+    "release",
+    "build",
+    "deploy",
+    "config",
+    "schema",
+    "change",
+    "request",
+    "proposal",
+    "patch",
+    "feature",
+    "fix",
+    "version",
+    "draft",
+    "review",
+    "estimate",
+    "quote",
+    "offer",
+    "contract",
+    "invoice",
+    "payment",
+    "order",
+    "refund",
+    "account",
+    "policy",
+    "files",
+    "rows",
+    "chrome",
+    "firefox",
+    "safari",
+    "edge",
+    "gmail",
+    "outlook",
+    "excel",
+    "teams",
+    "discord",
+    "telegram",
+    "whatsapp",
+    "wechat",
+    "dropbox",
+    "azure",
+    "grafana",
+    "prometheus",
+    "kafka",
+    "mongo",
+    "mysql",
+    "sqlite",
+    "nginx",
+    "vite",
+    "webpack",
+    "babel",
+    "eslint",
+    "prettier",
+    "jest",
+    "pytest",
+    "cypress",
+    "playwright",
+    "git",
+    "bash",
+    "zsh",
+    "fish",
+    "vim",
+    "emacs",
+    "code",
+    "renovate",
+    "snyk",
+    "sentry",
+    "datadog",
+    "github",
+    "gitlab",
+    "bitbucket",
+    "npm",
+    "cargo",
+    "pip",
+    "brew",
+    "apt",
+    "helm",
+    "argo",
+    "vault",
+    "okta",
+    "auth",
+    "sso",
+    "db",
+    "owner",
+    "human",
+    "we",
+    "our",
+    "my",
+    "your",
+    "their",
+    "his",
+    "her",
+    "its",
+];
+
 /// How much of a long line the unanchored line rules read (bytes).
 const LINE_HEAD: usize = 8192;
 
@@ -135,13 +480,25 @@ enum Lang {
     Zh,
 }
 
+/// The subject rule of a form.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum SubjectRule {
+    /// The user named as such (user, the owner, Dana (the user), 用户).
+    User,
+    /// We / the user and I / 我们: only a clause start or a function word before it.
+    We,
+    /// A bare first name at the start of a clause ("Dana picked FastAPI"):
+    /// not a group, company, product or the agent ([`NAME_STOP`]).
+    Named,
+}
+
 /// One subject + predicate form of one language: a row of the table the
 /// clause loop runs ("user decided", "we agreed", 用户决定, 我们商定).
 #[derive(Clone, Debug)]
 struct SubjectForm {
     lang: Lang,
-    /// A "we" form (we / the user and I / 我们): the class is always approval.
-    we: bool,
+    /// Which subject rule applies.
+    subject_rule: SubjectRule,
     /// Trigger kinds of which one must be in the clause.
     needs: u8,
     /// Predicate cue groups of which one must be in the clause.
@@ -328,6 +685,8 @@ const KIND_EN: u8 = 1;
 const KIND_EN_WE: u8 = 2;
 const KIND_ZH: u8 = 4;
 const KIND_ZH_WE: u8 = 8;
+/// A clause that starts with a capitalised word (a possible named subject).
+const KIND_NAME: u8 = 16;
 
 /// The kind of trigger pattern `id` (see [`build_triggers`]).
 fn trigger_kind(id: usize) -> u8 {
@@ -365,6 +724,9 @@ struct Fixed {
     code_like: Regex,
     cond_any: Regex,
     cond_near: Regex,
+    fact_time: Regex,
+    zh_after_fact: Regex,
+    zh_future: Regex,
     generic: Regex,
     reported: Regex,
     question_aux: Regex,
@@ -473,11 +835,17 @@ impl ClaimDetector {
         let en_subject = r"(?:\b(?-i:[A-Z][a-z]+)\s*\(\s*(?:the\s+|my\s+)?(?:user|owner)\s*\)|\b(?-i:[A-Z][a-z]+),\s+(?:the|my|our)\s+(?:user|owner),|\b(?:(?:the|my|our)\s+)?(?:user|owner)\b|\bmy\s+human\b)";
         let en_adverbs = r"(?:already|explicitly|really|actually|definitely|finally|clearly|just|also|then|now|today|yesterday|tonight|earlier|recently|eventually|ultimately|personally|firmly|formally|officially|originally|initially|previously|specifically|expressly|repeatedly|again|kindly|happily|reluctantly|verbally|quickly|immediately|since|herself|himself|themselves|has|have|had|both|this morning|last week|in chat|once again)";
         let en_main = format!(
-            r"(?i)(?P<subj>{en_subject})(?:\s*:)?(?:\s*\([^()\n]{{1,40}}\))?(?:\s*,\s*[^,\n]{{1,40}}?,)?(?:\s*[—–]\s*[^—–\n]{{1,40}}?\s*[—–]|\s+--?\s+[^\n]{{1,40}}?\s+--?)?(?:\s+(?-i:[A-Z][a-z]+))?(?:\s+{en_adverbs})*(?P<neg>\s+(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer))?\s*(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{})|(?P<pref>{}))\b",
+            r"(?i)(?P<subj>{en_subject})(?:\s*:)?(?:\s*\([^()\n]{{1,40}}\))?(?:\s*,\s*[^,\n]{{1,40}}?,)?(?:\s*[—–]\s*[^—–\n]{{1,40}}?\s*[—–]|\s+--?\s+[^\n]{{1,40}}?\s+--?)?(?:\s+(?-i:[A-Z][a-z]+))?(?:\s+{en_adverbs})*(?:\s+{EN_LEAD})??(?P<neg>\s+(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer))?\s*(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{})|(?P<pref>{}))\b",
             alt(Slot::EnPred, Some(ClaimClass::Approval)),
             alt(Slot::EnPred, Some(ClaimClass::Rejection)),
             alt(Slot::EnPredNeg, None),
             alt(Slot::EnPref, None),
+        );
+        let en_named = format!(
+            r"(?i)^{NAMED_SUBJECT_BODY}(?:\s+{en_adverbs})*(?:\s+{EN_LEAD})??\s+(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{}))\b",
+            alt(Slot::EnPred, Some(ClaimClass::Approval)),
+            alt(Slot::EnPred, Some(ClaimClass::Rejection)),
+            alt(Slot::EnPredNeg, None),
         );
         let en_we = format!(
             r"(?i)(?P<subj>\bwe\b|\b(?:the\s+)?(?:user|owner)\s+and\s+i\b|\bi\s+and\s+the\s+(?:user|owner)\b)(?:\s+(?:both|all|jointly|together|mutually|already|explicitly|finally|just|also|then|now|today|yesterday|eventually|ultimately|formally|officially|have|had))*\s*(?P<appr>{})\b",
@@ -490,7 +858,7 @@ impl ClaimDetector {
         let en_phrase = format!("(?i)(?P<appr>{})", alt(Slot::EnPhrase, None));
         let zh_adverbs = r"(?:已经|已|明确地|明确|明確|正式|亲自|刚刚|刚才|刚|也|再次|最终|最后|终于|今天|昨天|上午|下午|晚上|当面|口头|特别|专门|一直|还|又|自己|确实|之前|早就|主动|直接|坚决|一再|反复|多次|特意|强烈|特地|今早|并|本人|那边|在会上|在群里|都说|\s)*";
         let zh_main = format!(
-            r"(?P<subj>用户|用戶|主人|老板|老闆|负责人|負責人)(?:[（(][^）)\n]{{1,20}}[）)])?{zh_adverbs}(?:(?P<rej>{})|(?P<appr>{})|(?P<instr>{})|(?P<pref>{}))",
+            r"(?P<subj>用户|用戶|主人|老板|老闆|负责人|負責人)(?:[（(][^）)\n]{{1,20}}[）)])?{zh_adverbs}(?:{ZH_LEAD}{zh_adverbs})??(?:(?P<rej>{})|(?P<appr>{})|(?P<instr>{})|(?P<pref>{}))",
             alt(Slot::ZhPred, Some(ClaimClass::Rejection)),
             alt(Slot::ZhPred, Some(ClaimClass::Approval)),
             alt(Slot::ZhPred, Some(ClaimClass::Instruction)),
@@ -534,7 +902,7 @@ impl ClaimDetector {
         let forms = vec![
             SubjectForm {
                 lang: Lang::En,
-                we: false,
+                subject_rule: SubjectRule::User,
                 needs: KIND_EN,
                 cue: CUE_EN_MAIN | prefs(CUE_EN_PREF),
                 find: build(&en_main),
@@ -556,7 +924,7 @@ impl ClaimDetector {
             },
             SubjectForm {
                 lang: Lang::En,
-                we: true,
+                subject_rule: SubjectRule::We,
                 needs: KIND_EN | KIND_EN_WE,
                 cue: CUE_EN_WE,
                 find: build(&en_we),
@@ -564,8 +932,29 @@ impl ClaimDetector {
                 preds: vec![pred(ClaimClass::Approval, Slot::EnWe, None)],
             },
             SubjectForm {
+                lang: Lang::En,
+                subject_rule: SubjectRule::Named,
+                needs: KIND_NAME,
+                cue: CUE_EN_MAIN,
+                find: build(&en_named),
+                subject: build(NAMED_SUBJECT),
+                preds: vec![
+                    pred(
+                        ClaimClass::Approval,
+                        Slot::EnPred,
+                        Some(ClaimClass::Approval),
+                    ),
+                    pred(
+                        ClaimClass::Rejection,
+                        Slot::EnPred,
+                        Some(ClaimClass::Rejection),
+                    ),
+                    pred(ClaimClass::Instruction, Slot::EnPredNeg, None),
+                ],
+            },
+            SubjectForm {
                 lang: Lang::Zh,
-                we: false,
+                subject_rule: SubjectRule::User,
                 needs: KIND_ZH,
                 cue: CUE_ZH_MAIN | prefs(CUE_ZH_PREF),
                 find: build(&zh_main),
@@ -591,7 +980,7 @@ impl ClaimDetector {
             },
             SubjectForm {
                 lang: Lang::Zh,
-                we: true,
+                subject_rule: SubjectRule::We,
                 needs: KIND_ZH | KIND_ZH_WE,
                 cue: CUE_ZH_WE,
                 find: build(&zh_we),
@@ -699,15 +1088,18 @@ impl ClaimDetector {
                 in_fence = !in_fence;
                 continue;
             }
-            if in_fence || !marks.has_trigger(line) || marks.cues(line) == 0 {
+            let line_text = &text[line.range()];
+            let named = |t: &str| t.bytes().any(|b| b.is_ascii_uppercase());
+            if in_fence || !(marks.has_trigger(line) || named(line_text)) || marks.cues(line) == 0 {
                 continue;
             }
-            let line_text = &text[line.range()];
             // The line rules run only for a line that yields a claim.
             let before = claims.len();
             for sentence in sentences(line_text) {
                 let sentence = sentence.shift(line.start);
-                if !marks.has_trigger(sentence) || marks.cues(sentence) == 0 {
+                if !(marks.has_trigger(sentence) || named(&text[sentence.range()]))
+                    || marks.cues(sentence) == 0
+                {
                     continue;
                 }
                 self.sentence_claims(text, sentence, &mut marks, &mut claims, &mut budget);
@@ -772,7 +1164,10 @@ impl ClaimDetector {
             }
             let clause = &s[cs..ce];
             let span = Span::new(sentence.start + cs, sentence.start + ce);
-            let kinds = marks.kinds(span);
+            let mut kinds = marks.kinds(span);
+            if starts_with_name(clause) {
+                kinds |= KIND_NAME;
+            }
             let cues = marks.cues(span);
             if kinds != 0 && cues != 0 {
                 self.clause_claims(clause, sentence.start + cs, kinds, cues, &mut raws, budget);
@@ -864,12 +1259,30 @@ impl ClaimDetector {
                     let subj_start = m.start() + subj.start();
                     let between = &mt[subj.end()..pred.max(subj.end())];
                     let pred_text = &mt[pred..];
-                    let subject_ok = match (lang, form.we) {
-                        (Lang::En, false) => {
-                            !(class == ClaimClass::Approval && self.en_neg.is_match(between))
-                                && self.en_subject_ok(clause, subj_start, subj.as_str())
+                    // Only a decision in the simple past makes an "after"/"once"
+                    // clause a fact ("after the user approved it, …").
+                    let past = matches!(class, ClaimClass::Approval | ClaimClass::Rejection)
+                        && is_simple_past(pred_text);
+                    let negated = || class == ClaimClass::Approval && self.en_neg.is_match(between);
+                    let subject_ok = match (lang, form.subject_rule) {
+                        (Lang::En, SubjectRule::User) => {
+                            !negated()
+                                && self.en_subject_ok(clause, subj_start, subj.as_str(), past)
                         }
-                        (Lang::En, true) => self.we_subject_ok(clause, subj_start),
+                        (Lang::En, SubjectRule::We) => self.we_subject_ok(clause, subj_start, past),
+                        (Lang::En, SubjectRule::Named) => {
+                            // The name itself: the last word of the subject match.
+                            let name = subj
+                                .as_str()
+                                .rsplit([' ', '\t', ':', '-', '*', '>', ']', ')', '.'])
+                                .next()
+                                .unwrap_or("");
+                            let name_start = m.start() + subj.end() - name.len();
+                            !negated()
+                                && is_first_name(name)
+                                && named_object_follows(&clause[m.end()..])
+                                && self.prefix_ok(clause, name_start, past)
+                        }
                         (Lang::Zh, _) => self.zh_prefix_ok(clause, subj_start),
                     };
                     let after_ok = subject_ok
@@ -933,7 +1346,15 @@ impl ClaimDetector {
             if mt.ends_with("'s") || !self.passive_ok(clause, verb_start, verb.as_str()) {
                 continue;
             }
-            if !self.prefix_ok(clause, verb_start) || next_is_word_char(clause, m.end()) {
+            // "after it was approved by the user, …" states a fact.
+            let before = &clause[floor_boundary(clause, verb_start.saturating_sub(24))..verb_start];
+            let past = self
+                .fixed
+                .aux_before
+                .captures(&before.to_ascii_lowercase())
+                .and_then(|c| c.get(1))
+                .is_some_and(|a| matches!(a.as_str(), "was" | "were" | "got"));
+            if !self.prefix_ok(clause, verb_start, past) || next_is_word_char(clause, m.end()) {
                 continue;
             }
             let v = verb.as_str().to_ascii_lowercase();
@@ -961,7 +1382,7 @@ impl ClaimDetector {
             if full(out) || !budget.spend() {
                 return;
             }
-            if !self.prefix_ok(clause, m.start()) {
+            if !self.prefix_ok(clause, m.start(), false) {
                 continue;
             }
             let after = &clause[m.end()..];
@@ -1006,7 +1427,11 @@ impl ClaimDetector {
     }
 
     /// The English subject rule: who may stand before the subject.
-    fn en_subject_ok(&self, clause: &str, subj_start: usize, subj: &str) -> bool {
+    ///
+    /// With a predicate in the simple past, "after"/"once" before the
+    /// subject open a clause that states a fact ("after the user approved
+    /// it, …"), not a condition.
+    fn en_subject_ok(&self, clause: &str, subj_start: usize, subj: &str, past: bool) -> bool {
         let lower = subj.trim_start().to_ascii_lowercase();
         let determined = lower.starts_with("the")
             || lower.starts_with("my")
@@ -1023,7 +1448,8 @@ impl ClaimDetector {
                 return false;
             }
         }
-        if let Some(word) = prev.as_deref() {
+        let fact_time = past && matches!(prev.as_deref(), Some("after" | "once"));
+        if let Some(word) = prev.as_deref().filter(|_| !fact_time) {
             if determined {
                 if PREPOSITIONS.contains(&word) || OBJECT_CLAUSE_VERBS.contains(&word) {
                     return false;
@@ -1032,27 +1458,37 @@ impl ClaimDetector {
                 return false;
             }
         }
-        self.prefix_ok(clause, subj_start)
+        self.prefix_ok(clause, subj_start, past)
     }
 
     /// The subject rule for "we" / "the user and I": only a clause start or
     /// a function word may stand before it ("why we chose" is no claim).
-    fn we_subject_ok(&self, clause: &str, subj_start: usize) -> bool {
-        if let Some(word) = previous_word(clause, subj_start) {
+    fn we_subject_ok(&self, clause: &str, subj_start: usize, past: bool) -> bool {
+        let prev = previous_word(clause, subj_start);
+        let fact_time = past && matches!(prev.as_deref(), Some("after" | "once"));
+        if let Some(word) = prev.filter(|_| !fact_time) {
             if !BARE_OK.contains(&word.as_str()) || word == "that" {
                 return false;
             }
         }
-        self.prefix_ok(clause, subj_start)
+        self.prefix_ok(clause, subj_start, past)
     }
 
     /// The prefix rules shared by every English form: conditionals,
     /// hypotheticals, study/flow/example words, reported sources and
     /// question inversion between the clause start and `at`.
-    fn prefix_ok(&self, clause: &str, at: usize) -> bool {
+    ///
+    /// `past`: the predicate is in the simple past, so the last "after" /
+    /// "once" / "as soon as" before the subject marks a fact, not a condition.
+    fn prefix_ok(&self, clause: &str, at: usize, past: bool) -> bool {
         let start = floor_boundary(clause, at.saturating_sub(LOOKBACK));
         let window = &clause[start..at];
-        let lower = window.to_lowercase().replace("once again", "again");
+        let mut lower = window.to_lowercase().replace("once again", "again");
+        if past {
+            if let Some(m) = self.fixed.fact_time.find_iter(&lower).last() {
+                lower.replace_range(m.range(), " ");
+            }
+        }
         if self.fixed.cond_any.is_match(&lower) || self.fixed.generic.is_match(&lower) {
             return false;
         }
@@ -1080,6 +1516,13 @@ impl ClaimDetector {
         }
         let after = &clause[end..];
         let lp = pred.to_ascii_lowercase();
+        if lp.trim_end().ends_with("picked")
+            && after.trim_start().to_ascii_lowercase().starts_with("up")
+            && !next_is_word_char(after.trim_start(), 2)
+        {
+            // "picked up the ticket" is no choice.
+            return false;
+        }
         if lp.trim_end().ends_with("signed off")
             && after.trim_start().to_ascii_lowercase().starts_with("with")
         {
@@ -1147,6 +1590,15 @@ impl ClaimDetector {
             .find(['，', ',', '。', '；', ';', '！', '？', '!', '?', '\n'])
             .unwrap_or(rest_all.len());
         let rest = &rest_all[..seg_end];
+        // 用户同意后，我们已经合并了: a time clause whose main clause is past.
+        if self.fixed.zh_after_fact.is_match(rest) {
+            let tail = &rest_all[seg_end..];
+            let tail = &tail[..tail
+                .find(['。', '！', '!', '；', ';', '\n'])
+                .unwrap_or(tail.len())];
+            return (tail.contains('了') || tail.contains('已'))
+                && !self.fixed.zh_future.is_match(tail);
+        }
         if self.fixed.zh_noun_after.is_match(rest) {
             return false;
         }
@@ -1277,6 +1729,9 @@ impl Fixed {
                 r"(?i)\b(?:if|unless|whether|until|till|once|suppose|supposing|assuming|imagine|hypothetically|lest|whenever|in case|provided that|what if|let's say|should|would|could|might)\b|如果|若是|假如|假设|要是|一旦|除非|是否|每当",
             ),
             cond_near: build(r"(?i)\b(?:when|before|after|while|as soon as|by the time)\b"),
+            fact_time: build(r"(?i)\b(?:after|once|as soon as)\b"),
+            zh_after_fact: build(r"^了?(?:之后|以后|后)$"),
+            zh_future: build(r"才|即可|则|就会|就能|将|会|可以|可|自动|便可|再"),
             generic: build(
                 r"(?i)\be\.g\.|\b(?:eg|for example|for instance|examples?|study|studies|scenarios?|flows?|personas?|simulation|simulated|stor(?:y|ies)|mock-?ups?|mocks?|prototypes?|wireframes?|demos?|walkthrough|usability|surveys?|experiments?|journey|use cases?|happy path|edge cases?|tutorials?|fixtures?|samples?|templates?|role-?play|game|hypothetical|tests?|testing|specs?|specification|requirements?|onboarding|checkout|wizard|dialog|modal|screens?|ui|ux|qa|a/b|interviews?|transcripts?|sandbox|staging users?)\b|测试中|测试|例如|比如|示例|场景|流程|用例|假定|模拟|演示",
             ),
@@ -1550,6 +2005,115 @@ const TRIGGER_WORDS: &[&str] = &[
 /// A pattern that matches nothing, for an empty lexicon slot.
 fn never() -> String {
     r"[^\s\S]".to_owned()
+}
+
+/// Whether a predicate is in the simple (or past perfect) past tense:
+/// "approved", "chose", "had decided" — not "has approved", "approves".
+fn is_simple_past(pred: &str) -> bool {
+    const IRREGULAR: &[&str] = &[
+        "chose",
+        "went",
+        "gave",
+        "said",
+        "told",
+        "made",
+        "took",
+        "set",
+        "put",
+        "shot",
+        "sent",
+        "wrote",
+        "got",
+        "held",
+        "kept",
+        "let",
+        "stood",
+        "struck",
+        "drew",
+        "spoke",
+        "forbade",
+        "overrode",
+        "came",
+        "ran",
+        "threw",
+        "swore",
+        "bought",
+        "brought",
+        "thought",
+        "sought",
+        "laid",
+        "paid",
+        "meant",
+        "left",
+        "felt",
+        "rang",
+        "saw",
+        "had",
+        "ok'd",
+        "okay'd",
+        "oked",
+        "green-lit",
+        "greenlit",
+        "shut",
+        "signed-off",
+    ];
+    let Some(w) = pred.split_whitespace().next() else {
+        return false;
+    };
+    let w = w.to_ascii_lowercase();
+    w.ends_with("ed") || IRREGULAR.contains(&w.as_str())
+}
+
+/// Whether a clause starts (after list markers and a short label) with a
+/// capitalised word that may be a first name (see [`NAME_STOP`]).
+fn starts_with_name(clause: &str) -> bool {
+    let body = strip_markers(clause);
+    let body = match body.split_once(": ") {
+        Some((label, rest))
+            if label.len() <= 12 && label.bytes().all(|b| b.is_ascii_alphabetic()) =>
+        {
+            rest.trim_start()
+        }
+        _ => body,
+    };
+    let mut words = body.split(|c: char| !c.is_ascii_alphabetic());
+    let mut word: &str = words.next().unwrap_or("");
+    // One leading time word may stand before the name ("Yesterday Dana …").
+    if NAME_LEAD.contains(&word.to_ascii_lowercase().as_str()) {
+        word = words.find(|w| !w.is_empty()).unwrap_or("");
+    }
+    word.len() >= 3
+        && word.len() <= 15
+        && word.as_bytes()[0].is_ascii_uppercase()
+        && word.bytes().skip(1).all(|b| b.is_ascii_lowercase())
+        && is_first_name(word)
+}
+
+/// Whether a capitalised word can be a first name: not a listed group,
+/// company, product or common noun, and without a common-noun or bot
+/// ending (Deployment, Migration, Dependabot).
+fn is_first_name(word: &str) -> bool {
+    const NOUN_ENDINGS: &[&str] = &[
+        "tion", "sion", "ment", "ness", "ity", "ance", "ence", "ing", "ers", "ies", "ure", "ship",
+        "ism", "bot", "ware", "base", "hub", "ops", "ics", "ogy", "ages",
+    ];
+    let lower = word.to_ascii_lowercase();
+    !NAME_STOP.contains(&lower.as_str()) && !NOUN_ENDINGS.iter().any(|e| lower.ends_with(e))
+}
+
+/// What follows a named subject's decision verb: an object in the same
+/// clause, not "by …" (a reduced passive: "Files selected by the user").
+fn named_object_follows(after: &str) -> bool {
+    let t = after.trim_start();
+    let word: String = t
+        .chars()
+        .take_while(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    t.chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '"' || c == '“')
+        && word != "by"
 }
 
 /// The lower-cased word right before `at`, if the text before it (after
