@@ -1,17 +1,21 @@
 //! egress-guard: tool arguments (pre_tool_call), tool results
 //! (transform_tool_result, JSON rewritten string by string) and the final
-//! reply (transform_llm_output, with a withheld-values note).
+//! reply (transform_llm_output, with a withheld-values note). Every
+//! decision is palisade-egress's (`EgressGuard`, via `egress_policy`); this
+//! file does the I/O: audit rows, directives per host capability.
 //!
 //! File: `plugin-data/egress-guard/audit.jsonl` — one row per inspected
 //! string with findings: masked previews only, the first 12 hex digits of a
 //! SHA-256 of the inspected text, at most 50 findings, lines capped at 64 KB.
 
 use super::adapters::{self, EgressAction, EgressInspection, EgressScope};
+use super::egress_policy;
 use super::{session_of, Ctx, DispatchError};
 use crate::config::EgressConfig;
 use crate::hooks::{Directive, Hook, HookCall};
 use crate::storage::jsonl::{cap_row, JsonlLog};
 use crate::storage::paths::sha256_hex;
+use palisade_egress::guard::Action;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -20,8 +24,6 @@ use std::time::SystemTime;
 pub(crate) const AUDIT_LINE_CAP: usize = 64 * 1024;
 /// At most this many findings are listed per audit row.
 pub(crate) const AUDIT_MAX_FINDINGS: usize = 50;
-/// Strings visited per call (a bound on hostile, deeply nested args).
-const MAX_STRINGS: usize = 10_000;
 
 #[derive(Default)]
 pub(crate) struct EgressState {
@@ -81,32 +83,37 @@ pub(crate) fn dispatch(
     let session = session_of(Some(call));
     match call {
         HookCall::PreToolCall(p) => {
-            let mut visited = 0usize;
             let mut worst = EgressAction::Pass;
             let mut messages = Vec::new();
             let mut rule_key = String::new();
             let mut rewritten = Map::new();
             let mut rows = Vec::new();
-            if let Value::Object(args) = &p.args {
-                for (key, value) in args {
-                    let is_command = key == "command";
-                    let (new_value, changed) = rewrite_strings(value, &mut visited, &mut |s| {
-                        let ins =
-                            adapters::egress_inspect(policy, EgressScope::Args, s, is_command)?;
-                        if ins.action != EgressAction::Pass {
-                            rows.push(audit_row(ctx, &session, "args", &p.tool_name, s, &ins));
+            if p.args.is_object() {
+                // Every string of the arguments, JSON-aware (keys `command`,
+                // `cmd`, `script` hold shell commands), one audit row per
+                // string with findings.
+                let (ins, new_args) = egress_policy::inspect_json(
+                    policy,
+                    EgressScope::Args,
+                    &p.args,
+                    &mut |_path, s, one| {
+                        if one.action != Action::Pass {
+                            let one = egress_policy::to_inspection(one);
+                            rows.push(audit_row(ctx, &session, "args", &p.tool_name, s, &one));
                         }
-                        if ins.action > worst {
-                            worst = ins.action;
-                            rule_key = ins.rule_key.clone();
+                    },
+                );
+                worst = ins.action;
+                rule_key = ins.rule_key;
+                if !ins.message.is_empty() && ins.action >= EgressAction::Approve {
+                    messages.push(ins.message);
+                }
+                // `modify` shallow-merges: hand over the changed keys only.
+                if let (Some(Value::Object(new)), Value::Object(old)) = (new_args, &p.args) {
+                    for (key, value) in new {
+                        if old.get(&key) != Some(&value) {
+                            rewritten.insert(key, value);
                         }
-                        if !ins.message.is_empty() && ins.action >= EgressAction::Approve {
-                            messages.push(ins.message.clone());
-                        }
-                        Ok(ins.rewritten)
-                    })?;
-                    if changed {
-                        rewritten.insert(key.clone(), new_value);
                     }
                 }
             } else if let Value::String(s) = &p.args {
@@ -147,16 +154,22 @@ pub(crate) fn dispatch(
         }
         HookCall::TransformToolResult(p) => {
             let mut rows = Vec::new();
-            let out = rewrite_text_or_json(&p.result, &mut |s| {
-                let ins = adapters::egress_inspect(policy, EgressScope::Result, s, false)?;
-                if ins.action != EgressAction::Pass {
-                    rows.push(audit_row(ctx, &session, "result", &p.tool_name, s, &ins));
-                }
-                Ok(ins.rewritten)
-            })?;
+            // JSON is rewritten string by string, keeping its shape;
+            // anything else is one text.
+            let ins = egress_policy::inspect_maybe_json(
+                policy,
+                EgressScope::Result,
+                &p.result,
+                &mut |_path, s, one| {
+                    if one.action != Action::Pass {
+                        let one = egress_policy::to_inspection(one);
+                        rows.push(audit_row(ctx, &session, "result", &p.tool_name, s, &one));
+                    }
+                },
+            );
             write_audit(ctx, policy.audit_enabled, rows, false, observe);
-            Ok(match out {
-                Some(text) if !observe => Directive::Rewrite(text),
+            Ok(match ins.rewritten {
+                Some(text) if !observe && text != p.result => Directive::Rewrite(text),
                 _ => Directive::None,
             })
         }
@@ -245,64 +258,6 @@ fn write_audit(ctx: &Ctx<'_>, enabled: bool, rows: Vec<Value>, degraded: bool, o
         .collect();
     // An audit failure never changes the verdict.
     let _ = audit_log(ctx.home).append_lines(&lines);
-}
-
-type Rewriter<'a> = dyn FnMut(&str) -> Result<Option<String>, DispatchError> + 'a;
-
-/// Rewrite every string inside `value`; returns the new value and whether
-/// anything changed. Visits at most [`MAX_STRINGS`] strings.
-fn rewrite_strings(
-    value: &Value,
-    visited: &mut usize,
-    f: &mut Rewriter<'_>,
-) -> Result<(Value, bool), DispatchError> {
-    Ok(match value {
-        Value::String(s) => {
-            *visited += 1;
-            if *visited > MAX_STRINGS {
-                return Ok((value.clone(), false));
-            }
-            match f(s)? {
-                Some(new) if new != *s => (Value::String(new), true),
-                _ => (value.clone(), false),
-            }
-        }
-        Value::Array(items) => {
-            let mut changed = false;
-            let mut out = Vec::with_capacity(items.len());
-            for item in items {
-                let (v, c) = rewrite_strings(item, visited, f)?;
-                changed |= c;
-                out.push(v);
-            }
-            (Value::Array(out), changed)
-        }
-        Value::Object(map) => {
-            let mut changed = false;
-            let mut out = Map::new();
-            for (k, item) in map {
-                let (v, c) = rewrite_strings(item, visited, f)?;
-                changed |= c;
-                out.insert(k.clone(), v);
-            }
-            (Value::Object(out), changed)
-        }
-        other => (other.clone(), false),
-    })
-}
-
-/// A tool result that is JSON is rewritten string by string, keeping its
-/// shape; anything else is rewritten as text. `None` when unchanged.
-fn rewrite_text_or_json(text: &str, f: &mut Rewriter<'_>) -> Result<Option<String>, DispatchError> {
-    let trimmed = text.trim_start();
-    if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        if let Ok(value) = serde_json::from_str::<Value>(text) {
-            let mut visited = 0;
-            let (new, changed) = rewrite_strings(&value, &mut visited, f)?;
-            return Ok(changed.then(|| new.to_string()));
-        }
-    }
-    Ok(f(text)?.filter(|new| new != text))
 }
 
 pub(crate) fn fail(
