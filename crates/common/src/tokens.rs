@@ -235,17 +235,28 @@ pub fn words(text: &str) -> impl Iterator<Item = (Span, &str)> + '_ {
 /// ```
 pub fn content_tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
+    for_each_token(text, |token| out.push(token.to_owned()));
+    out
+}
+
+/// Call `f` with each content token of `text`, in order, without
+/// allocating per token (ASCII words are lower-cased into one buffer, CJK
+/// bigrams are slices of `text`).
+fn for_each_token(text: &str, mut f: impl FnMut(&str)) {
     // Words and CJK runs are contiguous in `text`, so they are tracked as
-    // byte offsets and only the tokens that are kept get allocated.
+    // byte offsets.
     let mut word_start: Option<usize> = None;
     let mut cjk_prev: Option<usize> = None;
     let mut prev: Option<char> = None;
+    let mut lower = String::new();
     let mut iter = text.char_indices().peekable();
     while let Some((i, c)) = iter.next() {
         if is_cjk(c) {
-            flush_word(text, &mut word_start, i, &mut out);
+            if let Some(from) = word_start.take() {
+                emit_word(&text[from..i], &mut lower, &mut f);
+            }
             if let Some(p) = cjk_prev {
-                out.push(text[p..i + c.len_utf8()].to_owned());
+                f(&text[p..i + c.len_utf8()]);
             }
             cjk_prev = Some(i);
         } else if is_word_char(c) {
@@ -257,42 +268,38 @@ pub fn content_tokens(text: &str) -> Vec<String> {
         {
             // An apostrophe between letters stays inside the word.
         } else {
-            flush_word(text, &mut word_start, i, &mut out);
+            if let Some(from) = word_start.take() {
+                emit_word(&text[from..i], &mut lower, &mut f);
+            }
             cjk_prev = None;
         }
         prev = Some(c);
     }
-    flush_word(text, &mut word_start, text.len(), &mut out);
-    out
+    if let Some(from) = word_start {
+        emit_word(&text[from..], &mut lower, &mut f);
+    }
 }
 
-/// End the word that started at `start` (if any) at byte `end`, keeping it
-/// (lower-cased, `’` folded to `'`) when it has three or more letters and is
-/// not a stopword.
-fn flush_word(text: &str, start: &mut Option<usize>, end: usize, out: &mut Vec<String>) {
-    let Some(from) = start.take() else {
-        return;
-    };
-    let word = &text[from..end];
+/// Pass `word` to `f` (lower-cased, `’` folded to `'`) when it has three or
+/// more letters and is not a stopword; `lower` is scratch space.
+fn emit_word(word: &str, lower: &mut String, f: &mut impl FnMut(&str)) {
     if word.is_ascii() {
-        // ASCII words hold letters and `'`: decide before allocating.
+        // ASCII words hold letters and `'`: ASCII lower-casing is the whole
+        // of `to_lowercase` and there is no `’` to fold.
         if word.bytes().filter(u8::is_ascii_alphabetic).count() < 3 {
             return;
         }
-        let mut buf = [0u8; 16];
-        if let Some(slot) = buf.get_mut(..word.len()) {
-            slot.copy_from_slice(word.as_bytes());
-            slot.make_ascii_lowercase();
-            if std::str::from_utf8(slot).is_ok_and(is_stopword) {
-                return;
-            }
+        lower.clear();
+        lower.push_str(word);
+        lower.make_ascii_lowercase();
+        if !is_stopword(lower) {
+            f(lower);
         }
-        out.push(word.to_ascii_lowercase());
         return;
     }
-    let lower = word.to_lowercase().replace('’', "'");
-    if lower.chars().filter(|c| c.is_alphabetic()).count() >= 3 && !is_stopword(&lower) {
-        out.push(lower);
+    let folded = word.to_lowercase().replace('’', "'");
+    if folded.chars().filter(|c| c.is_alphabetic()).count() >= 3 && !is_stopword(&folded) {
+        f(&folded);
     }
 }
 
@@ -305,8 +312,17 @@ fn flush_word(text: &str, start: &mut Option<usize>, end: usize, out: &mut Vec<S
 /// ```
 pub fn shared_token_count(a: &str, b: &str) -> usize {
     let left: std::collections::HashSet<String> = content_tokens(a).into_iter().collect();
-    let right: std::collections::HashSet<String> = content_tokens(b).into_iter().collect();
-    left.intersection(&right).count()
+    if left.is_empty() {
+        return 0;
+    }
+    // `b` (often the longer text) is streamed: no token of it is allocated.
+    let mut shared: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for_each_token(b, |token| {
+        if let Some(kept) = left.get(token) {
+            shared.insert(kept.as_str());
+        }
+    });
+    shared.len()
 }
 
 #[cfg(test)]
@@ -392,6 +408,16 @@ mod tests {
         #[test]
         fn content_tokens_same_as_reference(s in "[a-zA-Z'’ .,用户决定使用数据库ÉéΣσßİ\n-]{0,60}") {
             prop_assert_eq!(content_tokens(&s), content_tokens_reference(&s));
+        }
+
+        #[test]
+        fn shared_count_same_as_set_intersection(
+            a in "[a-zA-Z' 用户决定使用数据库É]{0,40}",
+            b in "[a-zA-Z' 用户决定使用数据库É]{0,60}",
+        ) {
+            let left: std::collections::HashSet<String> = content_tokens_reference(&a).into_iter().collect();
+            let right: std::collections::HashSet<String> = content_tokens_reference(&b).into_iter().collect();
+            prop_assert_eq!(shared_token_count(&a, &b), left.intersection(&right).count());
         }
 
         #[test]
