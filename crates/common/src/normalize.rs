@@ -1284,6 +1284,62 @@ mod tests {
         }
     }
 
+    /// The fast pass agrees with the reference on real text: every string in
+    /// the shared external corpora (prompt injections with invisibles and
+    /// homoglyphs, secrets, tool calls), raw and with emphasis and zero-width
+    /// characters sprinkled in. Skips, and says so, when they are absent.
+    #[test]
+    #[allow(clippy::disallowed_methods)] // tests may read the shared corpora; the library never does
+    fn fast_matches_reference_on_shared_corpora() {
+        const ROOT: &str = "/work/shared/corpora";
+        let files = [
+            "injection/notinject.jsonl",
+            "injection/bipia-attacks.jsonl",
+            "injection/purplellama-prompt-injection.jsonl",
+            "secrets/noseyparker-examples.jsonl",
+            "tool-calls/dcg-corpus.jsonl",
+        ];
+        let (mut strings, mut budget) = (0usize, 600_000usize);
+        for f in files {
+            let Ok(text) = std::fs::read_to_string(format!("{ROOT}/{f}")) else {
+                println!("skipping {ROOT}/{f}: not present");
+                continue;
+            };
+            for line in text.lines() {
+                let Ok(serde_json::Value::Object(obj)) = serde_json::from_str(line) else {
+                    continue;
+                };
+                for s in obj.values().filter_map(serde_json::Value::as_str) {
+                    if budget < s.len() {
+                        break;
+                    }
+                    budget -= s.len();
+                    strings += 1;
+                    let decorated: String = s
+                        .char_indices()
+                        .flat_map(|(i, c)| {
+                            let extra = match i % 7 {
+                                0 => Some('\u{200B}'),
+                                3 => Some('*'),
+                                5 => Some('_'),
+                                _ => None,
+                            };
+                            std::iter::once(c).chain(extra)
+                        })
+                        .collect();
+                    for input in [s, decorated.as_str()] {
+                        assert_eq!(
+                            normalize(input),
+                            reference::normalize(input),
+                            "{f}: {input:?}"
+                        );
+                    }
+                }
+            }
+        }
+        println!("compared {strings} corpus strings");
+    }
+
     /// Characters that exercise every branch: ASCII and emphasis markers,
     /// invisibles, combining marks (composing and not), full-width and
     /// compatibility forms, Hangul jamo, kana voicing marks, CJK.
