@@ -3,8 +3,9 @@
 //! `cargo bench --bench common --no-default-features -- --warm-up-time 1 --measurement-time 3`
 //!
 //! Groups: `normalize` (ASCII prose, ASCII Markdown, already-NFKC CJK/mixed
-//! prose, a mixed corpus with full-width letters, zero-width characters and
-//! emphasis, and three adversarial inputs) at 16 KiB / 128 KiB / 1 MiB, and
+//! prose, CJK prose with full-width punctuation, a mixed corpus with
+//! full-width letters, zero-width characters and emphasis, and three
+//! adversarial inputs) at 16 KiB / 128 KiB / 1 MiB, and
 //! `text` (sentences, logical lines, quoted spans, content tokens, negation)
 //! on mixed prose at the same sizes plus adversarial 1 MiB inputs.
 
@@ -55,6 +56,16 @@ const CJK_MIXED: &[&str] = &[
     "사용자가 금요일에 배포하기로 결정했습니다. ",
 ];
 
+/// Already NFKC: no full-width punctuation, no compatibility characters.
+const CJK_NFKC: &[&str] = &[
+    "用户决定使用 Postgres 作为主数据库、并在周五上线。",
+    "以后不要再自动提交代码, 除非我明确同意。",
+    "The user said 「以后不要自动提交」 yesterday. ",
+    "我们讨论了缓存策略: 先用 Redis、再评估别的方案。\n",
+    "ユーザーは金曜日にリリースすると決めました。",
+    "사용자가 금요일에 배포하기로 결정했습니다. ",
+];
+
 const MIXED_CORPUS: &[&str] = &[
     "The **user** decided we ship on Friday (\"I decided we ship on Friday\"). 用户决定使用 Postgres。 Ｆｕｌｌ-width and zero\u{200B}width. ",
 ];
@@ -64,7 +75,9 @@ fn normalize_group(c: &mut Criterion) {
     let inputs: &[(&str, &[&str])] = &[
         ("ascii-prose", ASCII_PROSE),
         ("ascii-markdown", ASCII_MARKDOWN),
-        ("cjk-mixed-nfkc", CJK_MIXED),
+        ("cjk-nfkc", CJK_NFKC),
+        // Real Chinese prose: full-width punctuation that NFKC rewrites.
+        ("cjk-fullwidth-punct", CJK_MIXED),
         ("mixed-corpus", MIXED_CORPUS),
         // Adversarial: every other character is removed or rewritten.
         (
