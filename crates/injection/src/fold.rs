@@ -283,17 +283,31 @@ fn fold_fast(text: &str) -> Folded {
             }
         }
     }
-    // Markdown emphasis: runs of two or more `*` or `_` become spaces.
-    let mut k = if text.contains("**") || text.contains("__") {
-        0
-    } else {
-        bytes.len()
+    // Markdown emphasis: runs of two or more `*` or `_` become spaces. Only
+    // the `*` and `_` bytes are visited (found with memchr in `text`, whose
+    // `*` and `_` bytes are the same as in `bytes`).
+    let n = bytes.len();
+    let find = |from: usize, c: char| {
+        text.get(from..)
+            .and_then(|rest| rest.find(c))
+            .map_or(n, |p| from + p)
     };
-    while let Some(p) = bytes[k..].iter().position(|&b| b == b'*' || b == b'_') {
-        k += p;
+    let (mut star, mut under) = (find(0, '*'), find(0, '_'));
+    let mut k = 0usize;
+    while k < n {
+        if star < k {
+            star = find(k, '*');
+        }
+        if under < k {
+            under = find(k, '_');
+        }
+        k = star.min(under);
+        if k >= n {
+            break;
+        }
         let b = bytes[k];
         if bytes.get(k + 1) == Some(&b) {
-            while k < bytes.len() && bytes[k] == b {
+            while k < n && bytes[k] == b {
                 bytes[k] = b' ';
                 k += 1;
             }
@@ -303,7 +317,6 @@ fn fold_fast(text: &str) -> Folded {
     }
     // Leetspeak: only words holding a leet byte are looked at.
     let mut leet_words = Vec::new();
-    let n = bytes.len();
     let mut i = 0usize;
     while let Some(hit) = next_leet_byte(&bytes, i) {
         let mut start = hit;
@@ -368,46 +381,82 @@ static ASCII_WORD: [bool; 256] = {
 fn ascii_spaced_run(text: &str) -> bool {
     let b = text.as_bytes();
     let n = b.len();
-    let mut run = 0usize;
-    let mut i = 0usize;
-    // Invariant: `i` is 0 or follows a non-word byte.
-    while i < n {
-        if !is_ascii_word(b[i]) {
-            run = 0;
-            i += 1;
-            continue;
-        }
-        let s = i;
-        i += 1;
-        if i < n && is_ascii_word(b[i]) {
-            // a word of two or more characters: skip it whole
-            while i < n && is_ascii_word(b[i]) {
-                i += 1;
+    let mut from = 0usize;
+    while let Some(s) = next_single(b, from) {
+        // follow the chain: a gap of 1–3 separator bytes, then another single
+        let mut run = 1usize;
+        let mut cur = s;
+        while run < 4 {
+            let mut j = cur + 1;
+            while j < n && j - cur <= 4 && is_thin_separator_byte(b[j]) {
+                j += 1;
             }
-            run = 0;
-            continue;
+            if j == cur + 1 || j - cur > 4 || j >= n || !is_single(b, j) {
+                break;
+            }
+            run += 1;
+            cur = j;
         }
-        run += 1;
         if run >= 4 {
             return true;
         }
-        // a gap of 1–3 separator bytes must follow
-        let mut j = s + 1;
-        while j < n
-            && j - s <= 4
-            && matches!(
-                b[j],
-                b' ' | b'.' | b'-' | b'_' | b'*' | b'/' | b'+' | b'~' | b'|' | b'\t'
-            )
-        {
-            j += 1;
-        }
-        if j == s + 1 || j - s > 4 || j >= n {
-            run = 0;
-        }
-        i = j.max(s + 1);
+        from = cur + 1;
     }
     false
+}
+
+fn is_thin_separator_byte(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'.' | b'-' | b'_' | b'*' | b'/' | b'+' | b'~' | b'|' | b'\t'
+    )
+}
+
+/// A word byte whose neighbours are not word bytes.
+fn is_single(b: &[u8], i: usize) -> bool {
+    is_ascii_word(b[i])
+        && (i == 0 || !is_ascii_word(b[i - 1]))
+        && (i + 1 >= b.len() || !is_ascii_word(b[i + 1]))
+}
+
+/// Per-byte mask (high bit of each byte) of `[A-Za-z0-9@$]` in `w`.
+fn word_mask(w: u64) -> u64 {
+    let low = w & (ONES * 127);
+    let between = |m: u64, n: u64| {
+        (ONES * (127 + n)).wrapping_sub(low) & !w & low.wrapping_add(ONES * (127 - m))
+    };
+    let x = w ^ (ONES * 0x24);
+    let dollar = !(((x & (ONES * 0x7F)) + ONES * 0x7F) | x);
+    (between(0x2F, 0x3A) | between(0x3F, 0x5B) | between(0x60, 0x7B) | dollar) & HIGHS
+}
+
+/// Index of the first single-character word at or after `from` (eight bytes
+/// at a time).
+fn next_single(b: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i + 8 <= b.len() {
+        let mut block = [0u8; 8];
+        block.copy_from_slice(&b[i..i + 8]);
+        let w = word_mask(u64::from_le_bytes(block));
+        if w != 0 {
+            let prev = if i > 0 && is_ascii_word(b[i - 1]) {
+                0x80
+            } else {
+                0
+            };
+            let next = if i + 8 < b.len() && is_ascii_word(b[i + 8]) {
+                0x80 << 56
+            } else {
+                0
+            };
+            let singles = w & !((w << 8) | prev) & !((w >> 8) | next);
+            if singles != 0 {
+                return Some(i + (singles.trailing_zeros() / 8) as usize);
+            }
+        }
+        i += 8;
+    }
+    (i..b.len()).find(|&k| is_single(b, k))
 }
 
 fn fold_general(text: &str) -> Folded {
@@ -814,6 +863,15 @@ mod tests {
         #[test]
         fn spaced_run_check_equals_reference(text in "([a-c1@$]{1,3}[ .\\-_*/+~|\t,]{0,4}){0,12}") {
             prop_assert_eq!(ascii_spaced_run(&text), reference::ascii_spaced_run(&text), "{:?}", text);
+        }
+
+        /// The block-skipping single-letter search finds the first one.
+        #[test]
+        fn next_single_is_first(text in "[a-zA-Z0-9@$ .,é#]{0,40}", from in 0usize..40) {
+            let b = text.as_bytes();
+            let from = from.min(b.len());
+            let expected = (from..b.len()).find(|&k| is_single(b, k));
+            prop_assert_eq!(next_single(b, from), expected, "{:?}", text);
         }
 
         /// The block-skipping leet search finds the first leet byte.

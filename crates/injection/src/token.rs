@@ -133,7 +133,12 @@ impl Tokens {
 pub(crate) fn homoglyphs(original: &str) -> Vec<TokenHit> {
     let mut hits = Vec::new();
     // Cyrillic and Greek (U+0370–U+052F) start with a lead byte 0xCD–0xD4.
-    if !original.bytes().any(|b| (0xCD..=0xD4).contains(&b)) {
+    let lead = |&(s, e): &(usize, usize)| {
+        original.as_bytes()[s..e]
+            .iter()
+            .any(|b| (0xCD..=0xD4).contains(b))
+    };
+    if !crate::fold::non_ascii_runs(original).any(|r| lead(&r)) {
         return hits;
     }
     let (mut latin, mut cyr_greek) = (0usize, 0usize);
