@@ -28,7 +28,7 @@ status=0
 for target in $(cargo +nightly fuzz list); do
     corpus="$(mktemp -d)"
     if cargo +nightly fuzz run "${FLAGS[@]}" "$target" "$corpus" -- \
-        -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
+        -max_total_time="$SECONDS_PER_TARGET" -timeout=5 -rss_limit_mb=2048 \
         -artifact_prefix="$corpus/" >"$corpus/log" 2>&1; then
         runs=$(grep -o 'Done [0-9]* runs' "$corpus/log" | tail -1)
         echo "fuzz $target: ok (${runs:-no run count})"

@@ -1,5 +1,9 @@
 //! The injection scan and the tool-call guard never panic, are deterministic,
 //! and report spans inside the input.
+//!
+//! Bounded time is libFuzzer's `-timeout` (scripts/fuzz-smoke.sh sets 5 s
+//! per input; long runs use `-max_len=65536 -timeout=2`): a super-linear
+//! path shows up as a timeout artifact.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
