@@ -383,6 +383,7 @@ fn class_of(c: char) -> Class {
     match bmp_tag(u) {
         TAG_STABLE => Class::Stable,
         TAG_COMPAT => Class::Compat,
+        TAG_INVISIBLE => Class::Invisible,
         _ => class_by_lookup(c),
     }
 }
@@ -425,6 +426,26 @@ fn class_by_lookup(c: char) -> Class {
 const TAG_NONE: u8 = 0;
 const TAG_STABLE: u8 = 1;
 const TAG_COMPAT: u8 = 2;
+const TAG_INVISIBLE: u8 = 3;
+
+/// The BMP part of [`is_default_ignorable`], as data for [`BMP_TAGS`] (a test
+/// checks the two agree on every BMP code point).
+const BMP_IGNORABLE: &[(u32, u32)] = &[
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+];
 
 /// [`STABLE_STARTERS`] and [`COMPAT_STARTERS`] merged into one sorted
 /// table (tagged [`TAG_STABLE`] / [`TAG_COMPAT`]), so one binary search
@@ -456,7 +477,8 @@ const STARTERS: [(u32, u32, u8); STABLE_STARTERS.len() + COMPAT_STARTERS.len()] 
 };
 
 /// Two bits per BMP code point: [`TAG_STABLE`] or [`TAG_COMPAT`] when
-/// [`STARTERS`] lists it, else [`TAG_NONE`] (16 KiB, built at compile time),
+/// [`STARTERS`] lists it, [`TAG_INVISIBLE`] for [`BMP_IGNORABLE`], else
+/// [`TAG_NONE`] (16 KiB, built at compile time),
 /// so [`class_of`] answers most characters with one load.
 const BMP_TAGS: [u8; 0x4000] = {
     let mut tags = [0u8; 0x4000];
@@ -466,6 +488,16 @@ const BMP_TAGS: [u8; 0x4000] = {
         let mut u = lo;
         while u <= hi && u < 0x10000 {
             tags[(u >> 2) as usize] |= tag << ((u & 3) * 2);
+            u += 1;
+        }
+        k += 1;
+    }
+    k = 0;
+    while k < BMP_IGNORABLE.len() {
+        let (lo, hi) = BMP_IGNORABLE[k];
+        let mut u = lo;
+        while u <= hi {
+            tags[(u >> 2) as usize] |= TAG_INVISIBLE << ((u & 3) * 2);
             u += 1;
         }
         k += 1;
@@ -1220,6 +1252,7 @@ mod tests {
             let tag = match (in_table(STABLE_STARTERS, c), in_table(COMPAT_STARTERS, c)) {
                 (true, false) => TAG_STABLE,
                 (false, true) => TAG_COMPAT,
+                (false, false) if is_default_ignorable(c) => TAG_INVISIBLE,
                 (false, false) => TAG_NONE,
                 (true, true) => panic!("{c:?} in both tables"),
             };
