@@ -1,5 +1,7 @@
 //! Criterion benches for palisade-closure against the budgets in DESIGN.md:
 //! one turn judgment ≤ 20 µs; folding 100 000 ledger events ≤ 50 ms, linear.
+//! The adversarial ledger orders are measured both one event at a time
+//! (`Ledger::apply`) and as one batch (`Ledger::apply_all`).
 //!
 //! `cargo bench --bench closure -- --warm-up-time 1 --measurement-time 3`
 
@@ -145,6 +147,57 @@ fn ledger_events(n: usize) -> Vec<CandidateEvent> {
     out
 }
 
+/// `n` events in candidates of 250 (the creation, then 249
+/// re-classifications a minute apart), each candidate's history arriving
+/// newest first after its creation: every event sorts before all the ones
+/// already there, the worst order for one-by-one folding.
+fn reversed_histories(n: usize) -> Vec<CandidateEvent> {
+    const PER: usize = 250;
+    let mut out = Vec::with_capacity(n);
+    for c in 0..n.div_ceil(PER) {
+        let rec = CandidateRecord::new(
+            &format!("Remember preference number {c}"),
+            FinalSink::User,
+            "user-preference",
+            Risk::Low,
+            0.9,
+        );
+        let id = rec.candidate_id.clone();
+        let t = 1_780_000_000i64 + c as i64;
+        out.push(CandidateEvent::created(rec, Timestamp::from_unix(t)));
+        for k in (1..PER).rev() {
+            out.push(CandidateEvent::new(
+                &id,
+                Timestamp::from_unix(t + k as i64 * 60),
+                EventKind::Classified {
+                    classification: None,
+                    final_sink: None,
+                    risk: Some(Risk::Low),
+                    confidence: Some(0.5),
+                },
+                &format!("review {k}"),
+                None,
+            ));
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+fn fold_one_by_one(evs: Vec<CandidateEvent>) -> Ledger {
+    let mut l = Ledger::new();
+    for e in evs {
+        l.apply(e);
+    }
+    l
+}
+
+fn fold_batch(evs: Vec<CandidateEvent>) -> Ledger {
+    let mut l = Ledger::new();
+    l.apply_all(evs);
+    l
+}
+
 fn ledger(c: &mut Criterion) {
     let mut group = c.benchmark_group("closure/ledger_fold");
     group.sample_size(10);
@@ -154,40 +207,35 @@ fn ledger(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("in_order", n), &evs, |b, evs| {
             b.iter_batched(
                 || evs.clone(),
-                |evs| {
-                    let mut l = Ledger::new();
-                    for e in evs {
-                        l.apply(e);
-                    }
-                    l
-                },
+                fold_one_by_one,
                 criterion::BatchSize::LargeInput,
             )
         });
     }
-    // Adversarial: every candidate's events arrive newest first, forcing re-folds.
-    let mut evs = ledger_events(100_000);
-    for chunk in evs.chunks_mut(4) {
+    // Adversarial orders, one by one and as one batch.
+    let mut per_candidate = ledger_events(100_000);
+    for chunk in per_candidate.chunks_mut(4) {
         chunk.reverse();
     }
-    group.throughput(Throughput::Elements(evs.len() as u64));
-    group.bench_with_input(
-        BenchmarkId::new("reversed_per_candidate", 100_000),
-        &evs,
-        |b, evs| {
+    let cases = [
+        ("reversed_per_candidate", per_candidate),
+        ("reversed_histories", reversed_histories(100_000)),
+    ];
+    for (name, evs) in cases {
+        group.throughput(Throughput::Elements(evs.len() as u64));
+        group.bench_with_input(BenchmarkId::new(name, 100_000), &evs, |b, evs| {
             b.iter_batched(
                 || evs.clone(),
-                |evs| {
-                    let mut l = Ledger::new();
-                    for e in evs {
-                        l.apply(e);
-                    }
-                    l
-                },
+                fold_one_by_one,
                 criterion::BatchSize::LargeInput,
             )
-        },
-    );
+        });
+        group.bench_with_input(
+            BenchmarkId::new(format!("{name}_apply_all"), 100_000),
+            &evs,
+            |b, evs| b.iter_batched(|| evs.clone(), fold_batch, criterion::BatchSize::LargeInput),
+        );
+    }
     group.finish();
 }
 

@@ -11,7 +11,14 @@
 //! Appending an event that sorts last for its candidate costs one fold step;
 //! an out-of-order event re-folds only its own candidate (at most
 //! [`MAX_EVENTS_PER_CANDIDATE`] events). Folding N events is therefore O(N)
-//! amortised for in-order streams.
+//! amortised for in-order streams; [`Ledger::apply_all`] sorts a batch
+//! first, so replaying N events in any order costs a sort plus N steps.
+//!
+//! Per event the ledger hashes the candidate id once (keyed SipHash; the
+//! index table stores the hash, so it grows without re-hashing strings),
+//! moves the event into a chunked store that never copies stored events,
+//! and formats the `updated_at` text once per applied event, not once per
+//! re-folded one.
 //!
 //! # State machine
 //!
@@ -476,6 +483,10 @@ struct Entry {
     /// The candidate id.
     id: String,
     events: Vec<usize>,
+    /// (FNV-1a hash of the event id, store index) per event, for the
+    /// duplicate check: a scan of this small vector compares strings only
+    /// on a hash match, instead of reading every stored event.
+    seen: Vec<(u64, usize)>,
     view: Option<Box<CandidateView>>,
 }
 
@@ -515,6 +526,14 @@ impl CandidateIndex {
             }
         }
     }
+}
+
+/// 64-bit FNV-1a: a cheap, unkeyed filter hash. A forced collision only
+/// costs a string comparison, so it needs no key.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// A hasher for keys that already are keyed 64-bit hashes.
@@ -693,10 +712,11 @@ impl Ledger {
             return Applied::Rejected("internal: ledger entry missing".into());
         };
         let store = &self.store;
+        let id_hash = fnv1a(event.event_id.as_bytes());
         if entry
-            .events
+            .seen
             .iter()
-            .any(|&i| store[i].event_id == event.event_id)
+            .any(|&(h, i)| h == id_hash && store[i].event_id == event.event_id)
         {
             return Applied::Duplicate;
         }
@@ -709,19 +729,29 @@ impl Ledger {
         let is_created = matches!(event.kind, EventKind::Created(_));
         let pos = {
             let key = event.sort_key();
-            entry
-                .events
-                .partition_point(|&i| store[i].sort_key() <= key)
+            match entry.events.last() {
+                // The common case, an event newer than all others: one
+                // comparison instead of a binary search over cold events.
+                Some(&last) if store[last].sort_key() <= key => entry.events.len(),
+                _ => entry
+                    .events
+                    .partition_point(|&i| store[i].sort_key() <= key),
+            }
         };
         let at_end = pos == entry.events.len();
         let idx = self.store.push(event);
         entry.events.insert(pos, idx);
+        entry.seen.push((id_hash, idx));
         let store = &self.store;
         let ev = &store[idx];
         if at_end {
             if let Some(view) = entry.view.as_mut() {
                 // Fast path: the new event sorts last; one fold step.
+                let before = view.updated;
                 let outcome = step(view, ev);
+                if view.updated != before {
+                    sync_updated(view);
+                }
                 if let Applied::Rejected(why) = &outcome {
                     view.rejected.push((ev.event_id.clone(), why.clone()));
                 }
@@ -745,6 +775,54 @@ impl Ledger {
             return Applied::Deferred;
         }
         refold(entry, store, pos)
+    }
+
+    /// Apply many events at once (a whole replayed ledger, say), returning
+    /// each one's outcome in input order.
+    ///
+    /// The batch is applied in `(instant, kind, event id)` order, so every
+    /// event after a candidate's creation takes the one-step path: the cost is
+    /// a sort plus one step per event whatever order the batch came in,
+    /// where [`Ledger::apply`] re-folds a candidate for each event that
+    /// arrives older than the ones it already has (bounded by
+    /// [`MAX_EVENTS_PER_CANDIDATE`], but quadratic in that bound). The
+    /// resulting views are the same as applying the events one by one in any
+    /// order. When one event id occurs twice, the copy that sorts first wins
+    /// (on a tie, the earlier one in the batch).
+    ///
+    /// ```
+    /// use palisade_closure::ledger::{Applied, CandidateEvent, EventKind, Ledger};
+    /// use palisade_closure::schema::*;
+    /// use palisade_closure::time::Timestamp;
+    /// let rec = CandidateRecord::new("Remember tea", FinalSink::User, "user-preference", Risk::Low, 0.9);
+    /// let id = rec.candidate_id.clone();
+    /// let t0 = Timestamp::from_unix(1_780_000_000);
+    /// let expire = EventKind::Transitioned { to: CandidateStatus::Expired, confirmed_by_user: false };
+    /// let batch = vec![
+    ///     CandidateEvent::new(&id, t0.add_seconds(60), expire, "old", None),
+    ///     CandidateEvent::created(rec, t0),
+    /// ];
+    /// let mut l = Ledger::new();
+    /// assert_eq!(l.apply_all(batch), vec![Applied::Accepted, Applied::Accepted]);
+    /// assert_eq!(l.get(&id).unwrap().record.status, CandidateStatus::Expired);
+    /// ```
+    pub fn apply_all(&mut self, events: impl IntoIterator<Item = CandidateEvent>) -> Vec<Applied> {
+        let events: Vec<CandidateEvent> = events.into_iter().collect();
+        let mut order: Vec<usize> = (0..events.len()).collect();
+        // Stable: equal keys keep batch order. Already-sorted runs (the usual
+        // replay of append-only files) cost a linear pass.
+        order.sort_by(|&a, &b| events[a].sort_key().cmp(&events[b].sort_key()));
+        let mut slots: Vec<Option<CandidateEvent>> = events.into_iter().map(Some).collect();
+        let mut out = vec![Applied::Deferred; slots.len()];
+        for i in order {
+            // Each index occurs once in `order`, so every slot is taken once.
+            if let (Some(event), Some(result)) =
+                (slots.get_mut(i).and_then(Option::take), out.get_mut(i))
+            {
+                *result = self.apply(event);
+            }
+        }
+        out
     }
 
     /// Parse and apply one JSON event line; a malformed event is rejected
@@ -1053,6 +1131,7 @@ fn refold(entry: &mut Entry, store: &EventStore, target: usize) -> Applied {
                                 }
                             }
                         }
+                        sync_updated(&mut v);
                         entry.view = Some(Box::new(v));
                         return outcome;
                     }
@@ -1076,6 +1155,7 @@ fn refold(entry: &mut Entry, store: &EventStore, target: usize) -> Applied {
             outcome = o;
         }
     }
+    sync_updated(&mut view);
     entry.view = Some(Box::new(view));
     outcome
 }
@@ -1106,13 +1186,20 @@ fn start(rec: &CandidateRecord, e: &CandidateEvent) -> Result<CandidateView, Str
     })
 }
 
-/// One fold step on an existing view.
+/// Bring `record.updated_at` in line with `updated` (the canonical UTC text
+/// of the instant) after one or more [`step`]s.
+fn sync_updated(view: &mut CandidateView) {
+    view.updated.write_utc(&mut view.record.updated_at);
+}
+
+/// One fold step on an existing view; call [`sync_updated`] afterwards.
 fn step(view: &mut CandidateView, e: &CandidateEvent) -> Applied {
     let status = view.record.status;
+    // Only the instant here; the `updated_at` text is written once per
+    // apply by `sync_updated`, not once per re-folded event.
     let touch = |view: &mut CandidateView| {
         if e.at > view.updated {
             view.updated = e.at;
-            e.at.write_utc(&mut view.record.updated_at);
         }
     };
     match &e.kind {
@@ -1332,6 +1419,34 @@ mod index_tests {
         assert_eq!(idx.collided.len(), 1);
         assert_eq!(idx.find("tcand_b", &entries), Ok(1));
         assert!(idx.find("tcand_c", &entries).is_err());
+    }
+
+    #[test]
+    fn apply_all_reports_outcomes_in_input_order() {
+        let rec = CandidateRecord::new("x", FinalSink::User, "c", Risk::Low, 0.9);
+        let id = rec.candidate_id.clone();
+        let t0 = Timestamp::from_unix(1_780_000_000);
+        let promote = EventKind::Transitioned {
+            to: CandidateStatus::Promoted,
+            confirmed_by_user: false,
+        };
+        let dry = CandidateEvent::new(&id, t0.add_seconds(5), EventKind::DryRun, "", None);
+        let batch = vec![
+            CandidateEvent::new(&id, t0.add_seconds(9), promote, "", None),
+            dry.clone(),
+            CandidateEvent::created(rec, t0),
+            dry,
+            CandidateEvent::new("tcand_other", t0, EventKind::DryRun, "", None),
+        ];
+        let mut l = Ledger::new();
+        let got = l.apply_all(batch);
+        assert!(matches!(got[0], Applied::Rejected(_)), "{got:?}");
+        assert_eq!(got[1], Applied::Accepted);
+        assert_eq!(got[2], Applied::Accepted);
+        assert_eq!(got[3], Applied::Duplicate);
+        assert_eq!(got[4], Applied::Deferred);
+        assert_eq!(l.event_count(), 4);
+        assert!(l.apply_all(Vec::new()).is_empty());
     }
 
     #[test]
