@@ -1068,6 +1068,14 @@ fn analyze_code(rules: &ToolRules, ctx: &mut Ctx, code: &str, depth: usize, at: 
 fn tokenize(seg: &str) -> Vec<String> {
     if !seg.contains(['\'', '"', '\\']) {
         // No quoting or escapes: words are the whitespace-separated runs.
+        if seg.is_ascii() {
+            return seg
+                .split(|c: char| matches!(c, ' ' | '\t' | '\n' | '\x0B' | '\x0C' | '\r'))
+                .filter(|w| !w.is_empty())
+                .take(4097)
+                .map(str::to_owned)
+                .collect();
+        }
         return seg
             .split_whitespace()
             .take(4097)
@@ -1149,6 +1157,21 @@ fn split_segments(cmd: &str) -> Vec<Vec<Vec<String>>> {
     };
     let mut i = 0usize;
     while i < n {
+        if quote.is_none() {
+            // Bytes with no meaning to the splitter are skipped in one go,
+            // and so is each `$(` (it stays inside the word).
+            match b[i..].iter().position(|&x| SEGMENT_SPECIAL[usize::from(x)]) {
+                Some(p) => i += p,
+                None => {
+                    i = n;
+                    break;
+                }
+            }
+            if b[i] == b'$' && b.get(i + 1) == Some(&b'(') {
+                i += 2;
+                continue;
+            }
+        }
         let c = b[i];
         if let Some(q) = quote {
             if c == q {
@@ -1208,6 +1231,18 @@ fn split_segments(cmd: &str) -> Vec<Vec<Vec<String>>> {
     }
     pipelines
 }
+
+/// Bytes [`split_segments`] acts on outside quotes.
+static SEGMENT_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let special = b"'\"\\${}()|;&\n`";
+    let mut k = 0usize;
+    while k < special.len() {
+        t[special[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
 
 /// Drop assignments and wrappers (`sudo`, `env`, `command`, `time`, `nice` …)
 /// in front of the real command word.
@@ -1479,6 +1514,152 @@ fn exfil_query(url: &str) -> bool {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The char-by-char shell splitter used before the slice-based one.
+    mod reference {
+        #[allow(clippy::all)] // a verbatim copy of the earlier code, kept as the reference
+        pub(super) fn tokenize(seg: &str) -> Vec<String> {
+            let mut words = Vec::new();
+            let mut cur = String::new();
+            let mut has = false;
+            let mut chars = seg.chars().peekable();
+            let mut quote: Option<char> = None;
+            while let Some(c) = chars.next() {
+                match quote {
+                    Some(q) => {
+                        if c == q {
+                            quote = None;
+                        } else if c == '\\' && q == '"' {
+                            if let Some(n) = chars.next() {
+                                cur.push(n);
+                            }
+                        } else {
+                            cur.push(c);
+                        }
+                    }
+                    None => match c {
+                        '\'' | '"' => {
+                            quote = Some(c);
+                            has = true;
+                        }
+                        '\\' => {
+                            if let Some(n) = chars.next() {
+                                if n != '\n' {
+                                    cur.push(n);
+                                    has = true;
+                                }
+                            }
+                        }
+                        '$' if chars.peek() == Some(&'\'') => {}
+                        c if c.is_whitespace() => {
+                            if has || !cur.is_empty() {
+                                words.push(std::mem::take(&mut cur));
+                                has = false;
+                            }
+                        }
+                        _ => {
+                            cur.push(c);
+                            has = true;
+                        }
+                    },
+                }
+                if words.len() > 4096 {
+                    break;
+                }
+            }
+            if has || !cur.is_empty() {
+                words.push(cur);
+            }
+            words
+        }
+
+        #[allow(clippy::all)] // a verbatim copy of the earlier code, kept as the reference
+        pub(super) fn split_segments(cmd: &str) -> Vec<Vec<Vec<String>>> {
+            let mut pipelines: Vec<Vec<Vec<String>>> = Vec::new();
+            let mut pipeline: Vec<Vec<String>> = Vec::new();
+            let mut cur = String::new();
+            let mut quote: Option<char> = None;
+            let mut chars = cmd.chars().peekable();
+            let flush_seg = |cur: &mut String, pipeline: &mut Vec<Vec<String>>| {
+                let w = tokenize(cur);
+                if !w.is_empty() {
+                    pipeline.push(w);
+                }
+                cur.clear();
+            };
+            while let Some(c) = chars.next() {
+                if let Some(q) = quote {
+                    cur.push(c);
+                    if c == q {
+                        quote = None;
+                    } else if c == '\\' && q == '"' {
+                        if let Some(n) = chars.next() {
+                            cur.push(n);
+                        }
+                    }
+                    continue;
+                }
+                match c {
+                    '\'' | '"' => {
+                        quote = Some(c);
+                        cur.push(c);
+                    }
+                    '\\' => {
+                        cur.push(c);
+                        if let Some(n) = chars.next() {
+                            cur.push(n);
+                        }
+                    }
+                    '$' if chars.peek() == Some(&'{') => {
+                        // ${VAR…} is one word, braces included.
+                        cur.push(c);
+                        let mut n = 0usize;
+                        for d in chars.by_ref() {
+                            cur.push(d);
+                            n += 1;
+                            if d == '}' || n > 256 {
+                                break;
+                            }
+                        }
+                    }
+                    '$' if chars.peek() == Some(&'(') => {
+                        // `$(…)` stays inside the word; its body is checked by the
+                        // subshell scan. Keeps a flood of `$(` from making a segment
+                        // per character.
+                        cur.push(c);
+                    }
+                    '(' if cur.ends_with('$') => cur.push(c),
+                    '|' if chars.peek() != Some(&'|') => flush_seg(&mut cur, &mut pipeline),
+                    ';' | '&' | '|' | '\n' | '{' | '}' | '(' | ')' | '`' => {
+                        flush_seg(&mut cur, &mut pipeline);
+                        if !pipeline.is_empty() {
+                            pipelines.push(std::mem::take(&mut pipeline));
+                        }
+                    }
+                    _ => cur.push(c),
+                }
+                if pipelines.len() > 4096 {
+                    break;
+                }
+            }
+            flush_seg(&mut cur, &mut pipeline);
+            if !pipeline.is_empty() {
+                pipelines.push(pipeline);
+            }
+            pipelines
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// The slice-based splitter and tokenizer give the words the
+        /// char-by-char reference gives.
+        #[test]
+        fn splitter_equals_reference(text in "([a-z]{1,4}|[ \\t\n\x0B|;&(){}`'\x22\\\\$é]){0,30}") {
+            prop_assert_eq!(split_segments(&text), reference::split_segments(&text), "{:?}", text);
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
