@@ -441,18 +441,17 @@ impl Gate {
         // Only a quote that holds a detected claim needs looking up, so the
         // look-ups are bounded by the claim limit, not by the number of quotes.
         let mut verified: Vec<Span> = Vec::new();
-        let mut checked: Vec<Span> = Vec::new();
+        let mut checked = vec![false; quotes.len()];
         let (mut claims, mut truncated) =
             self.detector
                 .detect_limited(text, &norm, &verified, MAX_CLAIMS + 1);
         for _round in 0..2 {
             let mut added = false;
-            for q in &quotes {
-                if checked.contains(&q.inner) || !claims.iter().any(|c| q.inner.contains(c.anchor))
-                {
+            for (i, q) in quotes.iter().enumerate() {
+                if checked[i] || !holds_claim(&claims, q.inner) {
                     continue;
                 }
-                checked.push(q.inner);
+                checked[i] = true;
                 let f = quote_form(&ntext[q.inner.range()]);
                 if !f.is_empty() && !said.find_form(&f, session, self.config.search).is_empty() {
                     verified.push(q.inner);
@@ -678,6 +677,16 @@ impl Gate {
             Condition::None
         }
     }
+}
+
+/// Whether a claim anchor lies inside `span`. Claims come in text order
+/// (sorted by anchor start), so a binary search finds the candidates.
+fn holds_claim(claims: &[Claim], span: Span) -> bool {
+    let i = claims.partition_point(|c| c.anchor.start < span.start);
+    claims[i..]
+        .iter()
+        .take_while(|c| c.anchor.start < span.end)
+        .any(|c| span.contains(c.anchor))
 }
 
 /// Negation and question rules for one occurrence in the user's text.
