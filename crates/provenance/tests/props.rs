@@ -31,6 +31,11 @@ const CLAIMS: &[&str] = &[
     "用户决定使用Postgres。",
     "用户说以后不要再自动提交代码。",
     "负责人已经同意上线。",
+    "Dana picked FastAPI for the API service.",
+    "The user reviewed the options and picked Postgres.",
+    "We merged the branch after the user approved it.",
+    "用户看了两个方案后选择了方案B。",
+    "用户同意后，我们已经把代码合并了。",
 ];
 
 const INVISIBLE: &[char] = &[
