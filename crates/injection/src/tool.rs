@@ -1070,7 +1070,7 @@ fn tokenize(seg: &str) -> Vec<String> {
         // No quoting or escapes: words are the whitespace-separated runs.
         if seg.is_ascii() {
             return seg
-                .split(|c: char| matches!(c, ' ' | '\t' | '\n' | '\x0B' | '\x0C' | '\r'))
+                .split([' ', '\t', '\n', '\x0B', '\x0C', '\r'])
                 .filter(|w| !w.is_empty())
                 .take(4097)
                 .map(str::to_owned)
