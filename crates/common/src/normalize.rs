@@ -314,9 +314,37 @@ fn single_pass(input: &str) -> (Normalized, Vec<Span>) {
                     continue;
                 }
                 Class::Compat => (i, Class::Compat),
-                // An invisible or a combining character: it belongs to the
-                // chunk of the character before it, if that was in the run.
-                Class::Invisible | Class::Joining => match last {
+                Class::Invisible => {
+                    // Invisibles followed by a boundary (or the end) leave the
+                    // run's last character a chunk of its own: close the run
+                    // before them and drop them, no chunk logic needed.
+                    let mut next = len;
+                    let mut joining = false;
+                    for (k, n) in input[i..].char_indices() {
+                        match class_of(n) {
+                            Class::Invisible => {}
+                            class => {
+                                next = i + k;
+                                joining = class == Class::Joining;
+                                break;
+                            }
+                        }
+                    }
+                    if !joining {
+                        pass.run(run_start, i);
+                        run_start = next;
+                        i = next;
+                        last = None;
+                        continue;
+                    }
+                    match last {
+                        Some(at) => (at, Class::Stable),
+                        None => (i, Class::Invisible),
+                    }
+                }
+                // A combining character: it belongs to the chunk of the
+                // character before it, if that was in the run.
+                Class::Joining => match last {
                     Some(at) => (at, Class::Stable),
                     None => (i, class_of(c)),
                 },
