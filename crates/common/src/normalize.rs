@@ -616,6 +616,26 @@ fn is_nfkc_fast(s: &str) -> bool {
     !maybe || is_nfkc(s)
 }
 
+/// The length of the compatibility decomposition of `c` and its last
+/// character. The full-width forms of ASCII (U+FF01–U+FF5E, all of Chinese
+/// full-width punctuation among them) map to ASCII by a fixed offset, which
+/// saves the table lookup on the commonest case.
+fn lone_decomposition(c: char) -> (usize, char) {
+    let u = c as u32;
+    if (0xFF01..=0xFF5E).contains(&u) {
+        if let Some(ascii) = char::from_u32(u - 0xFEE0) {
+            return (1, ascii);
+        }
+    }
+    let mut count = 0usize;
+    let mut single = c;
+    decompose_compatible(c, |d| {
+        count += 1;
+        single = d;
+    });
+    (count, single)
+}
+
 /// Output under construction for one pass.
 struct Pass<'a> {
     input: &'a str,
@@ -715,12 +735,7 @@ impl<'a> Pass<'a> {
             // A lone character: NFKC is its compatibility decomposition,
             // recomposed; a one-character decomposition has nothing to
             // recompose (full-width forms, most compatibility characters).
-            let mut count = 0usize;
-            let mut single = head;
-            decompose_compatible(head, |d| {
-                count += 1;
-                single = d;
-            });
+            let (count, single) = lone_decomposition(head);
             if count == 1 {
                 if !is_default_ignorable(single) {
                     self.emit(single, span);
@@ -1293,6 +1308,13 @@ mod tests {
             STARTERS.windows(2).all(|w| w[0].1 < w[1].0),
             "merged table sorted"
         );
+        for c in '\u{FF01}'..='\u{FF5E}' {
+            let mut decomposed = Vec::new();
+            decompose_compatible(c, |d| decomposed.push(d));
+            let (count, single) = lone_decomposition(c);
+            assert_eq!(decomposed, vec![single], "{c:?}");
+            assert_eq!(count, 1);
+        }
         assert_eq!(class_of('Ａ'), Class::Compat);
         assert_eq!(class_of('\u{2460}'), Class::Compat);
         assert_eq!(class_of('\u{0301}'), Class::Joining);
