@@ -620,6 +620,22 @@ impl Classifier {
             }
             // Content: the sentences that carry the cues, in order, redacted.
             let mut spans: Vec<_> = hits.iter().map(|h| h.sentence).collect();
+            // "Please remember that." keeps its referent in the sentence
+            // before; without it the candidate would say nothing.
+            if spans.iter().any(|s| is_anaphoric(&user[s.range()])) {
+                let all = palisade_common::text::sentences(user);
+                let before: Vec<_> = spans
+                    .iter()
+                    .filter(|s| is_anaphoric(&user[s.range()]))
+                    .filter_map(|s| {
+                        all.iter()
+                            .take(crate::cues::MAX_SENTENCES)
+                            .rfind(|p| p.end <= s.start && !user[p.range()].trim().is_empty())
+                            .copied()
+                    })
+                    .collect();
+                spans.extend(before);
+            }
             spans.sort_unstable_by_key(|s| s.start);
             spans.dedup();
             let words: String = spans
@@ -800,6 +816,67 @@ pub fn turn_record_id(
         session_id
     };
     format!("{session}:{}:{turn_index}", judged_at.to_utc_string())
+}
+
+/// Whether a cue sentence only points back at something said before it:
+/// a short request whose object is a bare demonstrative ("Please remember
+/// that.", "Keep this in mind.", "记住这个。").
+fn is_anaphoric(sentence: &str) -> bool {
+    let t = sentence
+        .trim()
+        .trim_end_matches(|c: char| c.is_ascii_punctuation() || "。！？…～".contains(c))
+        .trim();
+    if t.contains([':', '：']) {
+        return false;
+    }
+    if t.chars().any(palisade_common::tokens::is_cjk) {
+        return t.chars().count() <= 10
+            && [
+                "这个",
+                "这点",
+                "这一点",
+                "这些",
+                "这件事",
+                "那个",
+                "那些",
+                "那件事",
+                "这条",
+            ]
+            .iter()
+            .any(|d| t.contains(d));
+    }
+    let words: Vec<String> = t
+        .split_whitespace()
+        .take(9)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase()
+        })
+        .collect();
+    if words.len() > 8 {
+        return false;
+    }
+    const TAIL: [&str; 15] = [
+        "in",
+        "mind",
+        "for",
+        "later",
+        "me",
+        "future",
+        "reference",
+        "down",
+        "please",
+        "too",
+        "ok",
+        "okay",
+        "thanks",
+        "now",
+        "well",
+    ];
+    words
+        .iter()
+        .rposition(|w| matches!(w.as_str(), "that" | "this" | "it" | "these" | "those"))
+        .is_some_and(|i| words[i + 1..].iter().all(|w| TAIL.contains(&w.as_str())))
 }
 
 /// Whether a sentence asks rather than states.

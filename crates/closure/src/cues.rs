@@ -25,7 +25,7 @@ pub const CUES_JSON: &str = include_str!("../data/cues.json");
 /// Sentences longer than this are cut for cue matching.
 const MAX_SENTENCE_BYTES: usize = 4096;
 /// At most this many sentences of one text are examined.
-const MAX_SENTENCES: usize = 400;
+pub(crate) const MAX_SENTENCES: usize = 400;
 
 /// What a cue signals.
 #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq, Ord, PartialOrd)]
