@@ -633,7 +633,10 @@ impl RetentionPolicy {
                 same.then(|| abs[h.len()..].to_vec())
             }
             None => {
-                let at = abs.iter().position(|c| c == ".hermes")?;
+                let at = abs.iter().position(|c| match self.case {
+                    PathCase::Sensitive => c == ".hermes",
+                    PathCase::Insensitive => c.eq_ignore_ascii_case(".hermes"),
+                })?;
                 Some(abs[at + 1..].to_vec())
             }
         }

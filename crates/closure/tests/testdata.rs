@@ -4,7 +4,7 @@
 //! line itself as a one-line reproduction.
 
 use palisade_closure::classify::{Classifier, Turn};
-use palisade_closure::detect::{detect_write, Effect, RetentionPolicy, ToolCall};
+use palisade_closure::detect::{detect_write, Effect, PathCase, RetentionPolicy, ToolCall};
 use palisade_closure::ledger::{Applied, CandidateEvent, Ledger, Proposal};
 use palisade_closure::promote::{
     Bucket, ExistingMemory, Mode, Promoter, PromotionOutcome, PromotionWriter,
@@ -208,10 +208,13 @@ fn run_detect(case: &Case) -> Result<(), String> {
         result: c.get("result").cloned().unwrap_or(Value::Null),
         cwd: c.get("cwd").and_then(Value::as_str).map(str::to_owned),
     };
-    let policy = match case.input.get("home").and_then(Value::as_str) {
+    let mut policy = match case.input.get("home").and_then(Value::as_str) {
         Some(h) => RetentionPolicy::with_home(h),
         None => RetentionPolicy::default(),
     };
+    if case.input.get("case").and_then(Value::as_str) == Some("insensitive") {
+        policy.case = PathCase::Insensitive;
+    }
     let ev = detect_write(&call, &policy);
     let e = &case.expected;
     let effect = ev.as_ref().map(|ev| match ev.effect {
