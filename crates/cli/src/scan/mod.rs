@@ -73,9 +73,10 @@ pub const MAX_TURN_TEXT: usize = 256 << 10;
 /// kept up to [`MAX_TURN_TEXT`]).
 pub const MAX_TURN_CALLS: usize = 256;
 
-/// User text kept to check quoted claims against. Past it, later user
+/// User text kept to check quoted claims against (the index costs about as
+/// much again). A person types far less in one session; past it, later user
 /// messages are not captured and the report says so.
-pub const MAX_SAID_BYTES: usize = 64 << 20;
+pub const MAX_SAID_BYTES: usize = 8 << 20;
 
 /// Everything a scan produced.
 #[derive(Debug, Default)]
