@@ -9,7 +9,7 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use palisade::provenance::gate::{Gate, GateConfig};
+use palisade::provenance::gate::{Gate, GateConfig, PreparedStored};
 use palisade::provenance::said::{SaidIndex, SearchScope};
 use palisade::provenance::{ClaimDetector, Scope};
 use std::hint::black_box;
@@ -53,6 +53,8 @@ fn adversarial(size: usize) -> Vec<(&'static str, String)> {
         ("cjk_subjects", rep("用户用户已经明确")),
         ("zero_width", rep("U\u{200B}ser de\u{200D}cided, ")),
         ("sentences", rep("User decided X. ")),
+        ("named_sentences", rep("Dana decided X. ")),
+        ("second_verbs", rep("the user reviewed it and ")),
     ]
 }
 
@@ -135,6 +137,27 @@ fn bench_gate(c: &mut Criterion) {
         });
     }
     let (said, _) = said_store(200 * 1024);
+    // A patch against a 200 KB stored skill file: the stored text prepared
+    // per call (Gate::check) and once (Gate::check_prepared, what a host
+    // with a StoredCache does).
+    let stored_file = realistic(200 * 1024);
+    let patch =
+        "User decided to ship release 7 on friday (\"I decided we ship release 7 on friday\").";
+    let prepared = PreparedStored::new(&stored_file);
+    g.bench_function("patch_vs_200KB_stored/check", |b| {
+        b.iter(|| {
+            black_box(gate.check(patch, &said, "s1", Some(&stored_file)))
+                .claims
+                .len()
+        })
+    });
+    g.bench_function("patch_vs_200KB_stored/check_prepared", |b| {
+        b.iter(|| {
+            black_box(gate.check_prepared(patch, &said, "s1", Some(&prepared)))
+                .claims
+                .len()
+        })
+    });
     for (name, adv) in adversarial(1024 * 1024) {
         g.throughput(Throughput::Bytes(adv.len() as u64));
         g.bench_with_input(
