@@ -58,8 +58,10 @@ pub struct Guards {
     tool_policy: ToolPolicy,
     session: SessionState,
     network: NetworkOptions,
-    /// User text captured so far, in bytes (capped at [`MAX_SAID_BYTES`]).
+    /// User text captured so far, in bytes.
     said_bytes: usize,
+    /// The most user text to capture ([`MAX_SAID_BYTES`]).
+    said_cap: usize,
 }
 
 impl Guards {
@@ -77,6 +79,7 @@ impl Guards {
             // Offline there is no policy file: every destination is unlisted.
             network: NetworkOptions::with_allowed_hosts(Vec::<String>::new()),
             said_bytes: 0,
+            said_cap: MAX_SAID_BYTES,
         }
     }
 
@@ -90,14 +93,14 @@ impl Guards {
     ) {
         let report = self.injection.scan(&msg.text);
         self.injections(msg.line, &msg.text, &report, "the user message", out);
-        if self.said_bytes + msg.text.len() <= MAX_SAID_BYTES {
+        if self.said_bytes + msg.text.len() <= self.said_cap {
             self.said_bytes += msg.text.len();
             self.said.push(SESSION, None, "", &msg.text);
-        } else if self.said_bytes <= MAX_SAID_BYTES {
-            self.said_bytes = MAX_SAID_BYTES + 1;
+        } else if self.said_bytes <= self.said_cap {
+            self.said_bytes = self.said_cap + 1;
             notes.push(format!(
                 "user text past {} MiB (from line {}) was not kept: quotes of it in later memory writes read as unbacked",
-                MAX_SAID_BYTES >> 20,
+                self.said_cap >> 20,
                 msg.line
             ));
         }
@@ -411,5 +414,32 @@ fn args_text(args: &Value) -> String {
     match args {
         Value::String(s) => s.clone(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn user(line: usize, text: &str) -> Message {
+        Message {
+            role: "user".into(),
+            text: text.into(),
+            line,
+            ..Message::default()
+        }
+    }
+
+    #[test]
+    fn user_text_past_the_cap_is_not_kept_and_noted_once() {
+        let mut guards = Guards::new();
+        guards.said_cap = 12;
+        let (mut out, mut notes) = (Vec::new(), Vec::new());
+        guards.user_message(&user(1, "use postgres"), &mut out, &mut notes);
+        guards.user_message(&user(2, "ship friday"), &mut out, &mut notes);
+        guards.user_message(&user(3, "more words"), &mut out, &mut notes);
+        assert_eq!(guards.said.len(), 1);
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("from line 2"), "{}", notes[0]);
     }
 }
