@@ -644,14 +644,14 @@ struct Pass<'a> {
     /// A `_` that follows a kept `_` waits for the next character to decide
     /// whether the pair is a word-internal `__` (kept) or a marker (dropped).
     pending_underscore: Option<Span>,
-    /// Stretches of `text` where a chunk wrote something other than stable
-    /// starters (sorted, disjoint); the rest is NFKC by construction.
+    /// Stretches of `text` written by chunks whose output may not be NFKC
+    /// in place (sorted, disjoint); the rest is NFKC by construction.
     dirty: Vec<Span>,
     /// The lowest length `text` had while the current chunk was emitted.
     low_water: usize,
-    /// Whether the current chunk wrote a character that is not a stable
-    /// starter (only those can make the text fail NFKC).
-    wrote_unstable: bool,
+    /// Whether the current chunk dropped an emphasis marker or an invisible
+    /// from its output: what is left of an NFKC string may not be NFKC.
+    cut: bool,
     scratch: String,
 }
 
@@ -664,7 +664,7 @@ impl<'a> Pass<'a> {
             pending_underscore: None,
             dirty: Vec::new(),
             low_water: 0,
-            wrote_unstable: false,
+            cut: false,
             scratch: String::new(),
         }
     }
@@ -722,7 +722,7 @@ impl<'a> Pass<'a> {
         }
         let span = Span::new(at, end);
         self.low_water = self.text.len();
-        self.wrote_unstable = false;
+        self.cut = false;
         let copy_head = !joined
             && match class {
                 Class::Stable => true,
@@ -746,8 +746,16 @@ impl<'a> Pass<'a> {
         } else {
             self.emit_nfkc(span);
         }
+        // A chunk's NFKC output is NFKC on its own, and a split just before a
+        // stable starter is safe; so the text can only fail NFKC here if the
+        // output starts with something else, or if part of it was cut.
+        let starts_unstable = self
+            .text
+            .get(self.low_water..)
+            .and_then(|t| t.chars().next())
+            .is_some_and(|c| class_of(c) != Class::Stable);
         let mut written = Span::new(self.low_water, self.text.len());
-        if self.wrote_unstable && !written.is_empty() {
+        if (self.cut || starts_unstable) && !written.is_empty() {
             // Keep `dirty` sorted and disjoint: absorb what this one touches.
             while let Some(prev) = self.dirty.last().copied() {
                 if prev.end < written.start {
@@ -771,7 +779,9 @@ impl<'a> Pass<'a> {
                 .filter(|&c| !is_default_ignorable(c)),
         );
         for c in chunk.nfkc() {
-            if !is_default_ignorable(c) {
+            if is_default_ignorable(c) {
+                self.cut = true;
+            } else {
                 self.emit(c, span);
             }
         }
@@ -809,9 +819,6 @@ impl<'a> Pass<'a> {
 
     /// Append one output character and extend or start a piece.
     fn push(&mut self, c: char, orig: Span) {
-        if !c.is_ascii() && class_of(c) != Class::Stable {
-            self.wrote_unstable = true;
-        }
         let start = self.text.len();
         self.text.push(c);
         let norm = Span::new(start, self.text.len());
@@ -856,6 +863,7 @@ impl<'a> Pass<'a> {
             return;
         };
         self.low_water = self.low_water.min(self.text.len());
+        self.cut = true;
         let n = c.len_utf8();
         if let Some(last) = self.pieces.last_mut() {
             last.norm.end = last.norm.end.saturating_sub(n);
