@@ -307,7 +307,7 @@ fn single_pass(input: &str) -> (Normalized, Vec<Span>) {
             let Some(c) = input.get(i..).and_then(|rest| rest.chars().next()) else {
                 break; // unreachable: `i` is always on a char boundary
             };
-            match class_of(c) {
+            match pass.classes.get(c) {
                 Class::Stable => {
                     last = Some(i);
                     i += c.len_utf8();
@@ -321,7 +321,7 @@ fn single_pass(input: &str) -> (Normalized, Vec<Span>) {
                     let mut next = len;
                     let mut joining = false;
                     for (k, n) in input[i..].char_indices() {
-                        match class_of(n) {
+                        match pass.classes.get(n) {
                             Class::Invisible => {}
                             class => {
                                 next = i + k;
@@ -346,7 +346,7 @@ fn single_pass(input: &str) -> (Normalized, Vec<Span>) {
                 // character before it, if that was in the run.
                 Class::Joining => match last {
                     Some(at) => (at, Class::Stable),
-                    None => (i, class_of(c)),
+                    None => (i, Class::Joining),
                 },
             }
         };
@@ -422,6 +422,57 @@ fn bmp_tag(u: u32) -> u8 {
     BMP_TAGS
         .get((u >> 2) as usize)
         .map_or(TAG_NONE, |&byte| (byte >> ((u & 3) * 2)) & 3)
+}
+
+/// [`class_of`] with a small direct-mapped memo for the characters the
+/// tables leave to the Unicode lookups. A script's letters and marks repeat
+/// (Devanagari, Arabic, combining marks), so most lookups hit. The memo is
+/// only allocated once such a character shows up.
+#[derive(Default)]
+struct ClassMemo(Option<Box<[u32; 256]>>);
+
+impl ClassMemo {
+    #[inline]
+    fn get(&mut self, c: char) -> Class {
+        let u = c as u32;
+        if u < 0x80 {
+            return Class::Stable;
+        }
+        match bmp_tag(u) {
+            TAG_STABLE => return Class::Stable,
+            TAG_COMPAT => return Class::Compat,
+            TAG_INVISIBLE => return Class::Invisible,
+            _ => {}
+        }
+        self.look_up(c)
+    }
+
+    /// The memo part of [`ClassMemo::get`], kept out of line so the table
+    /// fast path stays small.
+    #[inline(never)]
+    fn look_up(&mut self, c: char) -> Class {
+        let u = c as u32;
+        // An entry is `(code point + 1) << 2 | class`; 0 is empty.
+        let memo = self.0.get_or_insert_with(|| Box::new([0u32; 256]));
+        let slot = &mut memo[(u & 0xFF) as usize];
+        if *slot >> 2 == u + 1 {
+            return match *slot & 3 {
+                0 => Class::Stable,
+                1 => Class::Compat,
+                2 => Class::Joining,
+                _ => Class::Invisible,
+            };
+        }
+        let class = class_by_lookup(c);
+        let code = match class {
+            Class::Stable => 0,
+            Class::Compat => 1,
+            Class::Joining => 2,
+            Class::Invisible => 3,
+        };
+        *slot = ((u + 1) << 2) | code;
+        class
+    }
 }
 
 /// [`class_of`] for characters the [`BMP_TAGS`] fast path does not cover.
@@ -652,6 +703,7 @@ struct Pass<'a> {
     /// Whether the current chunk dropped an emphasis marker or an invisible
     /// from its output: what is left of an NFKC string may not be NFKC.
     cut: bool,
+    classes: ClassMemo,
     scratch: String,
 }
 
@@ -665,6 +717,7 @@ impl<'a> Pass<'a> {
             dirty: Vec::new(),
             low_water: 0,
             cut: false,
+            classes: ClassMemo::default(),
             scratch: String::new(),
         }
     }
@@ -708,7 +761,7 @@ impl<'a> Pass<'a> {
         let mut next = input.len();
         let mut joined = false;
         for (k, c) in input[head_end..].char_indices() {
-            match class_of(c) {
+            match self.classes.get(c) {
                 Class::Invisible => continue,
                 Class::Stable | Class::Compat => {
                     next = head_end + k;
@@ -1322,6 +1375,23 @@ mod tests {
             let (count, single) = lone_decomposition(c);
             assert_eq!(decomposed, vec![single], "{c:?}");
             assert_eq!(count, 1);
+        }
+        let mut memo = ClassMemo::default();
+        for c in [
+            '\u{0901}',
+            'क',
+            '\u{093E}',
+            '\u{0301}',
+            'ا',
+            '\u{10FFFF}',
+            '\u{E0041}',
+        ]
+        .into_iter()
+        .cycle()
+        .take(30)
+        .chain(('\u{80}'..='\u{3000}').step_by(7))
+        {
+            assert_eq!(memo.get(c), class_of(c), "{c:?}");
         }
         assert_eq!(class_of('Ａ'), Class::Compat);
         assert_eq!(class_of('\u{2460}'), Class::Compat);
