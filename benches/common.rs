@@ -4,7 +4,7 @@
 //!
 //! Groups: `normalize` (ASCII prose, ASCII Markdown, already-NFKC CJK/mixed
 //! prose, CJK prose with full-width punctuation, a mixed corpus with
-//! full-width letters, zero-width characters and emphasis, and three
+//! full-width letters, zero-width characters and emphasis, Hindi, and four
 //! adversarial inputs) at 16 KiB / 128 KiB / 1 MiB, and
 //! `text` (sentences, logical lines, quoted spans, content tokens, negation)
 //! on mixed prose at the same sizes plus adversarial 1 MiB inputs.
@@ -79,12 +79,29 @@ fn normalize_group(c: &mut Criterion) {
         // Real Chinese prose: full-width punctuation that NFKC rewrites.
         ("cjk-fullwidth-punct", CJK_MIXED),
         ("mixed-corpus", MIXED_CORPUS),
+        // Prose in a script outside the fast tables (Devanagari with nukta).
+        (
+            "hindi",
+            &[
+                "उपयोगकर्ता ने शुक्रवार को रिलीज़ करने का निर्णय लिया। ",
+                "क़ानून और ज़रूरत ",
+            ],
+        ),
         // Adversarial: every other character is removed or rewritten.
         (
             "adv-zero-width",
             &["a\u{200B}", "b\u{200D}", "c\u{FEFF}", " \u{00AD}"],
         ),
         ("adv-full-width", &["aＡ", "bＢ", "1１", " ！"]),
+        // Stacked combining marks: every chunk goes through NFKC.
+        (
+            "adv-zalgo",
+            &[
+                "a\u{0301}\u{0316}\u{0342}\u{0353}",
+                "e\u{0300}\u{0323}",
+                " ",
+            ],
+        ),
         // Removing the invisible makes the mark compose: forces a second pass.
         ("adv-compose", &["e\u{200B}\u{0301}", "a**\u{0308}", " "]),
     ];
