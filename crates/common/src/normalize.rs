@@ -301,7 +301,17 @@ fn single_pass(input: &str) -> (Normalized, Vec<Span>) {
             continue;
         }
         let (head, class) = if b.is_ascii() {
-            // `*` or `_`: a boundary, but emphasis needs the chunk logic.
+            // `*` or `_`: a boundary. Followed by ASCII (or nothing) it is a
+            // chunk of its own and only emphasis applies: it can only add or
+            // drop ASCII, which never needs an NFKC re-check.
+            if bytes.get(i + 1).is_none_or(u8::is_ascii) {
+                pass.run(run_start, i);
+                pass.emit(char::from(b), Span::new(i, i + 1));
+                i += 1;
+                run_start = i;
+                last = None;
+                continue;
+            }
             (i, Class::Stable)
         } else {
             let Some(c) = input.get(i..).and_then(|rest| rest.chars().next()) else {
