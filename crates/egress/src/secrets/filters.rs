@@ -433,6 +433,35 @@ fn in_arn(text: &str, match_start: usize) -> bool {
         .is_some_and(|h| h.eq_ignore_ascii_case("arn:"))
 }
 
+/// `Verb-Noun` with a common PowerShell verb (`ConvertTo-SecureString`,
+/// `Get-Content`, `Read-Host`).
+fn is_cmdlet(value: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "Get",
+        "Set",
+        "New",
+        "Read",
+        "ConvertTo",
+        "ConvertFrom",
+        "Invoke",
+        "Import",
+        "Export",
+        "Out",
+        "Select",
+        "Where",
+        "Write",
+        "Add",
+        "Remove",
+    ];
+    let Some((verb, noun)) = value.split_once('-') else {
+        return false;
+    };
+    VERBS.contains(&verb)
+        && noun.len() >= 3
+        && noun.starts_with(|c: char| c.is_ascii_uppercase())
+        && noun.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
 /// Credential-named assignments: reject references, expressions and prose.
 fn assignment_value_ok(text: &str, span: Span) -> bool {
     let value = &text[span.range()];
@@ -462,6 +491,10 @@ fn assignment_value_ok(text: &str, span: Span) -> bool {
         return false;
     }
     if value.starts_with('$') || value.starts_with('%') || value.starts_with('@') {
+        return false;
+    }
+    // A PowerShell cmdlet call (`$pass = ConvertTo-SecureString …`).
+    if !quoted && is_cmdlet(value) {
         return false;
     }
     let lower = value.to_ascii_lowercase();
