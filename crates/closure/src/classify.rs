@@ -620,6 +620,8 @@ impl Classifier {
             }
             // Content: the sentences that carry the cues, in order, redacted.
             let mut spans: Vec<_> = hits.iter().map(|h| h.sentence).collect();
+            spans.sort_unstable_by_key(|s| s.start);
+            spans.dedup();
             // "Please remember that." keeps its referent in the sentence
             // before; without it the candidate would say nothing.
             if spans.iter().any(|s| is_anaphoric(&user[s.range()])) {
@@ -826,7 +828,8 @@ fn is_anaphoric(sentence: &str) -> bool {
         .trim()
         .trim_end_matches(|c: char| c.is_ascii_punctuation() || "。！？…～".contains(c))
         .trim();
-    if t.contains([':', '：']) {
+    // A short request only; this also bounds the work per sentence.
+    if t.len() > 96 || t.contains([':', '：']) {
         return false;
     }
     if t.chars().any(palisade_common::tokens::is_cjk) {
