@@ -688,7 +688,7 @@ impl Scanner {
     /// ```
     pub fn clean_copy(&self, text: &str) -> String {
         let mut edits: Vec<(Span, &str)> = Vec::new();
-        for f in invisible::scan(text).findings {
+        for f in invisible::scan_all(text).findings {
             edits.push((f.span, ""));
         }
         // Any remaining default-ignorable outside legitimate sequences was
