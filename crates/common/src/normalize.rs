@@ -14,6 +14,16 @@
 //! the bytes of the original input it came from, so a guard can match on the
 //! normalized copy and still report exact spans of what the caller passed in.
 //!
+//! # Cost
+//!
+//! Linear in the input. ASCII without emphasis markers is returned after one
+//! scan. Otherwise one fused pass copies runs of characters NFKC leaves alone
+//! (classified by a compile-time table of the BMP) as whole slices, and does
+//! per-character work only where a character is removed or rewritten; the
+//! offset map has one entry per such run, not per character. NFKC is
+//! re-checked only around the stretches that were rewritten, so a second pass
+//! (when removing a marker lets a combining mark compose) is rare.
+//!
 //! ```
 //! use palisade_common::{normalize::normalize, Span};
 //!
