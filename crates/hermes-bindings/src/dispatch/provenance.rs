@@ -4,7 +4,7 @@
 //! Files, under `plugin-data/provenance-gate/`: `said.jsonl` (the user's
 //! cleaned messages, secrets masked) and `evidence.jsonl` (one row per claim
 //! checked, the seed's field names). Both 0600, pruned hourly to
-//! `PROVENANCE_GATE_RETENTION_DAYS`.
+//! `PROVENANCE_GATE_RETENTION_DAYS` and 64 MiB (the newest rows are kept).
 
 use super::adapters::{self, WriteTarget};
 use super::{session_of, Ctx, DispatchError};
@@ -254,10 +254,14 @@ fn prune(
         }
     }
     state.prune_checked = Some((ctx.home.to_path_buf(), now));
-    let cutoff = ctx.now.minus_days(config.retention_days);
+    // Age (PROVENANCE_GATE_RETENTION_DAYS) and the size cap every log has.
+    let retention = crate::storage::jsonl::Retention {
+        days: config.retention_days,
+        ..Default::default()
+    };
     // Best effort: a failed prune is retried at the next write.
-    let _ = said.prune_if_due("ts", cutoff, ctx.now, 3600);
-    let _ = evidence.prune_if_due("ts", cutoff, ctx.now, 3600);
+    let _ = said.prune_sized_if_due(&retention, "ts", ctx.now, super::PRUNE_INTERVAL_SECS);
+    let _ = evidence.prune_sized_if_due(&retention, "ts", ctx.now, super::PRUNE_INTERVAL_SECS);
 }
 
 /// The said index for this home, refreshed from disk.
