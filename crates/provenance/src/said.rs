@@ -236,6 +236,17 @@ impl SaidIndex {
                 }
             }
             match best {
+                // In session scope, when the session's own text is small
+                // next to the candidate list (a pair common elsewhere in the
+                // profile), scanning the session's messages is cheaper.
+                Some((list, _))
+                    if scope == SearchScope::Session && {
+                        let bytes = self.chain_bytes(&chain, list.len().saturating_mul(32));
+                        bytes < list.len().saturating_mul(32)
+                    } =>
+                {
+                    self.scan_chain(q, &chain)
+                }
                 Some((list, offset)) => list
                     .iter()
                     .take(MAX_CANDIDATES)
@@ -298,6 +309,49 @@ impl SaidIndex {
         // This session first, then oldest first.
         hits.sort_by_key(|h| (!h.this_session, h.message, h.start));
         hits
+    }
+
+    /// The text size of the messages of `chain`, counted up to `limit`.
+    fn chain_bytes(&self, chain: &[u32], limit: usize) -> usize {
+        let mut total = 0usize;
+        for &sid in chain {
+            for &i in self.by_session.get(sid as usize).into_iter().flatten() {
+                if let Some(m) = self.messages.get(i) {
+                    total += m.end - m.start;
+                }
+                if total >= limit {
+                    return total;
+                }
+            }
+        }
+        total
+    }
+
+    /// Every start of `q` in the messages of `chain` (overlapping, like the
+    /// postings), bounded by [`MAX_CANDIDATES`].
+    fn scan_chain(&self, q: &str, chain: &[u32]) -> Vec<usize> {
+        let mut out = Vec::new();
+        for &sid in chain {
+            for &i in self.by_session.get(sid as usize).into_iter().flatten() {
+                let Some(m) = self.messages.get(i) else {
+                    continue;
+                };
+                let body = &self.text[m.start..m.end];
+                let mut from = 0;
+                while let Some(pos) = body[from..].find(q) {
+                    out.push(m.start + from + pos);
+                    let step = body[from + pos..].chars().next().map_or(1, char::len_utf8);
+                    from += pos + step;
+                    if out.len() >= MAX_CANDIDATES || from >= body.len() {
+                        break;
+                    }
+                }
+                if out.len() >= MAX_CANDIDATES {
+                    return out;
+                }
+            }
+        }
+        out
     }
 
     fn session_id(&mut self, session: &str) -> u32 {
@@ -544,5 +598,37 @@ mod tests {
             s.find("of the other", "s", SearchScope::Session).len(),
             2000
         );
+    }
+
+    #[test]
+    fn session_scan_agrees_with_postings() {
+        let mut s = SaidIndex::new();
+        for i in 0..400 {
+            let session = if i % 40 == 0 { "s1" } else { "other" };
+            s.push(
+                session,
+                None,
+                "u",
+                &format!("我决定周五发布新版本 {i}, ship on friday"),
+            );
+        }
+        s.push("s1", None, "u", "well, we ship on friday then");
+        // Common everywhere, rare in s1: the session scan answers.
+        let session = s.find("ship on friday", "s1", SearchScope::Session);
+        assert_eq!(session.len(), 11);
+        assert!(session.iter().all(|h| h.this_session));
+        let profile = s.find("ship on friday", "s1", SearchScope::Profile);
+        assert_eq!(profile.len(), 401);
+        assert_eq!(
+            profile.iter().filter(|h| h.this_session).count(),
+            session.len()
+        );
+        assert_eq!(
+            s.find("我决定周五发布", "s1", SearchScope::Session).len(),
+            10
+        );
+        assert!(s
+            .find("hip on friday", "s1", SearchScope::Session)
+            .is_empty());
     }
 }
