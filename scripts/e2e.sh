@@ -12,6 +12,9 @@
 #   PALISADE_E2E_VENV   venv to create/reuse (default: target/e2e-venv)
 #   PALISADE_PYTHON     interpreter used to create the venv (default: python3.11, then python3)
 #   CARGO_TARGET_DIR    where maturin's cargo build goes (default: target/)
+#   PALISADE_E2E_JOBS   parallel pytest workers (default: the number of CPUs, at
+#                       most 4; 1 runs serially). Every scenario is its own
+#                       Hermes process with its own home and fake-model port.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -45,7 +48,7 @@ venv_ok() {
 import sys
 from importlib.metadata import version
 ok = version("hermes-agent") == sys.argv[1]
-version("maturin"); version("pytest")
+version("maturin"); version("pytest"); version("pytest-xdist")
 sys.exit(0 if ok else 1)
 PY
 }
@@ -58,7 +61,8 @@ else
     rm -rf "$VENV"
     "$PY" -m venv "$VENV"
     "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q "hermes-agent==$HERMES_VERSION" "maturin>=1.5,<2" "pytest>=7"
+    "$VENV/bin/python" -m pip install -q "hermes-agent==$HERMES_VERSION" "maturin>=1.5,<2" "pytest>=7" \
+        "pytest-xdist>=3"
 fi
 
 step "building the wheel (maturin build --release)"
@@ -74,5 +78,11 @@ step "pytest $PKG/tests"
 # `pytest`, not `python -m pytest`: the latter puts the working directory on
 # sys.path, and the source tree's palisade_hermes (no native module) would
 # shadow the installed wheel.
-"$VENV/bin/pytest" -q -p no:cacheprovider "$PKG/tests" "$@"
+JOBS="${PALISADE_E2E_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+[ "$JOBS" -gt 4 ] 2>/dev/null && JOBS=4
+PARALLEL=()
+if [ "$JOBS" -gt 1 ] 2>/dev/null; then
+    PARALLEL=(-n "$JOBS")
+fi
+"$VENV/bin/pytest" -q -p no:cacheprovider ${PARALLEL[@]+"${PARALLEL[@]}"} "$PKG/tests" "$@"
 step "done"
