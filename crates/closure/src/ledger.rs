@@ -487,7 +487,21 @@ struct Entry {
     /// duplicate check: a scan of this small vector compares strings only
     /// on a hash match, instead of reading every stored event.
     seen: Vec<(u64, usize)>,
+    /// Touched by the batch [`Ledger::apply_all`] is folding.
+    dirty: bool,
     view: Option<Box<CandidateView>>,
+}
+
+/// Where [`Ledger::insert`] put an event.
+struct Inserted {
+    /// The candidate's entry.
+    slot: usize,
+    /// Position among the candidate's sorted events.
+    pos: usize,
+    /// Index in the event store.
+    idx: usize,
+    /// Whether it sorts after every other event of the candidate.
+    at_end: bool,
 }
 
 /// Candidate id → position in the ledger's entry vector.
@@ -695,53 +709,19 @@ impl Ledger {
     /// assert_eq!(l.apply(e), Applied::Duplicate);
     /// ```
     pub fn apply(&mut self, event: CandidateEvent) -> Applied {
-        // Look up before inserting, so the key is cloned only for a new candidate.
-        let slot = match self.index.find(&event.candidate_id, &self.entries) {
-            Ok(i) => i,
-            Err(h) => {
-                let i = self.entries.len();
-                self.index.insert(&event.candidate_id, h, i);
-                self.entries.push(Entry {
-                    id: event.candidate_id.clone(),
-                    ..Entry::default()
-                });
-                i
-            }
+        let is_created = matches!(event.kind, EventKind::Created(_));
+        let Inserted {
+            slot,
+            pos,
+            idx,
+            at_end,
+        } = match self.insert(event) {
+            Ok(ins) => ins,
+            Err(outcome) => return outcome,
         };
         let Some(entry) = self.entries.get_mut(slot) else {
             return Applied::Rejected("internal: ledger entry missing".into());
         };
-        let store = &self.store;
-        let id_hash = fnv1a(event.event_id.as_bytes());
-        if entry
-            .seen
-            .iter()
-            .any(|&(h, i)| h == id_hash && store[i].event_id == event.event_id)
-        {
-            return Applied::Duplicate;
-        }
-        if entry.events.len() >= MAX_EVENTS_PER_CANDIDATE {
-            return Applied::Rejected(format!(
-                "candidate already has {MAX_EVENTS_PER_CANDIDATE} events"
-            ));
-        }
-        self.events += 1;
-        let is_created = matches!(event.kind, EventKind::Created(_));
-        let pos = {
-            let key = event.sort_key();
-            match entry.events.last() {
-                // The common case, an event newer than all others: one
-                // comparison instead of a binary search over cold events.
-                Some(&last) if store[last].sort_key() <= key => entry.events.len(),
-                _ => entry
-                    .events
-                    .partition_point(|&i| store[i].sort_key() <= key),
-            }
-        };
-        let at_end = pos == entry.events.len();
-        let idx = self.store.push(event);
-        entry.events.insert(pos, idx);
-        entry.seen.push((id_hash, idx));
         let store = &self.store;
         let ev = &store[idx];
         if at_end {
@@ -777,18 +757,75 @@ impl Ledger {
         refold(entry, store, pos)
     }
 
+    /// Store an event under its candidate, at its sorted position, without
+    /// folding it; or say why not (a duplicate id, a full candidate).
+    fn insert(&mut self, event: CandidateEvent) -> Result<Inserted, Applied> {
+        // Look up before inserting, so the key is cloned only for a new candidate.
+        let slot = match self.index.find(&event.candidate_id, &self.entries) {
+            Ok(i) => i,
+            Err(h) => {
+                let i = self.entries.len();
+                self.index.insert(&event.candidate_id, h, i);
+                self.entries.push(Entry {
+                    id: event.candidate_id.clone(),
+                    ..Entry::default()
+                });
+                i
+            }
+        };
+        let Some(entry) = self.entries.get_mut(slot) else {
+            return Err(Applied::Rejected("internal: ledger entry missing".into()));
+        };
+        let store = &self.store;
+        let id_hash = fnv1a(event.event_id.as_bytes());
+        if entry
+            .seen
+            .iter()
+            .any(|&(h, i)| h == id_hash && store[i].event_id == event.event_id)
+        {
+            return Err(Applied::Duplicate);
+        }
+        if entry.events.len() >= MAX_EVENTS_PER_CANDIDATE {
+            return Err(Applied::Rejected(format!(
+                "candidate already has {MAX_EVENTS_PER_CANDIDATE} events"
+            )));
+        }
+        self.events += 1;
+        let pos = {
+            let key = event.sort_key();
+            match entry.events.last() {
+                // The common case, an event newer than all others: one
+                // comparison instead of a binary search over cold events.
+                Some(&last) if store[last].sort_key() <= key => entry.events.len(),
+                _ => entry
+                    .events
+                    .partition_point(|&i| store[i].sort_key() <= key),
+            }
+        };
+        let at_end = pos == entry.events.len();
+        let idx = self.store.push(event);
+        entry.events.insert(pos, idx);
+        entry.seen.push((id_hash, idx));
+        Ok(Inserted {
+            slot,
+            pos,
+            idx,
+            at_end,
+        })
+    }
+
     /// Apply many events at once (a whole replayed ledger, say), returning
     /// each one's outcome in input order.
     ///
-    /// The batch is applied in `(instant, kind, event id)` order, so every
-    /// event after a candidate's creation takes the one-step path: the cost is
-    /// a sort plus one step per event whatever order the batch came in,
-    /// where [`Ledger::apply`] re-folds a candidate for each event that
-    /// arrives older than the ones it already has (bounded by
-    /// [`MAX_EVENTS_PER_CANDIDATE`], but quadratic in that bound). The
-    /// resulting views are the same as applying the events one by one in any
-    /// order. When one event id occurs twice, the copy that sorts first wins
-    /// (on a tie, the earlier one in the batch).
+    /// Events are stored first, in input order (so for a repeated event id
+    /// the first one wins, as with [`Ledger::apply`]), and every candidate
+    /// the batch touched is then folded once. The cost is one step per
+    /// event whatever order the batch comes in, where [`Ledger::apply`]
+    /// re-folds a candidate for each event that arrives older than the ones
+    /// it already has. The views are the same as applying the events one by
+    /// one; an event's outcome is what it did in its candidate's final fold
+    /// (so an event that `apply` would first report as
+    /// [`Applied::Deferred`] reports what happened once its creation came).
     ///
     /// ```
     /// use palisade_closure::ledger::{Applied, CandidateEvent, EventKind, Ledger};
@@ -807,19 +844,41 @@ impl Ledger {
     /// assert_eq!(l.get(&id).unwrap().record.status, CandidateStatus::Expired);
     /// ```
     pub fn apply_all(&mut self, events: impl IntoIterator<Item = CandidateEvent>) -> Vec<Applied> {
-        let events: Vec<CandidateEvent> = events.into_iter().collect();
-        let mut order: Vec<usize> = (0..events.len()).collect();
-        // Stable: equal keys keep batch order. Already-sorted runs (the usual
-        // replay of append-only files) cost a linear pass.
-        order.sort_by(|&a, &b| events[a].sort_key().cmp(&events[b].sort_key()));
-        let mut slots: Vec<Option<CandidateEvent>> = events.into_iter().map(Some).collect();
-        let mut out = vec![Applied::Deferred; slots.len()];
-        for i in order {
-            // Each index occurs once in `order`, so every slot is taken once.
-            if let (Some(event), Some(result)) =
-                (slots.get_mut(i).and_then(Option::take), out.get_mut(i))
-            {
-                *result = self.apply(event);
+        let first_new = self.store.len;
+        let mut out = Vec::new();
+        // (output position, store index) of every stored event.
+        let mut stored: Vec<(usize, usize)> = Vec::new();
+        let mut dirty: Vec<usize> = Vec::new();
+        for event in events {
+            match self.insert(event) {
+                Ok(ins) => {
+                    stored.push((out.len(), ins.idx));
+                    out.push(Applied::Deferred);
+                    if let Some(entry) = self.entries.get_mut(ins.slot) {
+                        if !entry.dirty {
+                            entry.dirty = true;
+                            dirty.push(ins.slot);
+                        }
+                    }
+                }
+                Err(outcome) => out.push(outcome),
+            }
+        }
+        // Outcomes by store index, for the events of this batch.
+        let mut by_idx = vec![Applied::Deferred; self.store.len - first_new];
+        for slot in dirty {
+            if let Some(entry) = self.entries.get_mut(slot) {
+                entry.dirty = false;
+                fold_entry(entry, &self.store, |idx, outcome| {
+                    if let Some(o) = idx.checked_sub(first_new).and_then(|k| by_idx.get_mut(k)) {
+                        o.clone_from(outcome);
+                    }
+                });
+            }
+        }
+        for (pos, idx) in stored {
+            if let (Some(o), Some(src)) = (out.get_mut(pos), by_idx.get_mut(idx - first_new)) {
+                *o = std::mem::replace(src, Applied::Deferred);
             }
         }
         out
@@ -1083,81 +1142,73 @@ pub struct PendingReport {
 }
 
 /// Re-fold one candidate from its sorted events: the first `created`, then
-/// every other event in order. Returns what happened to event `target`.
+/// every other event in order. Returns what happened to the event at
+/// position `target` of the candidate's sorted events.
 fn refold(entry: &mut Entry, store: &EventStore, target: usize) -> Applied {
-    entry.view = None;
+    let target_idx = entry.events.get(target).copied();
     let mut outcome = Applied::Deferred;
-    let events = || entry.events.iter().map(|&i| &store[i]);
+    fold_entry(entry, store, |idx, o| {
+        if Some(idx) == target_idx {
+            outcome = o.clone();
+        }
+    });
+    outcome
+}
+
+/// Fold one candidate from scratch from its sorted events: the first valid
+/// `created`, then every other event in order. `report` hears what each
+/// folded event did (by store index); events never folded (no valid
+/// creation yet) are not reported.
+fn fold_entry(entry: &mut Entry, store: &EventStore, mut report: impl FnMut(usize, &Applied)) {
+    entry.view = None;
+    let ids = &entry.events;
+    let events = || ids.iter().map(|&i| &store[i]);
     let Some(first) = events().position(|e| matches!(e.kind, EventKind::Created(_))) else {
-        return outcome;
+        return;
     };
-    let created = &store[entry.events[first]];
+    let created = &store[ids[first]];
     let view = match &created.kind {
         EventKind::Created(rec) => start(rec, created),
-        _ => return outcome,
+        _ => return,
     };
-    let mut view = match view {
-        Ok(v) => v,
+    let (start_at, mut view) = match view {
+        Ok(v) => (first, v),
         Err(why) => {
-            if first == target {
-                outcome = Applied::Rejected(why);
-            }
+            report(ids[first], &Applied::Rejected(why));
             // A later valid creation may still start the candidate.
-            let rest = events().enumerate().skip(first + 1);
-            for (i, e) in rest {
+            let mut found = None;
+            for (i, e) in events().enumerate().skip(first + 1) {
                 if let EventKind::Created(rec) = &e.kind {
-                    let v = match start(rec, e) {
-                        Ok(v) => v,
-                        Err(why) => {
-                            if i == target {
-                                outcome = Applied::Rejected(why);
-                            }
-                            continue;
+                    match start(rec, e) {
+                        Ok(v) => {
+                            found = Some((i, v));
+                            break;
                         }
-                    };
-                    {
-                        if i == target {
-                            outcome = Applied::Accepted;
-                        }
-                        let mut v = v;
-                        for (j, other) in events().enumerate() {
-                            if j != i && j != first {
-                                let o = step(&mut v, other);
-                                if let Applied::Rejected(why) = &o {
-                                    v.rejected.push((other.event_id.clone(), why.clone()));
-                                }
-                                if j == target {
-                                    outcome = o;
-                                }
-                            }
-                        }
-                        sync_updated(&mut v);
-                        entry.view = Some(Box::new(v));
-                        return outcome;
+                        Err(why) => report(ids[i], &Applied::Rejected(why)),
                     }
                 }
             }
-            return outcome;
+            match found {
+                Some(f) => f,
+                None => return,
+            }
         }
     };
-    if first == target {
-        outcome = Applied::Accepted;
-    }
+    report(ids[start_at], &Applied::Accepted);
     for (i, e) in events().enumerate() {
-        if i == first {
+        // The creation that started the view, and an invalid first
+        // creation (already reported), are not stepped.
+        if i == start_at || (i == first && start_at != first) {
             continue;
         }
         let o = step(&mut view, e);
         if let Applied::Rejected(why) = &o {
             view.rejected.push((e.event_id.clone(), why.clone()));
         }
-        if i == target {
-            outcome = o;
-        }
+        report(ids[i], &o);
     }
     sync_updated(&mut view);
     entry.view = Some(Box::new(view));
-    outcome
 }
 
 fn start(rec: &CandidateRecord, e: &CandidateEvent) -> Result<CandidateView, String> {
