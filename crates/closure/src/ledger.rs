@@ -11,8 +11,9 @@
 //! Appending an event that sorts last for its candidate costs one fold step;
 //! an out-of-order event re-folds only its own candidate (at most
 //! [`MAX_EVENTS_PER_CANDIDATE`] events). Folding N events is therefore O(N)
-//! amortised for in-order streams; [`Ledger::apply_all`] sorts a batch
-//! first, so replaying N events in any order costs a sort plus N steps.
+//! amortised for in-order streams; [`Ledger::apply_all`] stores a batch and
+//! then folds each candidate it touched once, so replaying N events costs
+//! O(N) steps in any order.
 //!
 //! Per event the ledger hashes the candidate id once (keyed SipHash; the
 //! index table stores the hash, so it grows without re-hashing strings),
