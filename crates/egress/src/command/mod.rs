@@ -20,6 +20,7 @@
 //! | ftp, lftp, tftp, ncftpput, smbclient | stdin is fed or a `put` command is given |
 //! | aws s3 cp/sync/mv, s3api put-object, gsutil/gcloud storage cp/rsync/mv, rclone copy/sync/move/rcat, azcopy | local data copied to a bucket or remote |
 //! | gh gist create, gh release upload | always (gist.github.com / github.com) |
+//! | docker/podman push, npm/pnpm/yarn publish, twine upload, gem push, cargo publish, helm push | the registry is named in the command (`host:port/image`, `--registry URL`, `--repository-url URL`, `oci://host`) |
 //! | git push | to a URL, or to a remote added (`git remote add`/`set-url`) earlier in the same command |
 //! | python -c, node -e, perl -e, ruby -e, php -r (also heredoc scripts) | the code posts, uploads or writes to a socket |
 //! | `/dev/tcp/host/port`, `/dev/udp/…` | always |

@@ -305,6 +305,8 @@ fn analyze_one(
                 ctx.hit("azcopy", url_destination(pos[2]), "azcopy upload");
             }
         }
+        "docker" | "podman" | "buildah" | "npm" | "pnpm" | "yarn" | "twine" | "gem" | "cargo"
+        | "helm" => publish(name, args, ctx),
         "gh" => {
             let pos = positionals(
                 args,
@@ -730,6 +732,54 @@ fn piped_into_shell(prev: &[SimpleCommand], ctx: &mut Context<'_>, depth: usize)
         literal
     };
     analyze_nested(&script, ctx, depth);
+}
+
+/// Publishing to a registry named in the command: `docker push
+/// host[:port]/image` (an image without a registry host goes to the default
+/// registry and is not flagged), `npm publish --registry URL`, `twine upload
+/// --repository-url URL`, `gem push --host URL`, `cargo publish --index URL`,
+/// `helm push CHART oci://host/…`.
+fn publish(tool: &str, args: &[String], ctx: &mut Context<'_>) {
+    let sub = args
+        .iter()
+        .find(|a| !a.starts_with('-'))
+        .map(String::as_str);
+    let url_flag = match (tool, sub) {
+        ("docker" | "podman" | "buildah", Some("push")) => {
+            let pos = positionals(args, &[]);
+            // `push IMAGE [DESTINATION]`: the last positional names where it goes.
+            if let Some(image) = pos.get(1..).and_then(<[&str]>::last) {
+                let image = image.strip_prefix("docker://").unwrap_or(image);
+                let first = image.split('/').next().unwrap_or("");
+                if image.contains('/')
+                    && (first.contains('.') || first.contains(':') || first == "localhost")
+                {
+                    ctx.hit(tool, host_dest(first), format!("{tool} push to a registry"));
+                }
+            }
+            return;
+        }
+        ("npm" | "pnpm" | "yarn", Some("publish")) => &["--registry"][..],
+        ("twine", Some("upload")) => &["--repository-url"][..],
+        ("gem", Some("push")) => &["--host"][..],
+        ("cargo", Some("publish")) => &["--index"][..],
+        ("helm", Some("push")) => {
+            if let Some(url) = args.iter().find(|a| a.starts_with("oci://")) {
+                ctx.hit(tool, url_destination(url), "helm push to a registry");
+            }
+            return;
+        }
+        _ => return,
+    };
+    if let Some(url) = option_value(args, url_flag) {
+        if is_url(&url) {
+            ctx.hit(
+                tool,
+                url_destination(&url),
+                format!("{tool} publish to a registry"),
+            );
+        }
+    }
 }
 
 /// Value of the first of `flags` (`-c CODE`, `-cCODE` is not split for long flags).
