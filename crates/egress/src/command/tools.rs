@@ -79,8 +79,12 @@ fn analyze_nested(script: &str, ctx: &mut Context<'_>, depth: usize) {
 }
 
 fn basename(word: &str) -> &str {
-    let w = word.rsplit('/').next().unwrap_or(word);
-    w.trim_start_matches('\\')
+    let w = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    // Windows binaries (`curl.exe`, `C:\\Windows\\System32\\curl.exe`).
+    match w.len().checked_sub(4) {
+        Some(cut) if w.is_char_boundary(cut) && w[cut..].eq_ignore_ascii_case(".exe") => &w[..cut],
+        _ => w,
+    }
 }
 
 /// Peel wrappers and assignments; return the index of the real command word.
