@@ -664,5 +664,4 @@ mod tests {
         }
         assert!(c.get("Note 3.").has_sentence("note 3."));
     }
-
 }
