@@ -241,8 +241,9 @@ impl SaidIndex {
                 // profile), scanning the session's messages is cheaper.
                 Some((list, _))
                     if scope == SearchScope::Session && {
-                        let bytes = self.chain_bytes(&chain, list.len().saturating_mul(32));
-                        bytes < list.len().saturating_mul(32)
+                        let budget = list.len().saturating_mul(256);
+                        let bytes = self.chain_bytes(&chain, budget);
+                        bytes < budget
                     } =>
                 {
                     self.scan_chain(q, &chain)
@@ -330,24 +331,23 @@ impl SaidIndex {
     /// Every start of `q` in the messages of `chain` (overlapping, like the
     /// postings), bounded by [`MAX_CANDIDATES`].
     fn scan_chain(&self, q: &str, chain: &[u32]) -> Vec<usize> {
+        let finder = memchr::memmem::Finder::new(q.as_bytes());
         let mut out = Vec::new();
         for &sid in chain {
             for &i in self.by_session.get(sid as usize).into_iter().flatten() {
                 let Some(m) = self.messages.get(i) else {
                     continue;
                 };
-                let body = &self.text[m.start..m.end];
+                // Overlapping matches; the verification below drops any that
+                // do not fall on word boundaries.
+                let body = &self.text.as_bytes()[m.start..m.end];
                 let mut from = 0;
-                while let Some(pos) = body[from..].find(q) {
+                while let Some(pos) = body.get(from..).and_then(|h| finder.find(h)) {
                     out.push(m.start + from + pos);
-                    let step = body[from + pos..].chars().next().map_or(1, char::len_utf8);
-                    from += pos + step;
-                    if out.len() >= MAX_CANDIDATES || from >= body.len() {
-                        break;
+                    if out.len() >= MAX_CANDIDATES {
+                        return out;
                     }
-                }
-                if out.len() >= MAX_CANDIDATES {
-                    return out;
+                    from += pos + 1;
                 }
             }
         }
