@@ -334,18 +334,16 @@ fn delimited_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize
 /// The first row is a header when some column holds numbers below it but not
 /// in it, or when every cell of it is non-numeric.
 ///
-/// A cell this guard hid (the default marker) counts as a number below the
-/// header, so a rewritten table keeps the header it had: suppression stays
-/// idempotent.
+/// A cell this guard hid (the default marker) counts as a number wherever it
+/// stands, so a rewritten table keeps the header it had (or had none):
+/// suppression stays idempotent.
 fn looks_like_header(rows: &[Vec<Cell>]) -> bool {
-    let numeric = |s: &str| super::model::parse_number(s).is_some();
-    let count_below = |s: &str| numeric(s) || s.trim() == super::MARKER;
+    let count = |s: &str| super::model::parse_number(s).is_some() || s.trim() == super::MARKER;
     let first = &rows[0];
-    if first.iter().all(|c| !numeric(&c.text)) {
+    if first.iter().all(|c| !count(&c.text)) {
         return true;
     }
-    (0..first.len())
-        .any(|c| !numeric(&first[c].text) && rows[1..].iter().all(|r| count_below(&r[c].text)))
+    (0..first.len()).any(|c| !count(&first[c].text) && rows[1..].iter().all(|r| count(&r[c].text)))
 }
 
 /// Split one line on `delim`, honouring `"…"` quoting (`""` is a quote).
@@ -495,5 +493,18 @@ mod tests {
         let twice = scan(&once.text, &options);
         assert_eq!(once.text, twice.text);
         assert_eq!(once.text, ";2\n[suppressed];");
+    }
+
+    /// Found by the same target: a hidden cell in a headerless table's first
+    /// row made that row look like a header on the second pass, which then
+    /// read the label column below it as counts.
+    #[test]
+    fn fuzz_hidden_first_row_cell_is_not_a_header() {
+        use super::super::{scan, TableOptions};
+        let options = TableOptions::default();
+        let once = scan(";;\n0!;01\n;00\n02;", &options);
+        let twice = scan(&once.text, &options);
+        assert_eq!(once.text, twice.text);
+        assert_eq!(once.text, ";;\n0!;[suppressed]\n;00\n02;");
     }
 }
