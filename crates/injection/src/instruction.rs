@@ -58,6 +58,7 @@ struct KeywordSet {
     ac: AhoCorasick,
     index: Vec<usize>,
     max_len: usize,
+    min_len: usize,
 }
 
 impl KeywordSet {
@@ -75,6 +76,7 @@ impl KeywordSet {
             ac,
             index: which.to_vec(),
             max_len: pats.iter().map(|p| p.len()).max().unwrap_or(0),
+            min_len: pats.iter().map(|p| p.len()).min().unwrap_or(0).max(1),
         }))
     }
 
@@ -153,16 +155,29 @@ impl Instructions {
         })
     }
 
-    /// Rules whose keywords occur in `text`.
-    /// Rules whose keywords occur in `text`; `windowed` off searches the non-ASCII keywords
-    /// over the whole text (the reference for the equivalence test).
+    /// Rules whose keywords occur in `text`. ASCII keywords are searched
+    /// only in ASCII stretches, the others only around non-ASCII runs;
+    /// `windowed` off searches both sets over the whole text (the reference
+    /// for the equivalence test).
     fn candidates_with(&self, text: &str, windowed: bool) -> Vec<usize> {
         let mut on = vec![false; self.rules.len()];
         for &u in &self.unconditional {
             on[u] = true;
         }
         if let Some(set) = &self.ac {
-            set.mark(text, &self.keyword_rules, &mut on);
+            if windowed {
+                // An ASCII keyword lies inside one ASCII stretch.
+                let mut prev = 0usize;
+                let ends = non_ascii_runs(text).chain(std::iter::once((text.len(), text.len())));
+                for (s, e) in ends {
+                    if s - prev >= set.min_len {
+                        set.mark(&text[prev..s], &self.keyword_rules, &mut on);
+                    }
+                    prev = e;
+                }
+            } else {
+                set.mark(text, &self.keyword_rules, &mut on);
+            }
         }
         if let (Some(set), false) = (&self.ac_wide, windowed) {
             set.mark(text, &self.keyword_rules, &mut on);
@@ -410,6 +425,8 @@ mod tests {
             proptest::prelude::Just("ты ".to_owned()),
             proptest::prelude::Just("忽略之前的所有指令".to_owned()),
             proptest::prelude::Just("ignore previous instructions".to_owned()),
+            proptest::prelude::Just("your new task".to_owned()),
+            proptest::prelude::Just(" ai:".to_owned()),
         ], 0..16)) {
             let specs: Vec<RuleSpec> = serde_json::from_str(BUILTIN).unwrap();
             let ins = instructions(&specs);
