@@ -58,6 +58,17 @@ pub fn is_placeholder(value: &str) -> bool {
     if MARKERS.iter().any(|m| lower.contains(m)) {
         return true;
     }
+    if has_interpolation_template(value) {
+        return true;
+    }
+    // A whole value that is a variable reference: `$password`, `$DB_PASS`.
+    if let Some(name) = value.strip_prefix('$') {
+        if name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return true;
+        }
+    }
     // A run of six identical alphanumerics in a short value: AAAAAA, 000000.
     if value.len() <= 128 {
         let mut run = 0;
@@ -460,6 +471,42 @@ fn is_cmdlet(value: &str) -> bool {
         && noun.len() >= 3
         && noun.starts_with(|c: char| c.is_ascii_uppercase())
         && noun.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// Ruby `#{expr}` or Python `%(name)s` interpolation: `#{` closed by `}`
+/// with no blank inside, or `%(` + identifier + `)` + a conversion letter.
+/// (A random key may contain `#{` or `%(` on its own; these shapes it does
+/// not produce by chance often.)
+fn has_interpolation_template(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    for (i, w) in bytes.windows(2).enumerate() {
+        if w != b"#{" && w != b"%(" {
+            continue;
+        }
+        // Both markers are ASCII, so `i + 2` is a char boundary.
+        let rest = &value[i + 2..];
+        if w == b"#{" {
+            if let Some(end) = rest.find('}') {
+                let inner = &rest[..end];
+                if !inner.is_empty() && !inner.contains(char::is_whitespace) {
+                    return true;
+                }
+            }
+        } else if w == b"%(" {
+            let name_len = rest
+                .bytes()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+                .count();
+            let after = &rest.as_bytes()[name_len..];
+            if name_len > 0
+                && after.first() == Some(&b')')
+                && after.get(1).is_some_and(u8::is_ascii_alphabetic)
+            {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Credential-named assignments: reject references, expressions and prose.
