@@ -15,10 +15,23 @@
 //!    负责人, 我们) with optional parentheticals and adverbs, followed by a
 //!    *decision predicate* from the lexicon (`data/claim_lexicon.json`); or
 //!    a passive (`was approved by the user`); or a phrase (`per the user`,
-//!    `as the user requested`, `the user's decision:`).
-//! 4. **Not claims.** Negated and modal forms (the grammar admits neither,
+//!    `as the user requested`, `the user's decision:`). A clause-initial
+//!    first name is a subject too ("Dana picked FastAPI"), unless it is a
+//!    group, company, product, system or the agent ("Legal approved",
+//!    "Stripe declined", "Alice's team chose" has no bare name). A first
+//!    verb in the past may share the subject with the decision verb ("the
+//!    user reviewed the options and picked Postgres", 用户看了两个方案后选择了…).
+//!    The rows of one table of subject forms (English and Chinese, user,
+//!    we and named subjects) run in one clause loop.
+//! 4. **Prefilter.** One Aho-Corasick pass finds the subject words and the
+//!    predicate cues (the literal prefixes of the lexicon's patterns); a
+//!    clause without a cue, or without a subject word or a clause-initial name,
+//!    skips the form regexes.
+//! 5. **Not claims.** Negated and modal forms (the grammar admits neither,
 //!    except instructions such as "doesn't want"); conditionals and
-//!    hypotheticals before the subject; study, flow, example and test words
+//!    hypotheticals before the subject ("after"/"once" with a decision in
+//!    the simple past is a fact: "after the user approved it, …";
+//!    用户同意后，我们已经合并了); study, flow, example and test words
 //!    before the subject in the same clause; reported sources ("Docs say …");
 //!    third parties and populations (repo owner, new users, 新用户, 仓库主人);
 //!    field names ("the user approved column"); Chinese noun phrases and
