@@ -1166,8 +1166,13 @@ impl ClaimDetector {
         // Clauses: a contrast starts a new one.
         let mut clause_start = 0usize;
         let mut bounds: Vec<(usize, usize)> = Vec::new();
+        // The regex finds the contrast word (a literal prefilter applies);
+        // the comma or space before it is read by hand.
         for m in self.fixed.contrast.find_iter(s) {
-            bounds.push((clause_start, m.start()));
+            let Some(start) = contrast_start(s, m.start(), clause_start) else {
+                continue;
+            };
+            bounds.push((clause_start, start));
             clause_start = m.end();
         }
         bounds.push((clause_start, s.len()));
@@ -1720,7 +1725,7 @@ impl Fixed {
     fn new() -> Fixed {
         Fixed {
             contrast: build(
-                r"(?i)(?:[,;]\s*|\s+)(?:but|however|yet|although|though|whereas|except that)\s+|，?(?:但是|但|不过|然而|可是)",
+                r"(?i)\b(?:but|however|yet|although|though|whereas|except that)\s+|(?:但是|但|不过|然而|可是)",
             ),
             label: build(
                 r"(?i)^(?:bug|issue|defect|incident|steps?|expected(?: result| behaviou?r| outcome)?|actual(?: result| behaviou?r)?|scenario|test(?: case| plan| step| scenario)?|tc|case|examples?|e\.g\.|acceptance criteria|ac|repro|steps to reproduce|ticket|changelog|release notes?|interview(?: notes?)?|policy|user story|story|fixture|mock|sample|persona|use case|flow|qa|spec|requirement|req|feature|edge case|assert(?:ion)?|input|output|prompt|transcript|log|fr|nfr|jira|q|a|given|when|then|precondition|postcondition|gherkin|测试|测试用例|用例|示例|例如|例子|比如|场景|步骤|预期|预期结果|实际结果|需求|工单|规则|话术|政策|更新日志|访谈)(?:\s*[#\w.\-/]{1,12}){0,3}\s*[:：]|^(?i:given)\s",
@@ -2020,6 +2025,25 @@ fn never() -> String {
     r"[^\s\S]".to_owned()
 }
 
+/// Where a contrast found at `word` starts, or `None` when it is no
+/// contrast: an English word needs a comma/semicolon or a space before it
+/// (the comma is part of the boundary: "…, but"); a Chinese one takes an
+/// optional "，" before it. Never before `floor` (the previous boundary).
+fn contrast_start(s: &str, word: usize, floor: usize) -> Option<usize> {
+    let head = s.get(floor..word)?;
+    if !s[word..].starts_with(|c: char| c.is_ascii()) {
+        return Some(floor + head.strip_suffix('，').unwrap_or(head).len());
+    }
+    let trimmed = head.trim_end_matches(char::is_whitespace);
+    if trimmed.ends_with([',', ';']) {
+        Some(floor + trimmed.len() - 1)
+    } else if trimmed.len() < head.len() {
+        Some(floor + trimmed.len())
+    } else {
+        None
+    }
+}
+
 /// Whether a predicate is in the simple (or past perfect) past tense:
 /// "approved", "chose", "had decided" — not "has approved", "approves".
 fn is_simple_past(pred: &str) -> bool {
@@ -2291,6 +2315,29 @@ mod tests {
 #[cfg(test)]
 mod cue_tests {
     use super::*;
+
+    #[test]
+    fn contrast_boundaries() {
+        let det = ClaimDetector::new(Scope::Decisions);
+        let clauses = |s: &str| -> Vec<usize> {
+            let mut out = Vec::new();
+            let mut floor = 0;
+            for m in det.fixed.contrast.find_iter(s) {
+                if let Some(start) = contrast_start(s, m.start(), floor) {
+                    out.push(start);
+                    floor = m.end();
+                }
+            }
+            out
+        };
+        assert_eq!(clauses("We wait, but the user approved it."), vec![7]);
+        assert_eq!(clauses("We wait  but ok"), vec![7]);
+        assert_eq!(clauses("x , but y"), vec![2]);
+        assert_eq!(clauses("but first"), Vec::<usize>::new());
+        assert_eq!(clauses("a-but b"), Vec::<usize>::new());
+        assert_eq!(clauses("a but but b"), vec![1]);
+        assert_eq!(clauses("我们先等，但是用户批准了"), vec![12]);
+    }
 
     #[test]
     fn name_stop_is_sorted() {
