@@ -96,7 +96,7 @@ fn one_command(c: &mut Criterion) {
 
 fn adversarial(c: &mut Criterion) {
     let scanner = SecretScanner::builtin();
-    let cases: [(&str, &str); 6] = [
+    let cases: [(&str, &str); 7] = [
         (
             "many_prefixes",
             "ghp_ sk- AKIA xoxb- glpat- eyJ hf_ npm_ AIza SG. ",
@@ -106,6 +106,9 @@ fn adversarial(c: &mut Criterion) {
             "AKIAABCDEFGHIJKLMNO ghp_abcdefghijklmnopqrstuvwxyz012345678 ",
         ),
         ("assignments", "password=a token: b api_key=\"c\" secret= "),
+        // Keys nested in one endless value: each rejected match is re-read
+        // from inside, within a linear budget.
+        ("nested_keys", "password=secret="),
         (
             "unclosed_private_key",
             "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7yn3bRHQ5FHMQ\n",

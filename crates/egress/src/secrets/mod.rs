@@ -72,6 +72,14 @@ const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
 /// practice) keep narrow.
 const MAX_MATCHES_PER_RULE: usize = 1 << 14;
 
+/// Bytes of one region a rule may re-read inside its own earlier matches,
+/// as a multiple of the region's length (plus [`RESCAN_SLACK`]).
+const RESCAN_FACTOR: usize = 4;
+
+/// Re-reading allowed on top of [`RESCAN_FACTOR`], so short texts always
+/// resume inside every match.
+const RESCAN_SLACK: usize = 64 << 10;
+
 /// A structure check a rule's candidates must pass.
 ///
 /// ```
@@ -409,8 +417,12 @@ impl SecretScanner {
                 // Not `captures_iter`: when the filters reject a match or cut its
                 // value short, the search resumes inside it, so a credential whose
                 // key sits in a rejected value (`Pass:~/&paSS=…`) is still found
-                // on the first pass and redaction stays idempotent.
+                // on the first pass and redaction stays idempotent. Re-reading
+                // inside matches is budgeted (`RESCAN_FACTOR`): past the budget
+                // the search resumes after each match, so a flood of nested keys
+                // (`password=password=…`) stays linear.
                 let mut pos = 0;
+                let mut rescan_budget = slice.len().saturating_mul(RESCAN_FACTOR) + RESCAN_SLACK;
                 for _ in 0..MAX_MATCHES_PER_RULE {
                     if pos > slice.len() {
                         break;
@@ -430,9 +442,12 @@ impl SecretScanner {
                         let match_start = region.start + whole.start();
                         match filters::accept(rule, text, span, match_start) {
                             Some((span, verified)) => {
-                                if span.end < region.start + whole.end() {
-                                    next = span.end.saturating_sub(region.start).max(resume);
-                                }
+                                // Resume inside the value too: this candidate may
+                                // lose to an overlapping, more specific one, and a
+                                // credential key inside its value must then still be
+                                // found on this pass (`--secret=…sk-…=-secret=…`),
+                                // or a second redaction pass would find it.
+                                next = next_char_boundary(slice, m.start()).max(resume);
                                 if keep(&text[span.range()]) {
                                     candidates.push(Candidate {
                                         rule: index,
@@ -442,6 +457,13 @@ impl SecretScanner {
                                 }
                             }
                             None => next = m.start().max(resume),
+                        }
+                    }
+                    let end = whole.end().max(resume);
+                    if next < end {
+                        match rescan_budget.checked_sub(end - next) {
+                            Some(left) => rescan_budget = left,
+                            None => next = end,
                         }
                     }
                     pos = next;

@@ -311,3 +311,17 @@ fn fuzz_key_inside_rejected_value_is_found_on_the_first_pass() {
     assert!(twice.findings.is_empty());
     assert_eq!(once.findings.len(), 2, "{:?}", once.findings);
 }
+
+/// Found by the `egress_redaction_roundtrip` fuzz target: a credential
+/// assignment lost to an overlapping, more specific key (`sk-…`) inside its
+/// value, and the next credential key after that key was only seen on a
+/// second pass.
+#[test]
+fn fuzz_key_after_a_more_specific_overlap_is_found_on_the_first_pass() {
+    let scanner = SecretScanner::builtin();
+    let text = "--secret=-crs:pb-eli-sk--sk-ppasSaorppasSetsiassss00etsiasssset=-secret=-cret=---dedup--mets-2\n";
+    let once = scanner.redact(text);
+    let twice = scanner.redact(&once.text);
+    assert_eq!(once.text, twice.text);
+    assert!(twice.findings.is_empty(), "{:?}", twice.findings);
+}
