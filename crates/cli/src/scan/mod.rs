@@ -76,7 +76,7 @@ pub const MAX_TURN_CALLS: usize = 256;
 /// User text kept to check quoted claims against (the index costs about as
 /// much again). A person types far less in one session; past it, later user
 /// messages are not captured and the report says so.
-pub const MAX_SAID_BYTES: usize = 8 << 20;
+pub const MAX_SAID_BYTES: usize = 4 << 20;
 
 /// Everything a scan produced.
 #[derive(Debug, Default)]
