@@ -667,6 +667,7 @@ fn process(
                 for c in 0..m.ncols {
                     if m.kinds[c] == ColKind::Percent
                         && !model::is_marker(&raw.rows[r][c].text, &o.marker)
+                        && replaceable(&raw.rows[r][c].text)
                     {
                         result.hidden.push(HiddenCell {
                             row: r,
@@ -766,6 +767,15 @@ fn json_array_span(text: &str, start: usize, end: usize) -> Option<(usize, usize
     Some((open, close))
 }
 
+/// Whether a percentage-column cell may be replaced by the marker: not when
+/// it holds tabs or other control characters. Such a cell is no share, and
+/// replacing it would change how its line splits under another delimiter,
+/// so a second pass could read a different table (found by the
+/// `egress_table_audit` fuzz target).
+fn replaceable(text: &str) -> bool {
+    !text.trim().contains(char::is_control)
+}
+
 /// Percentage cells to hide, per the seed's naming rules, plus percentages
 /// whose visible denominator makes them small counts.
 fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) -> Vec<bool> {
@@ -796,7 +806,7 @@ fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) 
         for r in 0..m.nrows {
             let cell = m.idx(r, p);
             let text = &raw.rows[r][p].text;
-            if model::is_marker(text, &o.marker) {
+            if model::is_marker(text, &o.marker) || !replaceable(text) {
                 continue;
             }
             let by_name = match related {

@@ -507,4 +507,17 @@ mod tests {
         assert_eq!(once.text, twice.text);
         assert_eq!(once.text, ";;\n0!;[suppressed]\n;00\n02;");
     }
+
+    /// Found by the same target: hiding a `;`-table cell that held tabs
+    /// changed how the line split on tabs, so a second pass found a
+    /// different (tab) table above it.
+    #[test]
+    fn fuzz_cell_with_tabs_is_not_replaced() {
+        use super::super::{scan, TableOptions};
+        let options = TableOptions::default();
+        let text = "[ ;\n1\t!\0;\n2\t\x006\t\n<\0 ]<\0\t\t\0\0\0\t\0[\t[\t%\0\t\t%\t;4\t\n\r\0\0\t\0[\t[\t%\0\t\t%\t;4\t\n\r";
+        let once = scan(text, &options);
+        let twice = scan(&once.text, &options);
+        assert_eq!(once.text, twice.text);
+    }
 }
