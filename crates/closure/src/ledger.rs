@@ -50,6 +50,9 @@ use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 /// Events beyond this many for one candidate are rejected.
 pub const MAX_EVENTS_PER_CANDIDATE: usize = 256;
 
+/// Room reserved for a new candidate's events (most get a few).
+const EVENTS_PER_CANDIDATE_HINT: usize = 4;
+
 /// What an event does.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventKind {
@@ -769,6 +772,10 @@ impl Ledger {
                 self.index.insert(&event.candidate_id, h, i);
                 self.entries.push(Entry {
                     id: event.candidate_id.clone(),
+                    // A candidate usually gets a handful of events (created,
+                    // classified, a decision): size for that once.
+                    events: Vec::with_capacity(EVENTS_PER_CANDIDATE_HINT),
+                    seen: Vec::with_capacity(EVENTS_PER_CANDIDATE_HINT),
                     ..Entry::default()
                 });
                 i
