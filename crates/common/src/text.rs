@@ -13,6 +13,25 @@
 
 use crate::span::Span;
 
+/// The longest prefix of `text` at most `max` bytes long, cut on a char
+/// boundary (never inside a character).
+///
+/// ```
+/// use palisade_common::text::head;
+/// assert_eq!(head("aé", 2), "a");
+/// assert_eq!(head("abc", 10), "abc");
+/// ```
+pub fn head(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// Physical lines, each including its `\n` terminator (the last may lack one).
 ///
 /// ```

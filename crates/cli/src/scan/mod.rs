@@ -20,6 +20,7 @@ mod session;
 
 pub use report::{render_human, FailOn};
 
+use palisade_common::text::head;
 use palisade_common::Severity;
 use serde::Serialize;
 use session::{Message, ToolCall};
@@ -250,7 +251,7 @@ pub fn scan(input: impl BufRead, sink: &mut dyn Sink) -> io::Result<Outcome> {
                     guards.user_message(&msg, &mut found, &mut outcome.notes);
                     turn = Some(Turn {
                         line: msg.line,
-                        user: capped(&msg.text, MAX_TURN_TEXT).to_owned(),
+                        user: head(&msg.text, MAX_TURN_TEXT).to_owned(),
                         ..Turn::default()
                     });
                 }
@@ -280,25 +281,13 @@ pub fn scan(input: impl BufRead, sink: &mut dyn Sink) -> io::Result<Outcome> {
     Ok(outcome)
 }
 
-/// The longest prefix of `text` within `max` bytes, cut on a char boundary.
-fn capped(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
-
 fn record_assistant(turn: &mut Turn, msg: &Message) {
     let room = MAX_TURN_TEXT.saturating_sub(turn.assistant.len() + 1);
     if !msg.text.is_empty() && room > 0 {
         if !turn.assistant.is_empty() {
             turn.assistant.push('\n');
         }
-        turn.assistant.push_str(capped(&msg.text, room));
+        turn.assistant.push_str(head(&msg.text, room));
     }
     for call in &msg.tool_calls {
         if turn.tool_calls.len() == MAX_TURN_CALLS {
@@ -328,7 +317,7 @@ fn record_result(turn: &mut Turn, msg: &Message) {
         None => turn.tool_calls.iter_mut().find(|c| c.result.is_none()),
     };
     if let Some(slot) = slot {
-        slot.result = Some(capped(&msg.text, MAX_TURN_TEXT).to_owned());
+        slot.result = Some(head(&msg.text, MAX_TURN_TEXT).to_owned());
     }
 }
 
@@ -508,7 +497,7 @@ mod tests {
         record_assistant(&mut turn, &msg);
         assert!(turn.assistant.len() <= MAX_TURN_TEXT);
         assert_eq!(turn.tool_calls.len(), MAX_TURN_CALLS);
-        assert_eq!(capped("aé", 2), "a");
+        assert_eq!(head("aé", 2), "a");
     }
 
     #[test]

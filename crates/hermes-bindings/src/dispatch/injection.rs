@@ -305,11 +305,8 @@ const PREVIEW_SOURCE_BYTES: usize = 16 * 1024;
 
 /// The ledger preview: the head of the message, secrets masked, one line.
 fn preview(config: &InjectionConfig, text: &str) -> String {
-    let mut end = text.len().min(PREVIEW_SOURCE_BYTES);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    palisade_common::mask::preview_line(&redact(config, &text[..end]), 160)
+    let source = palisade_common::text::head(text, PREVIEW_SOURCE_BYTES);
+    palisade_common::mask::preview_line(&redact(config, source), 160)
 }
 
 /// The reply a held turn gets instead of a model answer.

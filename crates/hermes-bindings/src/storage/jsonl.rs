@@ -702,11 +702,7 @@ pub fn cap_row(row: Value, cap: usize) -> Value {
 fn shrink(v: &Value, limit: usize) -> Value {
     match v {
         Value::String(s) if s.len() > limit => {
-            let mut end = limit;
-            while !s.is_char_boundary(end) {
-                end -= 1;
-            }
-            Value::String(format!("{}…", &s[..end]))
+            Value::String(format!("{}…", palisade_common::text::head(s, limit)))
         }
         Value::Array(a) => Value::Array(
             a.iter()
