@@ -158,9 +158,12 @@ pub(super) fn accept(
     if is_placeholder(value) {
         return None;
     }
-    // The visible prefix of a value masked earlier (`xoxb-…****`).
+    // The visible prefix of a value masked earlier (`xoxb-…****`), or a value
+    // that runs into such a prefix: a mask shows up to four characters of
+    // the secret it hides, and a candidate reaching into them overlapped
+    // that secret on the pass that masked it, where it lost.
     let rest = &text[span.end..];
-    if rest.starts_with('…') || rest.starts_with("****") {
+    if rest.starts_with('…') || rest.starts_with("****") || runs_into_mask_prefix(rest) {
         return None;
     }
     let spec = &rule.spec;
@@ -635,6 +638,16 @@ fn is_bcrypt_like(value: &str) -> bool {
         || value.starts_with("$argon2")
         || value.starts_with("pbkdf2_")
         || value.starts_with("{SSHA}")
+}
+
+/// Whether `rest`, the text right after a candidate, is the tail of a
+/// masked preview's visible prefix: one to three characters, then `…****`
+/// ([`mask_secret`](palisade_common::mask::mask_secret) keeps at most four).
+fn runs_into_mask_prefix(rest: &str) -> bool {
+    rest.char_indices()
+        .skip(1)
+        .take(3)
+        .any(|(i, _)| rest[i..].starts_with("…****"))
 }
 
 /// Spans of Hermes' own redaction markers (`«redacted:…»`), bounded in length.
