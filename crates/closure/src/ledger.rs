@@ -143,8 +143,9 @@ pub struct CandidateEvent {
     pub kind: EventKind,
     /// Why.
     pub reason: String,
-    /// Proof, for promotions, merges and rejections.
-    pub receipt: Option<Receipt>,
+    /// Proof, for promotions, merges and rejections. Boxed: most events
+    /// carry none, and the ledger stores every event it folds.
+    pub receipt: Option<Box<Receipt>>,
 }
 
 impl CandidateEvent {
@@ -188,7 +189,7 @@ impl CandidateEvent {
             record_id: String::new(),
             kind,
             reason: reason.to_owned(),
-            receipt,
+            receipt: receipt.map(Box::new),
         }
     }
 
@@ -404,7 +405,9 @@ impl CandidateEvent {
         m.insert("reason".into(), json!(self.reason));
         m.insert(
             "receipt".into(),
-            self.receipt.as_ref().map_or(Value::Null, Receipt::to_value),
+            self.receipt
+                .as_deref()
+                .map_or(Value::Null, Receipt::to_value),
         );
         match &self.kind {
             EventKind::Created(r) => {
@@ -441,10 +444,6 @@ impl CandidateEvent {
         }
         Value::Object(m)
     }
-
-    fn sort_key(&self) -> (&Timestamp, u8, &str) {
-        (&self.at, self.kind.rank(), &self.event_id)
-    }
 }
 
 /// What applying one event did.
@@ -478,7 +477,7 @@ pub struct CandidateView {
 }
 
 /// One candidate: its events (indices into the ledger's [`EventStore`],
-/// sorted by [`CandidateEvent::sort_key`]) and its materialized view.
+/// sorted by [`StoredEvent::sort_key`]) and its materialized view.
 ///
 /// Small on purpose (the view is boxed, the events live in the store), so
 /// growing the entry vector copies little.
@@ -575,12 +574,43 @@ impl Hasher for PassThrough {
     }
 }
 
+/// An event as the ledger keeps it: what folding needs. The candidate id is
+/// kept once, in its [`Entry`]; the turn record id plays no part in folding.
+#[derive(Clone, Debug)]
+struct StoredEvent {
+    event_id: String,
+    at: Timestamp,
+    kind: EventKind,
+    reason: String,
+    receipt: Option<Box<Receipt>>,
+}
+
+impl From<CandidateEvent> for StoredEvent {
+    /// Keep what folding needs; the candidate and record ids are dropped.
+    fn from(e: CandidateEvent) -> StoredEvent {
+        StoredEvent {
+            event_id: e.event_id,
+            at: e.at,
+            kind: e.kind,
+            reason: e.reason,
+            receipt: e.receipt,
+        }
+    }
+}
+
+impl StoredEvent {
+    /// Fold order: time, then the kind's rank, then the event id.
+    fn sort_key(&self) -> (&Timestamp, u8, &str) {
+        (&self.at, self.kind.rank(), &self.event_id)
+    }
+}
+
 /// Events in arrival order, in fixed-size chunks: pushing never moves an
 /// event already stored, so growth costs one allocation per chunk and no
 /// copying.
 #[derive(Clone, Debug, Default)]
 struct EventStore {
-    chunks: Vec<Vec<CandidateEvent>>,
+    chunks: Vec<Vec<StoredEvent>>,
     len: usize,
 }
 
@@ -589,7 +619,7 @@ impl EventStore {
     const CHUNK: usize = 256;
 
     /// Store an event; returns its index.
-    fn push(&mut self, event: CandidateEvent) -> usize {
+    fn push(&mut self, event: StoredEvent) -> usize {
         match self.chunks.last_mut() {
             Some(chunk) if chunk.len() < Self::CHUNK => chunk.push(event),
             _ => {
@@ -604,11 +634,11 @@ impl EventStore {
 }
 
 impl std::ops::Index<usize> for EventStore {
-    type Output = CandidateEvent;
+    type Output = StoredEvent;
 
     /// Every index held by an [`Entry`] came from [`EventStore::push`] on the
     /// same ledger, and events are never removed, so it is in bounds.
-    fn index(&self, i: usize) -> &CandidateEvent {
+    fn index(&self, i: usize) -> &StoredEvent {
         &self.chunks[i / Self::CHUNK][i % Self::CHUNK]
     }
 }
@@ -745,7 +775,7 @@ impl Ledger {
         if is_created && entry.events.len() == 1 {
             // Fast path: the candidate's first event is its creation.
             return match &ev.kind {
-                EventKind::Created(rec) => match start(rec, ev) {
+                EventKind::Created(rec) => match start(rec, &entry.id, ev.at) {
                     Ok(view) => {
                         entry.view = Some(Box::new(view));
                         Applied::Accepted
@@ -764,14 +794,29 @@ impl Ledger {
     /// Store an event under its candidate, at its sorted position, without
     /// folding it; or say why not (a duplicate id, a full candidate).
     fn insert(&mut self, event: CandidateEvent) -> Result<Inserted, Applied> {
-        // Look up before inserting, so the key is cloned only for a new candidate.
-        let slot = match self.index.find(&event.candidate_id, &self.entries) {
+        let CandidateEvent {
+            event_id,
+            candidate_id,
+            at,
+            record_id: _,
+            kind,
+            reason,
+            receipt,
+        } = event;
+        let event = StoredEvent {
+            event_id,
+            at,
+            kind,
+            reason,
+            receipt,
+        };
+        let slot = match self.index.find(&candidate_id, &self.entries) {
             Ok(i) => i,
             Err(h) => {
                 let i = self.entries.len();
-                self.index.insert(&event.candidate_id, h, i);
+                self.index.insert(&candidate_id, h, i);
                 self.entries.push(Entry {
-                    id: event.candidate_id.clone(),
+                    id: candidate_id,
                     // A candidate usually gets a handful of events (created,
                     // classified, a decision): size for that once.
                     events: Vec::with_capacity(EVENTS_PER_CANDIDATE_HINT),
@@ -988,7 +1033,7 @@ impl Ledger {
             receipt,
         );
         let mut probe = view.clone();
-        match step(&mut probe, &event) {
+        match step(&mut probe, &StoredEvent::from(event.clone())) {
             Applied::Accepted => Ok(event),
             Applied::Rejected(why) => Err(TransitionError::Invalid(why)),
             _ => Err(TransitionError::Invalid("transition not applicable".into())),
@@ -1176,7 +1221,7 @@ fn fold_entry(entry: &mut Entry, store: &EventStore, mut report: impl FnMut(usiz
     };
     let created = &store[ids[first]];
     let view = match &created.kind {
-        EventKind::Created(rec) => start(rec, created),
+        EventKind::Created(rec) => start(rec, &entry.id, created.at),
         _ => return,
     };
     let (start_at, mut view) = match view {
@@ -1187,7 +1232,7 @@ fn fold_entry(entry: &mut Entry, store: &EventStore, mut report: impl FnMut(usiz
             let mut found = None;
             for (i, e) in events().enumerate().skip(first + 1) {
                 if let EventKind::Created(rec) = &e.kind {
-                    match start(rec, e) {
+                    match start(rec, &entry.id, e.at) {
                         Ok(v) => {
                             found = Some((i, v));
                             break;
@@ -1219,27 +1264,25 @@ fn fold_entry(entry: &mut Entry, store: &EventStore, mut report: impl FnMut(usiz
     entry.view = Some(Box::new(view));
 }
 
-fn start(rec: &CandidateRecord, e: &CandidateEvent) -> Result<CandidateView, String> {
+/// Start a candidate's view from its creation (`id` is the candidate id the
+/// event carried, `at` its time).
+fn start(rec: &CandidateRecord, id: &str, at: Timestamp) -> Result<CandidateView, String> {
     if rec.status != CandidateStatus::Pending {
         return Err(format!(
             "a created event must carry status pending, not {}",
             rec.status
         ));
     }
-    if rec.candidate_id != e.candidate_id {
+    if rec.candidate_id != id {
         return Err("created event's candidate id differs from its payload".into());
     }
-    let mut record = (**match &e.kind {
-        EventKind::Created(r) => r,
-        _ => return Err("not a created event".into()),
-    })
-    .clone();
-    e.at.write_utc(&mut record.created_at);
+    let mut record = rec.clone();
+    at.write_utc(&mut record.created_at);
     record.updated_at.clone_from(&record.created_at);
     Ok(CandidateView {
         record,
-        created: e.at,
-        updated: e.at,
+        created: at,
+        updated: at,
         transitions: Vec::new(),
         rejected: Vec::new(),
     })
@@ -1252,7 +1295,7 @@ fn sync_updated(view: &mut CandidateView) {
 }
 
 /// One fold step on an existing view; call [`sync_updated`] afterwards.
-fn step(view: &mut CandidateView, e: &CandidateEvent) -> Applied {
+fn step(view: &mut CandidateView, e: &StoredEvent) -> Applied {
     let status = view.record.status;
     // Only the instant here; the `updated_at` text is written once per
     // apply by `sync_updated`, not once per re-folded event.
@@ -1303,7 +1346,7 @@ fn step(view: &mut CandidateView, e: &CandidateEvent) -> Applied {
             let Some(r) = &e.receipt else {
                 return Applied::Rejected("receipt event without a receipt".into());
             };
-            view.record.receipt = Some(r.clone());
+            view.record.receipt = Some(Receipt::clone(r));
             touch(view);
             Applied::Accepted
         }
@@ -1311,7 +1354,7 @@ fn step(view: &mut CandidateView, e: &CandidateEvent) -> Applied {
             to,
             confirmed_by_user,
         } => {
-            let receipt = e.receipt.as_ref().or(view.record.receipt.as_ref());
+            let receipt = e.receipt.as_deref().or(view.record.receipt.as_ref());
             let needs = |action: ReceiptAction| receipt.is_some_and(|r| r.action == action);
             let verdict: Result<(), String> = match (status, to) {
                 (_, CandidateStatus::Pending) => Err("cannot transition back to pending".into()),
@@ -1357,7 +1400,7 @@ fn step(view: &mut CandidateView, e: &CandidateEvent) -> Applied {
             }
             view.record.status = *to;
             if let Some(r) = &e.receipt {
-                view.record.receipt = Some(r.clone());
+                view.record.receipt = Some(Receipt::clone(r));
             }
             if !e.reason.is_empty() {
                 view.record.decision_reason.clone_from(&e.reason);
@@ -1519,7 +1562,7 @@ mod index_tests {
                 "",
                 None,
             );
-            assert_eq!(store.push(e), i);
+            assert_eq!(store.push(e.into()), i);
         }
         assert_eq!(
             store[EventStore::CHUNK * 2 + 1].at,
