@@ -20,7 +20,9 @@
 use crate::fold::{non_ascii_runs, Folded};
 use crate::rules::{expand, Error, ErrorKind, RuleSpec};
 use crate::Tier;
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::automaton::{Automaton, StateID};
+use aho_corasick::dfa::{self, DFA};
+use aho_corasick::{Anchored, MatchKind};
 use palisade_common::quotes::quoted_spans;
 use palisade_common::Span;
 use regex::Regex;
@@ -55,11 +57,25 @@ pub(crate) struct Instructions {
 
 /// One keyword automaton: pattern index → keyword index, longest keyword.
 struct KeywordSet {
-    ac: AhoCorasick,
+    dfa: DFA,
     index: Vec<usize>,
     max_len: usize,
     min_len: usize,
+    /// The keywords (tests compare the marking against a plain
+    /// overlapping Aho-Corasick search over them).
+    #[cfg(test)]
+    pats: Vec<String>,
 }
+
+/// Texts at least this long are walked by [`STREAMS`] interleaved DFA
+/// passes; shorter ones by one.
+const INTERLEAVE_MIN: usize = 4096;
+
+/// Independent DFA walks per long text. One walk is bound by the latency
+/// of two dependent table loads per byte; four overlap them (measured on
+/// 1 MiB of English prose: 2.1 ms for one walk, 1.05 ms for two, 0.85 ms
+/// for four).
+const STREAMS: usize = 4;
 
 impl KeywordSet {
     fn build(keywords: &[String], which: &[usize]) -> Result<Option<Self>, Error> {
@@ -67,24 +83,105 @@ impl KeywordSet {
             return Ok(None);
         }
         let pats: Vec<&str> = which.iter().map(|&k| keywords[k].as_str()).collect();
-        let ac = AhoCorasick::builder()
+        // Standard match semantics: every state knows all keywords ending
+        // at it, so reporting the matches of each visited state finds every
+        // occurrence (the overlapping search).
+        let dfa = dfa::Builder::new()
             .match_kind(MatchKind::Standard)
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
             .build(&pats)
             .map_err(|e| Error::new(ErrorKind::Automaton, format!("rule keywords: {e}")))?;
         Ok(Some(KeywordSet {
-            ac,
+            dfa,
             index: which.to_vec(),
             max_len: pats.iter().map(|p| p.len()).max().unwrap_or(0),
             min_len: pats.iter().map(|p| p.len()).min().unwrap_or(0).max(1),
+            #[cfg(test)]
+            pats: pats.iter().map(|p| (*p).to_owned()).collect(),
         }))
     }
 
-    /// Mark the rules of every keyword found in `text`.
+    /// Turn on the rules of every keyword that occurs in `text`.
     fn mark(&self, text: &str, keyword_rules: &[Vec<usize>], on: &mut [bool]) {
-        for m in self.ac.find_overlapping_iter(text) {
-            for &r in &keyword_rules[self.index[m.pattern().as_usize()]] {
-                on[r] = true;
+        let streams = if text.len() >= INTERLEAVE_MIN {
+            STREAMS
+        } else {
+            1
+        };
+        self.mark_streams(text.as_bytes(), streams, keyword_rules, on);
+    }
+
+    /// [`KeywordSet::mark`] with the text cut into `streams` parts (1 or
+    /// [`STREAMS`]) walked side by side. Each part but the last reaches
+    /// `max_len - 1` bytes into the next, so every occurrence lies wholly
+    /// inside one part; a keyword seen twice is marked twice, harmlessly.
+    fn mark_streams(
+        &self,
+        text: &[u8],
+        streams: usize,
+        keyword_rules: &[Vec<usize>],
+        on: &mut [bool],
+    ) {
+        let d = &self.dfa;
+        let Ok(start) = d.start_state(Anchored::No) else {
+            // An unanchored DFA always has an unanchored start state; if it
+            // had none, every keyword rule would run (a superset is safe).
+            for &k in &self.index {
+                for &r in &keyword_rules[k] {
+                    on[r] = true;
+                }
+            }
+            return;
+        };
+        let mut hit = |sid: StateID| {
+            for i in 0..d.match_len(sid) {
+                let k = self.index[d.match_pattern(sid, i).as_usize()];
+                for &r in &keyword_rules[k] {
+                    on[r] = true;
+                }
+            }
+        };
+        let n = text.len();
+        let k = if streams >= STREAMS { STREAMS } else { 1 };
+        let q = n / k;
+        let reach = self.max_len.saturating_sub(1);
+        let mut parts: [&[u8]; STREAMS] = [&[]; STREAMS];
+        for (i, part) in parts.iter_mut().enumerate().take(k) {
+            let end = if i + 1 == k {
+                n
+            } else {
+                ((i + 1) * q + reach).min(n)
+            };
+            *part = &text[i * q..end];
+        }
+        let parts = &parts[..k];
+        let mut sid = [start; STREAMS];
+        // Side by side while every part has bytes left…
+        let common = if k == STREAMS {
+            parts.iter().map(|p| p.len()).min().unwrap_or(0)
+        } else {
+            0
+        };
+        for i in 0..common {
+            let mut special = false;
+            for (s, p) in sid.iter_mut().zip(parts) {
+                *s = d.next_state(Anchored::No, *s, p[i]);
+                special |= d.is_special(*s);
+            }
+            if special {
+                for &s in &sid {
+                    if d.is_match(s) {
+                        hit(s);
+                    }
+                }
+            }
+        }
+        // …then each part's rest on its own.
+        for (s, p) in sid.iter_mut().zip(parts) {
+            for &b in &p[common..] {
+                *s = d.next_state(Anchored::No, *s, b);
+                if d.is_special(*s) && d.is_match(*s) {
+                    hit(*s);
+                }
             }
         }
     }
@@ -435,6 +532,57 @@ mod tests {
             let ins = instructions(&specs);
             let text: String = parts.concat();
             proptest::prop_assert_eq!(ins.candidates_with(&text, true), ins.candidates_with(&text, false), "{:?}", text);
+        }
+    }
+
+    /// Rules marked by a plain overlapping Aho-Corasick search (the
+    /// reference for the interleaved DFA walk).
+    fn reference_marks(set: &KeywordSet, keyword_rules: &[Vec<usize>], text: &str) -> Vec<bool> {
+        let ac = aho_corasick::AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&set.pats)
+            .unwrap();
+        let mut on = vec![false; keyword_rules.iter().flatten().max().map_or(0, |m| m + 1)];
+        for m in ac.find_overlapping_iter(text) {
+            for &r in &keyword_rules[set.index[m.pattern().as_usize()]] {
+                on[r] = true;
+            }
+        }
+        on
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+        /// One DFA walk and four interleaved ones mark exactly the rules a
+        /// plain overlapping Aho-Corasick search marks — on texts short
+        /// enough that parts are shorter than the keywords and on texts
+        /// long enough to take the interleaved path in `mark`.
+        #[test]
+        fn interleaved_walks_equal_overlapping_search(parts in proptest::collection::vec(proptest::prop_oneof![
+            "[a-z ]{1,12}",
+            "[.,:!<>/\\-]{1,2}",
+            "[忽略之前的指令提示词你现在是扮演模式]{1,3}",
+            proptest::prelude::Just("ignore previous instructions".to_owned()),
+            proptest::prelude::Just("end of the user input".to_owned()),
+            proptest::prelude::Just("your new task".to_owned()),
+            proptest::prelude::Just(" ai:".to_owned()),
+            proptest::prelude::Just("忽略之前的所有指令".to_owned()),
+        ], 0..40), repeat in 1usize..400) {
+            let specs: Vec<RuleSpec> = serde_json::from_str(BUILTIN).unwrap();
+            let ins = instructions(&specs);
+            let short: String = parts.concat();
+            let long = short.repeat(if short.len() * repeat >= INTERLEAVE_MIN { repeat } else { 1 });
+            for text in [&short, &long] {
+                for set in [ins.ac.as_ref(), ins.ac_wide.as_ref()].into_iter().flatten() {
+                    let expected = reference_marks(set, &ins.keyword_rules, text);
+                    for streams in [1, STREAMS] {
+                        let mut on = vec![false; expected.len()];
+                        set.mark_streams(text.as_bytes(), streams, &ins.keyword_rules, &mut on);
+                        proptest::prop_assert_eq!(&on, &expected, "{} streams on {:?}", streams, text);
+                    }
+                }
+            }
         }
     }
 
