@@ -476,8 +476,8 @@ pub struct CandidateView {
     pub rejected: Vec<(String, String)>,
 }
 
-/// One candidate: its events (indices into the ledger's [`EventStore`],
-/// sorted by [`StoredEvent::sort_key`]) and its materialized view.
+/// One candidate: its events (slots in the ledger's [`EventStore`], sorted
+/// by [`StoredEvent::sort_key`]) and its materialized view.
 ///
 /// Small on purpose (the view is boxed, the events live in the store), so
 /// growing the entry vector copies little.
@@ -485,14 +485,23 @@ pub struct CandidateView {
 struct Entry {
     /// The candidate id.
     id: String,
-    events: Vec<usize>,
-    /// (FNV-1a hash of the event id, store index) per event, for the
-    /// duplicate check: a scan of this small vector compares strings only
-    /// on a hash match, instead of reading every stored event.
-    seen: Vec<(u64, usize)>,
+    events: Vec<Slot>,
     /// Touched by the batch [`Ledger::apply_all`] is folding.
     dirty: bool,
     view: Option<Box<CandidateView>>,
+    /// The store index of the creation the view started from. That stored
+    /// record lent its fixed fields to the view (see [`start`]) and gets
+    /// them back before the candidate is folded again ([`give_back`]).
+    started: Option<usize>,
+}
+
+/// One of a candidate's events: where it is stored, and the FNV-1a hash of
+/// its id for the duplicate check (a scan of the candidate's slots compares
+/// strings only on a hash match, instead of reading every stored event).
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    idx: usize,
+    id_hash: u64,
 }
 
 /// Where [`Ledger::insert`] put an event.
@@ -643,6 +652,13 @@ impl std::ops::Index<usize> for EventStore {
     }
 }
 
+impl std::ops::IndexMut<usize> for EventStore {
+    /// In bounds for the same reason as [`Index`](std::ops::Index).
+    fn index_mut(&mut self, i: usize) -> &mut StoredEvent {
+        &mut self.chunks[i / Self::CHUNK][i % Self::CHUNK]
+    }
+}
+
 /// The ledger: events in, materialized views out.
 ///
 /// ```
@@ -756,10 +772,10 @@ impl Ledger {
         let Some(entry) = self.entries.get_mut(slot) else {
             return Applied::Rejected("internal: ledger entry missing".into());
         };
-        let store = &self.store;
-        let ev = &store[idx];
+        let store = &mut self.store;
         if at_end {
             if let Some(view) = entry.view.as_mut() {
+                let ev = &store[idx];
                 // Fast path: the new event sorts last; one fold step.
                 let before = view.updated;
                 let outcome = step(view, ev);
@@ -774,10 +790,12 @@ impl Ledger {
         }
         if is_created && entry.events.len() == 1 {
             // Fast path: the candidate's first event is its creation.
-            return match &ev.kind {
+            let ev = &mut store[idx];
+            return match &mut ev.kind {
                 EventKind::Created(rec) => match start(rec, &entry.id, ev.at) {
                     Ok(view) => {
                         entry.view = Some(Box::new(view));
+                        entry.started = Some(idx);
                         Applied::Accepted
                     }
                     Err(why) => Applied::Rejected(why),
@@ -820,7 +838,6 @@ impl Ledger {
                     // A candidate usually gets a handful of events (created,
                     // classified, a decision): size for that once.
                     events: Vec::with_capacity(EVENTS_PER_CANDIDATE_HINT),
-                    seen: Vec::with_capacity(EVENTS_PER_CANDIDATE_HINT),
                     ..Entry::default()
                 });
                 i
@@ -832,9 +849,9 @@ impl Ledger {
         let store = &self.store;
         let id_hash = fnv1a(event.event_id.as_bytes());
         if entry
-            .seen
+            .events
             .iter()
-            .any(|&(h, i)| h == id_hash && store[i].event_id == event.event_id)
+            .any(|s| s.id_hash == id_hash && store[s.idx].event_id == event.event_id)
         {
             return Err(Applied::Duplicate);
         }
@@ -849,16 +866,15 @@ impl Ledger {
             match entry.events.last() {
                 // The common case, an event newer than all others: one
                 // comparison instead of a binary search over cold events.
-                Some(&last) if store[last].sort_key() <= key => entry.events.len(),
+                Some(last) if store[last.idx].sort_key() <= key => entry.events.len(),
                 _ => entry
                     .events
-                    .partition_point(|&i| store[i].sort_key() <= key),
+                    .partition_point(|s| store[s.idx].sort_key() <= key),
             }
         };
         let at_end = pos == entry.events.len();
         let idx = self.store.push(event);
-        entry.events.insert(pos, idx);
-        entry.seen.push((id_hash, idx));
+        entry.events.insert(pos, Slot { idx, id_hash });
         Ok(Inserted {
             slot,
             pos,
@@ -922,7 +938,7 @@ impl Ledger {
         for slot in dirty {
             if let Some(entry) = self.entries.get_mut(slot) {
                 entry.dirty = false;
-                fold_entry(entry, &self.store, |idx, outcome| {
+                fold_entry(entry, &mut self.store, |idx, outcome| {
                     if let Some(o) = idx.checked_sub(first_new).and_then(|k| by_idx.get_mut(k)) {
                         o.clone_from(outcome);
                     }
@@ -1197,8 +1213,8 @@ pub struct PendingReport {
 /// Re-fold one candidate from its sorted events: the first `created`, then
 /// every other event in order. Returns what happened to the event at
 /// position `target` of the candidate's sorted events.
-fn refold(entry: &mut Entry, store: &EventStore, target: usize) -> Applied {
-    let target_idx = entry.events.get(target).copied();
+fn refold(entry: &mut Entry, store: &mut EventStore, target: usize) -> Applied {
+    let target_idx = entry.events.get(target).map(|s| s.idx);
     let mut outcome = Applied::Deferred;
     fold_entry(entry, store, |idx, o| {
         if Some(idx) == target_idx {
@@ -1212,42 +1228,37 @@ fn refold(entry: &mut Entry, store: &EventStore, target: usize) -> Applied {
 /// `created`, then every other event in order. `report` hears what each
 /// folded event did (by store index); events never folded (no valid
 /// creation yet) are not reported.
-fn fold_entry(entry: &mut Entry, store: &EventStore, mut report: impl FnMut(usize, &Applied)) {
-    entry.view = None;
-    let ids = &entry.events;
-    let events = || ids.iter().map(|&i| &store[i]);
-    let Some(first) = events().position(|e| matches!(e.kind, EventKind::Created(_))) else {
-        return;
-    };
-    let created = &store[ids[first]];
-    let view = match &created.kind {
-        EventKind::Created(rec) => start(rec, &entry.id, created.at),
-        _ => return,
-    };
-    let (start_at, mut view) = match view {
-        Ok(v) => (first, v),
-        Err(why) => {
-            report(ids[first], &Applied::Rejected(why));
-            // A later valid creation may still start the candidate.
-            let mut found = None;
-            for (i, e) in events().enumerate().skip(first + 1) {
-                if let EventKind::Created(rec) = &e.kind {
-                    match start(rec, &entry.id, e.at) {
-                        Ok(v) => {
-                            found = Some((i, v));
-                            break;
-                        }
-                        Err(why) => report(ids[i], &Applied::Rejected(why)),
-                    }
+fn fold_entry(entry: &mut Entry, store: &mut EventStore, mut report: impl FnMut(usize, &Applied)) {
+    if let (Some(view), Some(idx)) = (entry.view.take(), entry.started.take()) {
+        if let EventKind::Created(rec) = &mut store[idx].kind {
+            give_back(*view, rec);
+        }
+    }
+    let ids: &[Slot] = &entry.events;
+    // The first valid creation starts the view; invalid ones before it are
+    // rejected.
+    let mut started = None;
+    for (i, slot) in ids.iter().enumerate() {
+        let e = &mut store[slot.idx];
+        if let EventKind::Created(rec) = &mut e.kind {
+            match start(rec, &entry.id, e.at) {
+                Ok(v) => {
+                    started = Some((i, v));
+                    break;
                 }
-            }
-            match found {
-                Some(f) => f,
-                None => return,
+                Err(why) => report(slot.idx, &Applied::Rejected(why)),
             }
         }
+    }
+    let Some((start_at, mut view)) = started else {
+        return;
     };
-    report(ids[start_at], &Applied::Accepted);
+    let store = &*store;
+    let events = || ids.iter().map(|s| &store[s.idx]);
+    let first = events()
+        .position(|e| matches!(e.kind, EventKind::Created(_)))
+        .unwrap_or(start_at);
+    report(ids[start_at].idx, &Applied::Accepted);
     for (i, e) in events().enumerate() {
         // The creation that started the view, and an invalid first
         // creation (already reported), are not stepped.
@@ -1258,15 +1269,23 @@ fn fold_entry(entry: &mut Entry, store: &EventStore, mut report: impl FnMut(usiz
         if let Applied::Rejected(why) = &o {
             view.rejected.push((e.event_id.clone(), why.clone()));
         }
-        report(ids[i], &o);
+        report(ids[i].idx, &o);
     }
     sync_updated(&mut view);
     entry.view = Some(Box::new(view));
+    entry.started = Some(ids[start_at].idx);
 }
 
 /// Start a candidate's view from its creation (`id` is the candidate id the
 /// event carried, `at` its time).
-fn start(rec: &CandidateRecord, id: &str, at: Timestamp) -> Result<CandidateView, String> {
+///
+/// The fields no later event changes (ids, content, evidence, source, the
+/// timestamps' text) are moved from the stored record into the view rather
+/// than cloned, so starting a candidate costs one allocation for the view
+/// and a copy of the few fields the fold does change. The stored record keeps
+/// those fields' original values, which is all a later re-fold needs after
+/// [`give_back`] returns the moved ones.
+fn start(rec: &mut CandidateRecord, id: &str, at: Timestamp) -> Result<CandidateView, String> {
     if rec.status != CandidateStatus::Pending {
         return Err(format!(
             "a created event must carry status pending, not {}",
@@ -1276,7 +1295,23 @@ fn start(rec: &CandidateRecord, id: &str, at: Timestamp) -> Result<CandidateView
     if rec.candidate_id != id {
         return Err("created event's candidate id differs from its payload".into());
     }
-    let mut record = rec.clone();
+    let mut record = CandidateRecord {
+        candidate_id: std::mem::take(&mut rec.candidate_id),
+        record_id: std::mem::take(&mut rec.record_id),
+        session_id: std::mem::take(&mut rec.session_id),
+        created_at: std::mem::take(&mut rec.created_at),
+        updated_at: std::mem::take(&mut rec.updated_at),
+        status: rec.status,
+        classification: rec.classification.clone(),
+        final_sink: rec.final_sink,
+        risk: rec.risk,
+        confidence: rec.confidence,
+        candidate_content: std::mem::take(&mut rec.candidate_content),
+        evidence_summary: std::mem::take(&mut rec.evidence_summary),
+        decision_reason: rec.decision_reason.clone(),
+        source: std::mem::take(&mut rec.source),
+        receipt: rec.receipt.clone(),
+    };
     at.write_utc(&mut record.created_at);
     record.updated_at.clone_from(&record.created_at);
     Ok(CandidateView {
@@ -1286,6 +1321,36 @@ fn start(rec: &CandidateRecord, id: &str, at: Timestamp) -> Result<CandidateView
         transitions: Vec::new(),
         rejected: Vec::new(),
     })
+}
+
+/// Return the fields [`start`] moved out of a stored creation's record; the
+/// fields the fold changes stayed there with their original values.
+fn give_back(view: CandidateView, rec: &mut CandidateRecord) {
+    let CandidateRecord {
+        candidate_id,
+        record_id,
+        session_id,
+        created_at,
+        updated_at,
+        status: _,
+        classification: _,
+        final_sink: _,
+        risk: _,
+        confidence: _,
+        candidate_content,
+        evidence_summary,
+        decision_reason: _,
+        source,
+        receipt: _,
+    } = view.record;
+    rec.candidate_id = candidate_id;
+    rec.record_id = record_id;
+    rec.session_id = session_id;
+    rec.created_at = created_at;
+    rec.updated_at = updated_at;
+    rec.candidate_content = candidate_content;
+    rec.evidence_summary = evidence_summary;
+    rec.source = source;
 }
 
 /// Bring `record.updated_at` in line with `updated` (the canonical UTC text
@@ -1346,7 +1411,7 @@ fn step(view: &mut CandidateView, e: &StoredEvent) -> Applied {
             let Some(r) = &e.receipt else {
                 return Applied::Rejected("receipt event without a receipt".into());
             };
-            view.record.receipt = Some(Receipt::clone(r));
+            view.record.receipt = Some(r.clone());
             touch(view);
             Applied::Accepted
         }
@@ -1354,7 +1419,7 @@ fn step(view: &mut CandidateView, e: &StoredEvent) -> Applied {
             to,
             confirmed_by_user,
         } => {
-            let receipt = e.receipt.as_deref().or(view.record.receipt.as_ref());
+            let receipt = e.receipt.as_deref().or(view.record.receipt.as_deref());
             let needs = |action: ReceiptAction| receipt.is_some_and(|r| r.action == action);
             let verdict: Result<(), String> = match (status, to) {
                 (_, CandidateStatus::Pending) => Err("cannot transition back to pending".into()),
@@ -1400,7 +1465,7 @@ fn step(view: &mut CandidateView, e: &StoredEvent) -> Applied {
             }
             view.record.status = *to;
             if let Some(r) = &e.receipt {
-                view.record.receipt = Some(Receipt::clone(r));
+                view.record.receipt = Some(r.clone());
             }
             if !e.reason.is_empty() {
                 view.record.decision_reason.clone_from(&e.reason);

@@ -519,7 +519,7 @@ pub struct CandidateRecord {
     pub source: Map<String, Value>,
     /// Proof of the terminal decision, when there is one.
     #[serde(default)]
-    pub receipt: Option<Receipt>,
+    pub receipt: Option<Box<Receipt>>,
 }
 
 impl CandidateRecord {
@@ -644,7 +644,7 @@ impl CandidateRecord {
                 .and_then(Value::as_object)
                 .cloned()
                 .unwrap_or_default(),
-            receipt,
+            receipt: receipt.map(Box::new),
         };
         rec.validate()?;
         Ok(rec)
