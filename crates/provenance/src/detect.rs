@@ -563,9 +563,10 @@ impl Cues {
     fn new(groups: &[(u16, Option<String>)]) -> Cues {
         let mut literals: Vec<Vec<u8>> = TRIGGER_WORDS
             .iter()
+            .chain(CONTRAST_WORDS)
             .map(|w| w.as_bytes().to_vec())
             .collect();
-        // Trigger patterns carry no cue group.
+        // Trigger and contrast patterns carry no cue group.
         let mut masks: Vec<u16> = vec![0; literals.len()];
         let mut always = 0u16;
         for (group, pattern) in groups {
@@ -576,9 +577,9 @@ impl Cues {
                     for lit in lits {
                         match literals
                             .iter()
-                            .skip(TRIGGER_WORDS.len())
+                            .skip(CUES_FROM)
                             .position(|l| *l == lit)
-                            .map(|i| i + TRIGGER_WORDS.len())
+                            .map(|i| i + CUES_FROM)
                         {
                             Some(i) => masks[i] |= group,
                             None => {
@@ -593,7 +594,7 @@ impl Cues {
         }
         // A literal that contains another literal of the same groups adds
         // nothing to the prefilter ("has decided" holds "decided").
-        let n = TRIGGER_WORDS.len();
+        let n = CUES_FROM;
         let redundant: Vec<bool> = (0..literals.len())
             .map(|i| {
                 i >= n
@@ -622,22 +623,48 @@ impl Cues {
         Cues { ac, masks, always }
     }
 
-    /// Every whole-word subject trigger (position, kind) and every cue
-    /// (position, groups) of `text`, each in text order.
+    /// Every whole-word subject trigger (position, kind), every cue
+    /// (position, groups) and every contrast word (position, (end, rank))
+    /// of `text`, each in text order.
     fn scan(&self, text: &str) -> Scan {
         let mut scan = Scan::default();
-        let Some(ac) = &self.ac else { return scan };
+        let Some(ac) = &self.ac else {
+            // No automaton (never in a tested build): every clause runs every
+            // form (see `always`); the contrast words are found one by one.
+            let lower = text.to_ascii_lowercase();
+            for (rank, word) in CONTRAST_WORDS.iter().enumerate() {
+                let rank = u8::try_from(rank).unwrap_or(u8::MAX);
+                // No contrast word overlaps itself, so non-overlapping
+                // occurrences are all occurrences.
+                for (at, _) in lower.match_indices(word) {
+                    scan.contrasts.push((at, (at + word.len(), rank)));
+                }
+            }
+            scan.contrasts
+                .sort_by_key(|&(start, (_, rank))| (start, rank));
+            return scan;
+        };
         for m in ac.find_overlapping_iter(text) {
             let id = m.pattern().as_usize();
             if id < TRIGGER_WORDS.len() {
                 if whole_word_trigger(text, m.start(), m.end()) {
                     scan.triggers.push((m.start(), trigger_kind(id)));
                 }
+            } else if id < CUES_FROM {
+                // The rank is the word's place in the contrast alternation.
+                let rank = u8::try_from(id - TRIGGER_WORDS.len()).unwrap_or(u8::MAX);
+                scan.contrasts.push((m.start(), (m.end(), rank)));
             } else {
                 let mask = self.masks.get(id).copied().unwrap_or(CUE_ALL);
                 scan.cues.push((m.start(), mask));
             }
         }
+        // An overlapping search reports matches by their end: "但" before
+        // "但是" at the same start. Sorting by start and rank puts the
+        // alternative the regex prefers first (a stable sort is linear on
+        // the nearly sorted list).
+        scan.contrasts
+            .sort_by_key(|&(start, (_, rank))| (start, rank));
         scan
     }
 }
@@ -647,6 +674,9 @@ impl Cues {
 struct Scan {
     triggers: Vec<(usize, u8)>,
     cues: Vec<(usize, u16)>,
+    /// Contrast word candidates: (start, (end, rank in [`CONTRAST_WORDS`])),
+    /// before the boundary rules (see [`Marks::contrast_matches`]).
+    contrasts: Vec<(usize, (usize, u8))>,
 }
 
 /// The literal prefixes every match of `pattern` starts with (ASCII
@@ -726,7 +756,6 @@ fn whole_word_trigger(text: &str, start: usize, end: usize) -> bool {
 /// The hand-written regexes of the not-claim rules.
 #[derive(Clone, Debug)]
 struct Fixed {
-    contrast: Regex,
     label: Regex,
     ticket: Regex,
     key_value: Regex,
@@ -765,9 +794,11 @@ struct Fixed {
 struct Marks<'a> {
     triggers: &'a [(usize, u8)],
     cues: &'a [(usize, u16)],
+    contrasts: &'a [(usize, (usize, u8))],
     always: u16,
     trigger_at: usize,
     cue_at: usize,
+    contrast_at: usize,
 }
 
 /// Move `cursor` to the first entry of `list` at or after `start`.
@@ -803,6 +834,44 @@ impl Marks<'_> {
             }
         }
         mask
+    }
+
+    /// The contrast matches in `text[span]`, relative to `span.start`:
+    /// exactly what the regex `(?i)\b(?:but|however|yet|although|though|
+    /// whereas|except that)\s+|(?:但是|但|不过|然而|可是)` (ASCII `\b`) finds in
+    /// that slice with `find_iter` — leftmost first, the earlier alternative
+    /// at one start, non-overlapping — read from the scan's candidates
+    /// instead of a second pass over the text.
+    fn contrast_matches(&mut self, text: &str, span: Span, out: &mut Vec<(usize, usize)>) {
+        seek(self.contrasts, &mut self.contrast_at, span.start);
+        let bytes = text.as_bytes();
+        let mut next = span.start;
+        for &(start, (end, rank)) in self.contrasts[self.contrast_at..]
+            .iter()
+            .take_while(|c| c.0 < span.end)
+        {
+            if start < next || end > span.end {
+                continue;
+            }
+            let end = if usize::from(rank) < CONTRAST_EN {
+                // An English word starts at a word boundary (the slice start
+                // is one) and needs whitespace after it, all of which the
+                // match takes (`end` follows an ASCII letter: a char boundary).
+                if start > span.start && is_word_byte(bytes[start - 1]) {
+                    continue;
+                }
+                let rest = &text[end..span.end];
+                let ws = rest.len() - rest.trim_start_matches(char::is_whitespace).len();
+                if ws == 0 {
+                    continue;
+                }
+                end + ws
+            } else {
+                end
+            };
+            out.push((start - span.start, end - span.start));
+            next = end;
+        }
     }
 
     /// The cue groups inside `span`.
@@ -1083,9 +1152,11 @@ impl ClaimDetector {
         let mut marks = Marks {
             triggers: &scan.triggers,
             cues: &scan.cues,
+            contrasts: &scan.contrasts,
             always: self.cues.always,
             trigger_at: 0,
             cue_at: 0,
+            contrast_at: 0,
         };
         let mut budget = Budget {
             claims_left: max_claims,
@@ -1166,14 +1237,16 @@ impl ClaimDetector {
         // Clauses: a contrast starts a new one.
         let mut clause_start = 0usize;
         let mut bounds: Vec<(usize, usize)> = Vec::new();
-        // The regex finds the contrast word (a literal prefilter applies);
-        // the comma or space before it is read by hand.
-        for m in self.fixed.contrast.find_iter(s) {
-            let Some(start) = contrast_start(s, m.start(), clause_start) else {
+        // The scan found the contrast words; the comma or space before one
+        // is read by hand.
+        let mut contrasts: Vec<(usize, usize)> = Vec::new();
+        marks.contrast_matches(text, sentence, &mut contrasts);
+        for (word, word_end) in contrasts {
+            let Some(start) = contrast_start(s, word, clause_start) else {
                 continue;
             };
             bounds.push((clause_start, start));
-            clause_start = m.end();
+            clause_start = word_end;
         }
         bounds.push((clause_start, s.len()));
         for (cs, ce) in bounds {
@@ -1724,9 +1797,6 @@ impl Default for ClaimDetector {
 impl Fixed {
     fn new() -> Fixed {
         Fixed {
-            contrast: build(
-                r"(?i)\b(?:but|however|yet|although|though|whereas|except that)\s+|(?:但是|但|不过|然而|可是)",
-            ),
             label: build(
                 r"(?i)^(?:bug|issue|defect|incident|steps?|expected(?: result| behaviou?r| outcome)?|actual(?: result| behaviou?r)?|scenario|test(?: case| plan| step| scenario)?|tc|case|examples?|e\.g\.|acceptance criteria|ac|repro|steps to reproduce|ticket|changelog|release notes?|interview(?: notes?)?|policy|user story|story|fixture|mock|sample|persona|use case|flow|qa|spec|requirement|req|feature|edge case|assert(?:ion)?|input|output|prompt|transcript|log|fr|nfr|jira|q|a|given|when|then|precondition|postcondition|gherkin|测试|测试用例|用例|示例|例如|例子|比如|场景|步骤|预期|预期结果|实际结果|需求|工单|规则|话术|政策|更新日志|访谈)(?:\s*[#\w.\-/]{1,12}){0,3}\s*[:：]|^(?i:given)\s",
             ),
@@ -1999,6 +2069,36 @@ fn build(pattern: &str) -> Regex {
         .dfa_size_limit(64 << 20)
         .build()
         .expect("built-in pattern compiles")
+}
+
+/// The words that start a new clause (a contrast), in the order of the
+/// alternation they replace: English words first (those need a word
+/// boundary before and whitespace after), then Chinese.
+const CONTRAST_WORDS: &[&str] = &[
+    "but",
+    "however",
+    "yet",
+    "although",
+    "though",
+    "whereas",
+    "except that",
+    "但是",
+    "但",
+    "不过",
+    "然而",
+    "可是",
+];
+
+/// How many of [`CONTRAST_WORDS`] are English.
+const CONTRAST_EN: usize = 7;
+
+/// The first pattern id of a predicate cue in [`Cues`]: subject triggers
+/// come first, then the contrast words.
+const CUES_FROM: usize = TRIGGER_WORDS.len() + CONTRAST_WORDS.len();
+
+/// An ASCII word byte, as the regex crate's ASCII `\b` sees it.
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// The subject words every claim form contains (pattern ids 0..; see
@@ -2315,6 +2415,103 @@ mod tests {
 #[cfg(test)]
 mod cue_tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The contrast regex that [`Marks::contrast_matches`] replaces: the
+    /// oracle for its tests.
+    fn contrast_regex() -> Regex {
+        build(
+            r"(?i)\b(?:but|however|yet|although|though|whereas|except that)\s+|(?:但是|但|不过|然而|可是)",
+        )
+    }
+
+    /// The contrast matches of `text[span]` read from the scan.
+    fn scanned_contrasts(det: &ClaimDetector, text: &str, span: Span) -> Vec<(usize, usize)> {
+        let scan = det.cues.scan(text);
+        let mut marks = Marks {
+            triggers: &scan.triggers,
+            cues: &scan.cues,
+            contrasts: &scan.contrasts,
+            always: det.cues.always,
+            trigger_at: 0,
+            cue_at: 0,
+            contrast_at: 0,
+        };
+        let mut out = Vec::new();
+        marks.contrast_matches(text, span, &mut out);
+        out
+    }
+
+    /// One detector and one oracle regex for every proptest case (building
+    /// them is slow in a debug build).
+    fn shared() -> &'static (ClaimDetector, Regex) {
+        static SHARED: std::sync::OnceLock<(ClaimDetector, Regex)> = std::sync::OnceLock::new();
+        SHARED.get_or_init(|| (ClaimDetector::new(Scope::Decisions), contrast_regex()))
+    }
+
+    /// The contrast matches of `text[span]` as the regex finds them.
+    fn regex_contrasts(text: &str, span: Span) -> Vec<(usize, usize)> {
+        shared()
+            .1
+            .find_iter(&text[span.range()])
+            .map(|m| (m.start(), m.end()))
+            .collect()
+    }
+
+    #[test]
+    fn contrast_scan_matches_the_regex() {
+        let det = ClaimDetector::new(Scope::Decisions);
+        for text in [
+            "We wait, but the user approved it.",
+            "but first, however\u{3000}\tyet",
+            "abut butter but_x but\u{a0}x BUT  Y",
+            "although though Although\nthough",
+            "except that, EXCEPT THAT x except  that",
+            "但但是但是是，不过然而可是",
+            "x_but y 9but z but",
+            "whereas whereasx whereas",
+        ] {
+            let whole = Span::new(0, text.len());
+            assert_eq!(
+                scanned_contrasts(&det, text, whole),
+                regex_contrasts(text, whole),
+                "{text:?}"
+            );
+        }
+        // A slice: the regex sees a boundary at its start and no whitespace
+        // past its end.
+        let text = "xbut but";
+        assert_eq!(scanned_contrasts(&det, text, Span::new(1, 5)), vec![(0, 4)]);
+        assert_eq!(scanned_contrasts(&det, text, Span::new(5, 8)), vec![]);
+        assert_eq!(regex_contrasts(text, Span::new(1, 5)), vec![(0, 4)]);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The scan-based contrast matches equal the regex's on random
+        /// mixes of contrast words, near misses, separators and slices.
+        #[test]
+        fn contrast_scan_equals_regex(
+            parts in proptest::collection::vec(
+                "(but|BUT|But|however|yet|although|though|ALTHOUGH|whereas|except that|Except That|except  that|但是|但|不过|然而|可是|butter|abut|x|_|9|é|用户| |  |\t|\n|\u{3000}|\u{a0}|,|;|，|\\.)",
+                0..40,
+            ),
+            cut in (0usize..64, 0usize..64),
+        ) {
+            let det = &shared().0;
+            let text: String = parts.concat();
+            let a = floor_boundary(&text, cut.0.min(cut.1));
+            let b = floor_boundary(&text, cut.0.max(cut.1)).max(a);
+            for span in [Span::new(0, text.len()), Span::new(a, b)] {
+                prop_assert_eq!(
+                    scanned_contrasts(det, &text, span),
+                    regex_contrasts(&text, span),
+                    "{:?} {:?}", text, span
+                );
+            }
+        }
+    }
 
     #[test]
     fn contrast_boundaries() {
@@ -2322,10 +2519,10 @@ mod cue_tests {
         let clauses = |s: &str| -> Vec<usize> {
             let mut out = Vec::new();
             let mut floor = 0;
-            for m in det.fixed.contrast.find_iter(s) {
-                if let Some(start) = contrast_start(s, m.start(), floor) {
+            for (word, end) in scanned_contrasts(&det, s, Span::new(0, s.len())) {
+                if let Some(start) = contrast_start(s, word, floor) {
                     out.push(start);
-                    floor = m.end();
+                    floor = end;
                 }
             }
             out
