@@ -80,6 +80,9 @@ const RESCAN_FACTOR: usize = 4;
 /// resume inside every match.
 const RESCAN_SLACK: usize = 64 << 10;
 
+/// How every masked preview ends ([`mask_secret`]: `AKIA…****`).
+const MASK_TAIL: &str = "…****";
+
 /// A structure check a rule's candidates must pass.
 ///
 /// ```
@@ -437,7 +440,12 @@ impl SecretScanner {
                         .unwrap_or(whole);
                     let resume = next_char_boundary(slice, pos.max(whole.start()));
                     let mut next = whole.end().max(resume);
-                    if !m.as_str().is_empty() {
+                    // A match that takes in an earlier redaction's mask
+                    // (`…****`) reads text that redaction rewrote: the mask
+                    // replaced a value, and with it any separators inside it,
+                    // so the fields around it (a `.pgpass` line's colons, a
+                    // key's value) are not the original's.
+                    if !m.as_str().is_empty() && !whole.as_str().contains(MASK_TAIL) {
                         let span = Span::new(region.start + m.start(), region.start + m.end());
                         let match_start = region.start + whole.start();
                         match filters::accept(rule, text, span, match_start) {
