@@ -1726,7 +1726,9 @@ impl ClaimDetector {
             return true;
         }
         if trimmed.starts_with('|')
-            || trimmed.match_indices(" | ").nth(1).is_some()
+            || memchr::memmem::find_iter(trimmed.as_bytes(), b" | ")
+                .nth(1)
+                .is_some()
             || trimmed.starts_with("//")
             || trimmed.starts_with("/*")
         {
@@ -2205,11 +2207,12 @@ fn is_simple_past(pred: &str) -> bool {
 /// capitalised word that may be a first name (see [`NAME_STOP`]).
 fn starts_with_name(clause: &str) -> bool {
     let body = strip_markers(clause);
-    let body = match body.split_once(": ") {
-        Some((label, rest))
-            if label.len() <= 12 && label.bytes().all(|b| b.is_ascii_alphabetic()) =>
-        {
-            rest.trim_start()
+    // A label is at most 12 bytes, so only the head can hold its ": " (the
+    // first one in the head is the first one in the body).
+    let head = &body[..floor_boundary(body, 14)];
+    let body = match head.find(": ") {
+        Some(at) if at <= 12 && body[..at].bytes().all(|b| b.is_ascii_alphabetic()) => {
+            body[at + 2..].trim_start()
         }
         _ => body,
     };
@@ -2534,6 +2537,22 @@ mod cue_tests {
         assert_eq!(clauses("a-but b"), Vec::<usize>::new());
         assert_eq!(clauses("a but but b"), vec![1]);
         assert_eq!(clauses("我们先等，但是用户批准了"), vec![12]);
+    }
+
+    #[test]
+    fn name_after_a_short_label() {
+        // A label of up to 12 ASCII letters before ": " is skipped.
+        assert!(starts_with_name("ABCDEFGHIJKL: Dana picked it"));
+        assert!(!starts_with_name("ABCDEFGHIJKLM: Dana picked it"));
+        assert!(starts_with_name("- Note: Dana picked it"));
+        assert!(!starts_with_name("Note:Dana"));
+        assert!(!starts_with_name("ÄBCD: Dana picked it"));
+        assert!(!starts_with_name("AB CD: Dana picked it"));
+        assert!(!starts_with_name("用户用户用户: Dana"));
+        assert!(starts_with_name(&format!(
+            "Dana picked {}",
+            "x: y ".repeat(1000)
+        )));
     }
 
     #[test]

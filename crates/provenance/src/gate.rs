@@ -433,21 +433,28 @@ impl Gate {
         let stored_form = stored.map(|p| p.form.as_str());
         let empty = HashSet::new();
         let stored_sentences = stored.map_or(&empty, |p| &p.sentences);
-        let quotes: Vec<Quoted> = quoted_spans(ntext)
-            .into_iter()
-            .filter(|q| q.kind.is_speech())
-            .collect();
-        // Quotes of the user's own words are not claims: blank them, re-detect.
-        // Only a quote that holds a detected claim needs looking up, so the
-        // look-ups are bounded by the claim limit, not by the number of quotes.
         let mut verified: Vec<Span> = Vec::new();
-        let mut checked = vec![false; quotes.len()];
         let (mut claims, mut truncated) =
             self.detector
                 .detect_limited(text, &norm, &verified, MAX_CLAIMS + 1);
+        if claims.is_empty() {
+            // No claim: no quote holds one and nothing is judged.
+            return Report::pass();
+        }
+        let mut quotes: Vec<Quoted> = quoted_spans(ntext);
+        quotes.retain(|q| q.kind.is_speech());
+        // Quotes of the user's own words are not claims: blank them, re-detect.
+        // Only a quote that holds a detected claim needs looking up, so the
+        // look-ups are bounded by the claim limit, not by the number of quotes.
+        let mut checked = vec![false; quotes.len()];
         for _round in 0..2 {
             let mut added = false;
+            // Quotes are sorted by start: none past the last claim holds one.
+            let last_anchor = claims.iter().map(|c| c.anchor.start).max().unwrap_or(0);
             for (i, q) in quotes.iter().enumerate() {
+                if q.inner.start > last_anchor {
+                    break;
+                }
                 if checked[i] || !holds_claim(&claims, q.inner) {
                     continue;
                 }
@@ -516,9 +523,11 @@ impl Gate {
         stored: Option<&str>,
     ) -> ClaimVerdict {
         let owned = claim.normalized_span;
-        let sentence_quotes: Vec<&Quoted> = quotes
+        // Quotes are sorted by start: the sentence's are one run of them.
+        let first = quotes.partition_point(|q| q.outer.start < claim.sentence.start);
+        let sentence_quotes: Vec<&Quoted> = quotes[first..]
             .iter()
-            .filter(|q| claim.sentence.start <= q.outer.start && q.outer.start < claim.sentence.end)
+            .take_while(|q| q.outer.start < claim.sentence.end)
             .take(MAX_QUOTES_PER_SENTENCE)
             .collect();
         let mine: Vec<&Quoted> = sentence_quotes
@@ -863,6 +872,33 @@ mod tests {
             SearchScope::Session,
         );
         assert_eq!(r, Some(Reason::NoQuote));
+    }
+
+    #[test]
+    fn quotes_around_a_claim_do_not_hide_its_own() {
+        // Many quotes before and after the claim's sentence, and in it more
+        // than the per-sentence cap after its own: the claim's quote is found.
+        let gate = Gate::new(GateConfig::default());
+        let before = "Notes \"alpha beta\" and \"gamma delta\". ".repeat(300);
+        let after = " Also \"one two\" here.".repeat(300);
+        let text = format!(
+            "{before}User decided to ship on Friday (\"I decided we ship on Friday\"){}.{after}",
+            " \"x y\"".repeat(40)
+        );
+        let report = gate.check(&text, &said(), "s1", None);
+        assert!(report.is_pass(), "{:?}", report.reason);
+        assert_eq!(report.claims.len(), 1);
+        // Quotes only after the claim: no quote of its own.
+        let text = format!("User decided to ship on Friday. {after}");
+        assert_eq!(
+            gate.check(&text, &said(), "s1", None).reason,
+            Some(Reason::NoQuote)
+        );
+        // A verified quote after many unverified ones still hides its claim.
+        let mut s = SaidIndex::new();
+        s.push("s1", None, "u", "the user decided nothing, I did");
+        let text = format!("{before}Note: \"the user decided nothing, I did\".");
+        assert!(gate.check(&text, &s, "s1", None).is_pass());
     }
 
     #[test]
