@@ -181,6 +181,12 @@ pub(super) fn accept(
         Some(Check::NameBoundary) => {}
         Some(Check::FieldStart) if !field_start(text, match_start) => return None,
         Some(Check::FieldStart) => {}
+        Some(Check::DiscordUserId) => {
+            if !discord_user_id(value) {
+                return None;
+            }
+            verified = true;
+        }
         Some(Check::Base64PrivateKey) => {
             if !base64_private_key(value) {
                 return None;
@@ -309,6 +315,24 @@ fn base64_private_key(value: &str) -> bool {
             let head = String::from_utf8_lossy(&bytes);
             head.contains("PRIVATE KEY")
         }
+        Err(_) => false,
+    }
+}
+
+/// Whether a Discord bot token's first segment is the base64 (unpadded) of a
+/// 17–20 digit user id.
+fn discord_user_id(value: &str) -> bool {
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    use base64::Engine as _;
+    const LENIENT: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_allow_trailing_bits(true)
+            .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
+    let head = value.split('.').next().unwrap_or_default();
+    match LENIENT.decode(head) {
+        Ok(id) => (17..=20).contains(&id.len()) && id.iter().all(u8::is_ascii_digit),
         Err(_) => false,
     }
 }

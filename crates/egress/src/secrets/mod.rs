@@ -104,6 +104,10 @@ pub enum Check {
     Random,
     /// The value is base64 whose decoded prefix is a PEM *private* key header.
     Base64PrivateKey,
+    /// Discord bot token: the first dot-separated segment is the base64 of
+    /// the bot's user id, a 17–20 digit snowflake. A match confirms the
+    /// format; a value that fails it is not reported.
+    DiscordUserId,
     /// The match starts at a name boundary: not inside a longer word
     /// (`bypass:` is not `pass:`), though a camel-case hump is a boundary
     /// (`dbPassword`).
