@@ -20,6 +20,7 @@ use crate::encoding;
 use crate::{Finding, Layer, Scanner, Tier};
 use palisade_common::Span;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 /// Tools that run commands: subshell checks and shell parsing apply.
@@ -127,7 +128,10 @@ impl Default for ToolPolicy {
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct SessionState {
     tainted_until_ms: Option<u64>,
-    recent: VecDeque<(String, u64)>,
+    /// Recent calls: tool name, arguments, time. Arguments are kept as
+    /// values (a copy of the strings) and compared as values, which is
+    /// cheaper than serializing them into a key on every call.
+    recent: VecDeque<(String, serde_json::Value, u64)>,
 }
 
 impl SessionState {
@@ -175,16 +179,23 @@ impl SessionState {
         }
     }
 
-    fn replayed(&mut self, key: &str, policy: &ToolPolicy, now_ms: u64) -> bool {
+    fn replayed(
+        &mut self,
+        tool: &str,
+        args: &serde_json::Value,
+        policy: &ToolPolicy,
+        now_ms: u64,
+    ) -> bool {
         let window = policy.race_window_ms;
-        self.recent.retain(|(_, at)| {
+        self.recent.retain(|(_, _, at)| {
             now_ms < at.saturating_add(window) && *at <= now_ms.saturating_add(window)
         });
         let hit = self
             .recent
             .iter()
-            .any(|(k, at)| k == key && now_ms.saturating_sub(*at) < window);
-        self.recent.push_back((key.to_owned(), now_ms));
+            .any(|(t, a, at)| t == tool && a == args && now_ms.saturating_sub(*at) < window);
+        self.recent
+            .push_back((tool.to_owned(), args.clone(), now_ms));
         while self.recent.len() > MAX_RECENT {
             self.recent.pop_front();
         }
@@ -294,8 +305,16 @@ impl ToolRules {
 
 impl ToolRules {
     // Literal gates: each rule can only match text (ASCII-lower-cased) that
-    // holds one of these, so large arguments skip the full regex pass.
-    fn pipe_shell_may(text: &str) -> bool {
+    // holds one of these, so large arguments skip the full regex pass. The
+    // census answers first: a literal whose bytes do not all occur cannot
+    // occur, and then no lower-case copy is made.
+    fn pipe_shell_may(text: &str, census: Census) -> bool {
+        if !["|", "<(", "-c", "iex", "invoke-expression"]
+            .iter()
+            .any(|n| census.may_contain(n))
+        {
+            return false;
+        }
         if text.contains('|') || text.contains("<(") {
             return true;
         }
@@ -305,9 +324,8 @@ impl ToolRules {
             || lower.contains("invoke-expression")
     }
 
-    fn reverse_shell_may(text: &str) -> bool {
-        let lower = text.to_ascii_lowercase();
-        [
+    fn reverse_shell_may(text: &str, census: Census) -> bool {
+        const NEEDLES: [&str; 10] = [
             "/dev/",
             "nc",
             "netcat",
@@ -318,31 +336,135 @@ impl ToolRules {
             "php",
             "powershell",
             "perl",
-        ]
-        .iter()
-        .any(|n| lower.contains(n))
+        ];
+        if !NEEDLES.iter().any(|n| census.may_contain(n)) {
+            return false;
+        }
+        let lower = text.to_ascii_lowercase();
+        NEEDLES.iter().any(|n| lower.contains(n))
     }
 
-    fn fork_bomb_may(text: &str) -> bool {
-        text.contains('{') && text.contains('|') && text.contains('&')
+    fn fork_bomb_may(text: &str, census: Census) -> bool {
+        census.may_contain("{|&") && text.contains('{') && text.contains('|') && text.contains('&')
+    }
+
+    /// Whether the credential-path rule can match: each of its alternatives
+    /// holds a `.`, `/` or `_`, or is `keychain`.
+    fn credential_may(census: Census) -> bool {
+        [".", "/", "_", "keychain"]
+            .iter()
+            .any(|n| census.may_contain(n))
     }
 
     fn find_pipe_shell<'t>(&self, text: &'t str) -> Option<crate::bytere::M<'t>> {
-        Self::pipe_shell_may(text)
+        self.find_pipe_shell_in(text, Census::of(text))
+    }
+
+    /// [`ToolRules::find_pipe_shell`] with the census of `text` at hand.
+    fn find_pipe_shell_in<'t>(
+        &self,
+        text: &'t str,
+        census: Census,
+    ) -> Option<crate::bytere::M<'t>> {
+        Self::pipe_shell_may(text, census)
             .then(|| self.pipe_shell.find(text))
             .flatten()
     }
 
     fn find_reverse_shell<'t>(&self, text: &'t str) -> Option<crate::bytere::M<'t>> {
-        Self::reverse_shell_may(text)
+        self.find_reverse_shell_in(text, Census::of(text))
+    }
+
+    /// [`ToolRules::find_reverse_shell`] with the census of `text` at hand.
+    fn find_reverse_shell_in<'t>(
+        &self,
+        text: &'t str,
+        census: Census,
+    ) -> Option<crate::bytere::M<'t>> {
+        Self::reverse_shell_may(text, census)
             .then(|| self.reverse_shell.find(text))
             .flatten()
     }
 
     fn find_fork_bomb<'t>(&self, text: &'t str) -> Option<crate::bytere::M<'t>> {
-        Self::fork_bomb_may(text)
+        self.find_fork_bomb_in(text, Census::of(text))
+    }
+
+    /// [`ToolRules::find_fork_bomb`] with the census of `text` at hand.
+    fn find_fork_bomb_in<'t>(&self, text: &'t str, census: Census) -> Option<crate::bytere::M<'t>> {
+        Self::fork_bomb_may(text, census)
             .then(|| self.fork_bomb.find(text))
             .flatten()
+    }
+}
+
+/// Which bytes occur in a text, ASCII letters folded to lower case: one bit
+/// per letter, one for all digits, one per common punctuation byte, and
+/// shared bits for spaces, other controls and non-ASCII bytes. A literal
+/// can occur (ASCII case-insensitively) in a text only if the text's census
+/// holds every bit of the literal's census, so a missing bit rules a
+/// literal out without searching for it.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) struct Census(u64);
+
+/// The census bit of every byte.
+static CENSUS_BIT: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let punct = b".,/_|<>(){}-&:;!$~`'\"=+*#@%^?[]\\";
+    let mut i = 0usize;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = 1u64
+            << if b.is_ascii_lowercase() {
+                b - b'a'
+            } else if b.is_ascii_uppercase() {
+                b - b'A'
+            } else if b.is_ascii_digit() {
+                26
+            } else if b == b' ' {
+                59
+            } else if b == b'\n' {
+                60
+            } else if b >= 0x80 {
+                63
+            } else {
+                let mut bit = 62u8; // other ASCII: controls, DEL
+                let mut k = 0usize;
+                while k < punct.len() {
+                    if punct[k] == b {
+                        bit = 27 + k as u8;
+                    }
+                    k += 1;
+                }
+                bit
+            };
+        i += 1;
+    }
+    t
+};
+
+impl Census {
+    /// The census of `text`, four bytes at a time.
+    pub(crate) fn of(text: &str) -> Census {
+        let bytes = text.as_bytes();
+        let mut acc = [0u64; 4];
+        let mut chunks = bytes.chunks_exact(4);
+        for c in &mut chunks {
+            acc[0] |= CENSUS_BIT[usize::from(c[0])];
+            acc[1] |= CENSUS_BIT[usize::from(c[1])];
+            acc[2] |= CENSUS_BIT[usize::from(c[2])];
+            acc[3] |= CENSUS_BIT[usize::from(c[3])];
+        }
+        for &b in chunks.remainder() {
+            acc[0] |= CENSUS_BIT[usize::from(b)];
+        }
+        Census(acc[0] | acc[1] | acc[2] | acc[3])
+    }
+
+    /// Whether `needle` may occur (ASCII case-insensitively) in the text.
+    pub(crate) fn may_contain(self, needle: &str) -> bool {
+        let need = Census::of(needle).0;
+        need & self.0 == need
     }
 }
 
@@ -414,8 +536,14 @@ pub(crate) fn check(
         } else {
             raw_rules(rules, &mut ctx, text);
         }
+        let census = Census::of(text);
         // Credential paths, for every tool.
-        for m in rules.credential.find_iter(text).take(16) {
+        let credential = ToolRules::credential_may(census).then_some(text);
+        for m in rules
+            .credential
+            .find_iter(credential.unwrap_or(""))
+            .take(16)
+        {
             let hit = m.as_str().trim_start_matches(|c: char| {
                 !c.is_alphanumeric() && c != '.' && c != '/' && c != '~'
             });
@@ -439,10 +567,18 @@ pub(crate) fn check(
         }
         // Sensitive directories shipped over the network, environment dumps,
         // cookie theft, key hunts from the root, download-and-run, persistence.
-        // Literal gates (on a lower-case copy) keep the rarely-matching
-        // rules from each making a full pass over large arguments.
-        let lower = text.to_ascii_lowercase();
-        let has = |needles: &[&str]| needles.iter().any(|n| lower.contains(n));
+        // Literal gates (the census, then a lower-case copy made only when
+        // the census allows a literal) keep the rarely-matching rules from
+        // each making a full pass over large arguments.
+        let mut lower: Option<String> = None;
+        let mut has = |needles: &[&str]| {
+            needles.iter().any(|n| {
+                census.may_contain(n)
+                    && lower
+                        .get_or_insert_with(|| text.to_ascii_lowercase())
+                        .contains(n)
+            })
+        };
         if has(&["/."])
             && rules.sensitive_dir.is_match(text)
             && (rules.net_egress.is_match(text) || text.contains("| nc") || text.contains("|nc"))
@@ -535,8 +671,7 @@ pub(crate) fn check(
             }
         }
     }
-    let key = format!("{}\u{0}{}", call.tool, call.args);
-    let replay = session.replayed(&key, policy, now_ms);
+    let replay = session.replayed(&call.tool, &call.args, policy, now_ms);
     if replay {
         ctx.add_replay();
     }
@@ -643,7 +778,7 @@ fn subshells(rules: &ToolRules, ctx: &mut Ctx, text: &str, tainted: bool) {
         if bytes[i] == b'$' && bytes[i + 1] == b'(' {
             let start = i + 2;
             if next_close.is_none_or(|c| c < start) {
-                next_close = memchr(b')', bytes, start);
+                next_close = memchr(b')', text, start);
             }
             match next_close {
                 None => break, // no closing paren anywhere after: nothing more can match
@@ -689,11 +824,20 @@ fn subshells(rules: &ToolRules, ctx: &mut Ctx, text: &str, tainted: bool) {
     }
 }
 
-fn memchr(needle: u8, hay: &[u8], from: usize) -> Option<usize> {
-    hay.get(from..)?
-        .iter()
-        .position(|&b| b == needle)
-        .map(|p| from + p)
+/// The first `needle` byte (ASCII) at or after `from`: `str::find` with an
+/// ASCII char is a memchr, a word at a time.
+fn memchr(needle: u8, hay: &str, from: usize) -> Option<usize> {
+    match hay.get(from..) {
+        Some(rest) if needle.is_ascii() => rest.find(char::from(needle)).map(|p| from + p),
+        // `from` inside a character (callers pass ASCII positions) or a
+        // non-ASCII needle: plain byte search.
+        _ => hay
+            .as_bytes()
+            .get(from..)?
+            .iter()
+            .position(|&b| b == needle)
+            .map(|p| from + p),
+    }
 }
 
 fn subshell_body(
@@ -792,7 +936,8 @@ fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth: usize, at
     if depth > MAX_NEST || cmd.len() > 512 * 1024 {
         return;
     }
-    if let Some(m) = rules.find_fork_bomb(cmd) {
+    let census = Census::of(cmd);
+    if let Some(m) = rules.find_fork_bomb_in(cmd, census) {
         ctx.add(
             "tool.fork_bomb",
             sub(at, depth, m.start(), m.end()),
@@ -810,7 +955,12 @@ fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth: usize, at
     // Pipe-to-shell and reverse shells are matched on the executed text with
     // quotes intact (data strings were removed with their heredocs).
     if depth == 0 || !exec_text.is_empty() {
-        if let Some(m) = rules.find_pipe_shell(&exec_text) {
+        // Without heredocs the executed text is the command itself.
+        let census = match &exec_text {
+            Cow::Borrowed(_) => census,
+            Cow::Owned(t) => Census::of(t),
+        };
+        if let Some(m) = rules.find_pipe_shell_in(&exec_text, census) {
             if !quoted_data_only(&exec_text, m.start()) {
                 ctx.add(
                     "tool.pipe_to_shell",
@@ -819,7 +969,7 @@ fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth: usize, at
                 );
             }
         }
-        if let Some(m) = rules.find_reverse_shell(&exec_text) {
+        if let Some(m) = rules.find_reverse_shell_in(&exec_text, census) {
             if !quoted_data_only(&exec_text, m.start()) {
                 ctx.add(
                     "tool.reverse_shell",
@@ -977,9 +1127,9 @@ fn quoted_data_only(text: &str, pos: usize) -> bool {
 
 /// Remove heredoc bodies from the command; return the remaining text and
 /// the bodies with the command that reads them.
-fn split_heredocs(rules: &ToolRules, cmd: &str) -> (String, Vec<(String, String)>) {
+fn split_heredocs<'c>(rules: &ToolRules, cmd: &'c str) -> (Cow<'c, str>, Vec<(String, String)>) {
     if !cmd.contains("<<") {
-        return (cmd.to_owned(), Vec::new());
+        return (Cow::Borrowed(cmd), Vec::new());
     }
     let mut out = String::with_capacity(cmd.len());
     let mut bodies = Vec::new();
@@ -1021,7 +1171,7 @@ fn split_heredocs(rules: &ToolRules, cmd: &str) -> (String, Vec<(String, String)
         }
         out.push_str(line);
     }
-    (out, bodies)
+    (Cow::Owned(out), bodies)
 }
 
 fn first_command(s: &str) -> String {
@@ -1680,6 +1830,10 @@ mod tests {
             Just("Python3 -c 'import socket; s.connect(x)'".to_owned()),
             Just(":(){ :|:& };:".to_owned()),
             Just("$(".to_owned()),
+            Just("cat ~/.SSH/ID_RSA".to_owned()),
+            Just("/etc/shadow".to_owned()),
+            Just("login KEYCHAIN".to_owned()),
+            Just(" .env".to_owned()),
         ], 0..10)) {
             let rules = crate::builtin();
             let r = &rules.tools;
@@ -1688,7 +1842,81 @@ mod tests {
             prop_assert_eq!(span(r.find_pipe_shell(&text)), span(r.pipe_shell.find(&text)), "{:?}", text);
             prop_assert_eq!(span(r.find_reverse_shell(&text)), span(r.reverse_shell.find(&text)), "{:?}", text);
             prop_assert_eq!(span(r.find_fork_bomb(&text)), span(r.fork_bomb.find(&text)), "{:?}", text);
+            if r.credential.is_match(&text) {
+                prop_assert!(ToolRules::credential_may(Census::of(&text)), "{:?}", text);
+            }
         }
+
+        /// A census never rules out a literal that occurs: any slice of a
+        /// text, in any ASCII case, may occur in it.
+        #[test]
+        fn census_never_rules_out_an_occurring_literal(
+            text in "[a-zA-Z0-9 .,/_|<>(){}&;:$'\x22\n\t\x01é葛-]{1,40}",
+            a in 0usize..40,
+            len in 1usize..8,
+            upper in proptest::bool::ANY,
+        ) {
+            let b = text.as_bytes();
+            let start = a.min(b.len() - 1);
+            let end = (start + len).min(b.len());
+            let needle = &b[start..end];
+            let needle = if upper { needle.to_ascii_uppercase() } else { needle.to_ascii_lowercase() };
+            // a byte slice of UTF-8 text is checked as bytes, like the census
+            let needle = String::from_utf8_lossy(&needle).into_owned();
+            if text.to_ascii_lowercase().contains(&needle.to_ascii_lowercase()) {
+                prop_assert!(Census::of(&text).may_contain(&needle), "{:?} in {:?}", needle, text);
+            }
+        }
+    }
+
+    #[test]
+    fn replay_compares_tool_and_argument_values() {
+        let s = crate::builtin();
+        let policy = ToolPolicy::default();
+        let mut st = SessionState::new();
+        let call = |tool: &str, args: serde_json::Value| ToolCall::new(tool, args);
+        let a = call(
+            "terminal",
+            serde_json::json!({"command": "ls", "cwd": "/tmp"}),
+        );
+        assert!(!s.check_tool_call(&a, &mut st, &policy, 0).replay);
+        // the same arguments written in another key order are the same call
+        let same: serde_json::Value =
+            serde_json::from_str(r#"{"cwd": "/tmp", "command": "ls"}"#).unwrap();
+        assert!(
+            s.check_tool_call(&call("terminal", same), &mut st, &policy, 1)
+                .replay
+        );
+        let other = serde_json::json!({"command": "ls -l", "cwd": "/tmp"});
+        assert!(
+            !s.check_tool_call(&call("terminal", other), &mut st, &policy, 2)
+                .replay
+        );
+        let args = serde_json::json!({"command": "ls", "cwd": "/tmp"});
+        assert!(
+            !s.check_tool_call(&call("shell", args.clone()), &mut st, &policy, 3)
+                .replay
+        );
+        // outside the race window it is a new call again
+        let later = policy.race_window_ms + 10;
+        assert!(
+            !s.check_tool_call(&call("terminal", args), &mut st, &policy, later)
+                .replay
+        );
+    }
+
+    #[test]
+    fn census_rules_out_absent_literals() {
+        let flood = format!("echo {}", "$(".repeat(64));
+        let c = Census::of(&flood);
+        for absent in ["curl", "/", ".", "_", "|", "keychain", "bash", "é"] {
+            assert!(!c.may_contain(absent), "{absent}");
+        }
+        for present in ["ECHO", "$(", " ", "e"] {
+            assert!(c.may_contain(present), "{present}");
+        }
+        assert!(!ToolRules::credential_may(c));
+        assert!(ToolRules::credential_may(Census::of("cat ~/.SSH/ID_RSA")));
     }
 
     fn tier(tool: &str, cmd: &str) -> Tier {
