@@ -54,7 +54,9 @@
 //! claims are examined per sentence, so detection is linear in the input.
 
 use crate::lexicon::{self, ClaimClass, Rule, Slot};
-use aho_corasick::{AhoCorasick, AhoCorasickKind};
+use aho_corasick::automaton::Automaton;
+use aho_corasick::dfa::DFA;
+use aho_corasick::Anchored;
 use palisade_common::normalize::{normalize, Normalized};
 use palisade_common::text::{line_content, logical_lines, sentences, starts_list_item};
 use palisade_common::tokens::is_cjk;
@@ -552,7 +554,12 @@ const CUE_ALL: u16 = 255;
 /// of its slot's prefixes, so the skip never loses a claim.
 #[derive(Clone, Debug)]
 struct Cues {
-    ac: Option<AhoCorasick>,
+    /// The DFA of triggers, contrast words and cues, walked byte by byte
+    /// (no prefilter: in claim-dense text it would stop every few bytes).
+    ac: Option<DFA>,
+    /// The patterns of `ac`, for the tests' reference search.
+    #[cfg(test)]
+    literals: Vec<Vec<u8>>,
     /// The cue groups of each literal.
     masks: Vec<u16>,
     /// Groups whose prefixes could not be extracted: always searched.
@@ -612,15 +619,21 @@ impl Cues {
         literals.retain(|_| keep.next().unwrap_or(true));
         let mut keep = redundant.iter().map(|r| !r);
         masks.retain(|_| keep.next().unwrap_or(true));
-        let ac = AhoCorasick::builder()
+        let ac = DFA::builder()
             .ascii_case_insensitive(true)
-            .kind(Some(AhoCorasickKind::DFA))
+            .prefilter(false)
             .build(&literals)
             .ok();
         if ac.is_none() {
             always = CUE_ALL;
         }
-        Cues { ac, masks, always }
+        Cues {
+            ac,
+            masks,
+            always,
+            #[cfg(test)]
+            literals,
+        }
     }
 
     /// Every whole-word subject trigger (position, kind), every cue
@@ -628,7 +641,11 @@ impl Cues {
     /// of `text`, each in text order.
     fn scan(&self, text: &str) -> Scan {
         let mut scan = Scan::default();
-        let Some(ac) = &self.ac else {
+        let start = self
+            .ac
+            .as_ref()
+            .and_then(|ac| Some((ac, ac.start_state(Anchored::No).ok()?)));
+        let Some((ac, mut sid)) = start else {
             // No automaton (never in a tested build): every clause runs every
             // form (see `always`); the contrast words are found one by one.
             let lower = text.to_ascii_lowercase();
@@ -644,19 +661,40 @@ impl Cues {
                 .sort_by_key(|&(start, (_, rank))| (start, rank));
             return scan;
         };
-        for m in ac.find_overlapping_iter(text) {
-            let id = m.pattern().as_usize();
-            if id < TRIGGER_WORDS.len() {
-                if whole_word_trigger(text, m.start(), m.end()) {
-                    scan.triggers.push((m.start(), trigger_kind(id)));
+        // An overlapping search by hand: every pattern that ends at a byte,
+        // in the automaton's order, as `find_overlapping_iter` reports them,
+        // without its per-match call overhead.
+        let mut record = |sid, end: usize| {
+            for i in 0..ac.match_len(sid) {
+                let pid = ac.match_pattern(sid, i);
+                let id = pid.as_usize();
+                let start = end.saturating_sub(ac.pattern_len(pid));
+                if id < TRIGGER_WORDS.len() {
+                    if whole_word_trigger(text, start, end) {
+                        scan.triggers.push((start, trigger_kind(id)));
+                    }
+                } else if id < CUES_FROM {
+                    // The rank is the word's place in the contrast alternation.
+                    let rank = u8::try_from(id - TRIGGER_WORDS.len()).unwrap_or(u8::MAX);
+                    scan.contrasts.push((start, (end, rank)));
+                } else {
+                    let mask = self.masks.get(id).copied().unwrap_or(CUE_ALL);
+                    scan.cues.push((start, mask));
                 }
-            } else if id < CUES_FROM {
-                // The rank is the word's place in the contrast alternation.
-                let rank = u8::try_from(id - TRIGGER_WORDS.len()).unwrap_or(u8::MAX);
-                scan.contrasts.push((m.start(), (m.end(), rank)));
-            } else {
-                let mask = self.masks.get(id).copied().unwrap_or(CUE_ALL);
-                scan.cues.push((m.start(), mask));
+            }
+        };
+        if ac.is_match(sid) {
+            record(sid, 0);
+        }
+        for (at, &byte) in text.as_bytes().iter().enumerate() {
+            sid = ac.next_state(Anchored::No, sid, byte);
+            if ac.is_special(sid) {
+                if ac.is_dead(sid) {
+                    break;
+                }
+                if ac.is_match(sid) {
+                    record(sid, at + 1);
+                }
             }
         }
         // An overlapping search reports matches by their end: "但" before
@@ -2489,8 +2527,77 @@ mod cue_tests {
         assert_eq!(regex_contrasts(text, Span::new(1, 5)), vec![(0, 4)]);
     }
 
+    /// The scan as `aho_corasick`'s own overlapping iterator reports it:
+    /// the reference for the hand-written walk in [`Cues::scan`].
+    fn reference_scan(cues: &Cues, text: &str) -> Scan {
+        use aho_corasick::{AhoCorasick, AhoCorasickKind};
+        let mut scan = Scan::default();
+        let ac = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(&cues.literals)
+            .unwrap_or_else(|e| panic!("reference automaton: {e}"));
+        for m in ac.find_overlapping_iter(text) {
+            let id = m.pattern().as_usize();
+            if id < TRIGGER_WORDS.len() {
+                if whole_word_trigger(text, m.start(), m.end()) {
+                    scan.triggers.push((m.start(), trigger_kind(id)));
+                }
+            } else if id < CUES_FROM {
+                let rank = u8::try_from(id - TRIGGER_WORDS.len()).unwrap_or(u8::MAX);
+                scan.contrasts.push((m.start(), (m.end(), rank)));
+            } else {
+                scan.cues.push((m.start(), cues.masks[id]));
+            }
+        }
+        scan.contrasts
+            .sort_by_key(|&(start, (_, rank))| (start, rank));
+        scan
+    }
+
+    fn assert_same_scan(det: &ClaimDetector, text: &str) {
+        let (a, b) = (det.cues.scan(text), reference_scan(&det.cues, text));
+        assert_eq!(a.triggers, b.triggers, "{text:?}");
+        assert_eq!(a.cues, b.cues, "{text:?}");
+        assert_eq!(a.contrasts, b.contrasts, "{text:?}");
+    }
+
+    #[test]
+    fn scan_walk_equals_the_overlapping_iterator() {
+        let det = &shared().0;
+        for text in [
+            "",
+            "The user decided; users decided. We agreed but the owner vetoed it.",
+            "USER DECIDED, the User Chose Postgres, my human picked FastAPI",
+            "用户决定使用Postgres，但是我们商定了方案。老板同意了不过负责人拒绝",
+            "per the user, as the user requested, the user's decision: ship",
+            "was approved by the user and signed off by the owner yesterday",
+        ] {
+            assert_same_scan(det, text);
+        }
+        let flood = "\"user decided\" 'the user chose' ".repeat(50);
+        assert_same_scan(det, &flood);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The hand-written automaton walk finds what the library's
+        /// overlapping iterator finds, in the same order.
+        #[test]
+        fn scan_walk_equals_iterator(
+            parts in proptest::collection::vec(
+                "(user|User|USER|owner|we|We|human|my human|用户|主人|老板|负责人|我们|咱们|decided|decide|chose|picked|approved|agreed|asked|wants|prefers|said no|signed off|vetoed|per the|as the user|决定|同意|选择|拒绝|要求|喜欢|希望|but|however|但是|但|不过|users|were|x|é|_| |  |\\n|,|\\.|。|，|'|\"|“|”)",
+                0..48,
+            ),
+        ) {
+            let det = &shared().0;
+            let text: String = parts.concat();
+            let (a, b) = (det.cues.scan(&text), reference_scan(&det.cues, &text));
+            prop_assert_eq!(a.triggers, b.triggers);
+            prop_assert_eq!(a.cues, b.cues);
+            prop_assert_eq!(a.contrasts, b.contrasts);
+        }
 
         /// The scan-based contrast matches equal the regex's on random
         /// mixes of contrast words, near misses, separators and slices.
