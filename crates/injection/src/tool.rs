@@ -79,6 +79,22 @@ impl ToolCall {
         }
     }
 
+    /// Whether this tool runs database queries (its name mentions `sql`,
+    /// `query`, `database` or `db_`): its arguments are read for statements
+    /// that destroy data.
+    ///
+    /// ```
+    /// use palisade_injection::ToolCall;
+    /// assert!(ToolCall::new("execute_sql", serde_json::json!({})).runs_queries());
+    /// assert!(!ToolCall::new("write_file", serde_json::json!({})).runs_queries());
+    /// ```
+    pub fn runs_queries(&self) -> bool {
+        let t = self.tool.to_ascii_lowercase();
+        ["sql", "query", "database", "db_"]
+            .iter()
+            .any(|k| t.contains(k))
+    }
+
     /// Whether this tool runs commands (`terminal`, `execute_code`, `shell` …).
     ///
     /// ```
@@ -247,6 +263,10 @@ pub(crate) struct ToolRules {
     find_secrets: Regex,
     download_exec: Regex,
     persistence: Regex,
+    data_destroy: Regex,
+    log_tamper: Regex,
+    persistence_path: Regex,
+    run_payload: Regex,
 }
 
 fn re(p: &str) -> Result<Regex, crate::Error> {
@@ -298,6 +318,18 @@ impl ToolRules {
             )?,
             persistence: re(
                 r"(?i)\bcrontab\b[^\n]{0,300}\b(?:curl|wget|nc|ncat|/dev/tcp|base64)\b|>>?\s*(?:~|\$home)/\.(?:bashrc|zshrc|profile|bash_profile)\b[^\n]{0,10}|\b(?:curl|wget)\b[^\n]{0,300}>>?\s*(?:~|\$home)/\.(?:bashrc|zshrc|profile|bash_profile|ssh/authorized_keys)|>>\s*(?:~|\$home|/root)/\.ssh/authorized_keys",
+            )?,
+            data_destroy: re(
+                r#"(?i)\bdrop\s+(?:table|database|schema|keyspace)\b|\btruncate\s+table\b|\bdropdb\s|\bflush(?:all|db)\b|\.drop(?:Database)?\s*\(\s*\)|\bdelete\s+from\s+[\w."`\[\]]{1,128}\s*(?:;|$|['"])"#,
+            )?,
+            log_tamper: re(
+                r"(?i)\btruncate\s+(?:-s\s*0|--size[= ]0)\s[^\n;|&]{0,200}/var/log/|(?:^|[\s;&|(])(?::\s*)?>\s*/var/log/\S|\bhistory\s+-c\b|\bunset\s+histfile\b|\bhistfile=/dev/null\b|\bshred\b[^\n;|&]{0,200}/var/log/|\brm\s+(?:-\S+\s+)*/var/log/|\bjournalctl\s+[^\n;|&]{0,80}--vacuum|\bwevtutil\s+cl\b|\bclear-eventlog\b",
+            )?,
+            persistence_path: re(
+                r"(?i)(?:^|/)\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin)$|/\.config/fish/config\.fish$|\.ssh/authorized_keys2?$|^/etc/(?:cron\.d/|crontab$|cron\.(?:hourly|daily|weekly|monthly)/|sudoers|profile\.d/|rc\.local$|systemd/system/|init\.d/|ld\.so\.preload$)|/\.config/(?:systemd/user/|autostart/)|/Library/Launch(?:Agents|Daemons)/|^/var/spool/cron/",
+            )?,
+            run_payload: re(
+                r"(?i)\b(?:curl|wget|nc|ncat|socat)\b|/dev/tcp/|\bbase64\s+(?:-d|--decode)|\b(?:python[0-9.]*|perl|ruby|php)\s+-[ce]\b|\bbash\s+-i\b|\beval\b|\bchmod\s+\+x\b",
             )?,
         })
     }
@@ -537,6 +569,38 @@ pub(crate) fn check(
             raw_rules(rules, &mut ctx, text);
         }
         let census = Census::of(text);
+        // Destroying data (SQL drops, unbounded deletes, cache flushes) in a
+        // command or a query tool, and wiping logs or shell history.
+        if (command_tool || call.runs_queries())
+            && ["drop", "truncate", "delete", "flush", ".drop("]
+                .iter()
+                .any(|n| census.may_contain(n))
+        {
+            if let Some(m) = rules.data_destroy.find(text) {
+                ctx.add(
+                    "tool.data_destroy",
+                    Span::new(m.start(), m.end()),
+                    Tier::Quarantine,
+                );
+            }
+        }
+        if command_tool
+            && ["/var/log", "hist", "vacuum", "wevtutil", "clear-eventlog"]
+                .iter()
+                .any(|n| census.may_contain(n))
+        {
+            if let Some(m) = rules.log_tamper.find(text) {
+                ctx.add(
+                    "tool.log_tamper",
+                    Span::new(m.start(), m.end()),
+                    Tier::Quarantine,
+                );
+            }
+        }
+        // A file tool's prose argument (`content`, `text`, …) may name a
+        // credential file without reading it: only a name next to a network
+        // command counts there.
+        let prose = !command_tool && is_prose_key(&s.path);
         // Credential paths, for every tool.
         let credential = ToolRules::credential_may(census).then_some(text);
         for m in rules
@@ -558,6 +622,9 @@ pub(crate) fn check(
                 && !hit.contains("pypirc")
                 && !hit.contains("keychain");
             let exfil = rules.net_egress.is_match(text);
+            if prose && !exfil {
+                continue;
+            }
             let tier = if strong || exfil || tainted {
                 Tier::Block
             } else {
@@ -671,6 +738,27 @@ pub(crate) fn check(
             }
         }
     }
+    // A file tool writing to a shell start-up file, a cron or systemd
+    // directory, authorized_keys or sudoers: persistence when what it writes
+    // fetches or runs a payload, worth a look otherwise.
+    if !command_tool {
+        for p in strings.iter().filter(|s| is_path_key(&s.path)) {
+            let path = p.text.trim();
+            if path.len() > 4096 || !rules.persistence_path.is_match(path) {
+                continue;
+            }
+            ctx.path = p.path.clone();
+            let payload = strings
+                .iter()
+                .any(|s| s.text.len() <= 1 << 20 && rules.run_payload.is_match(s.text));
+            let (id, tier) = if payload {
+                ("tool.persistence", Tier::Block)
+            } else {
+                ("tool.persistence_path", Tier::Flag)
+            };
+            ctx.add(id, Span::new(0, p.text.len()), tier);
+        }
+    }
     let replay = session.replayed(&call.tool, &call.args, policy, now_ms);
     if replay {
         ctx.add_replay();
@@ -695,6 +783,41 @@ impl Ctx {
         f.detail = Some("identical call inside the race window".into());
         self.findings.push(f);
     }
+}
+
+/// The last key of an argument's JSON path (`args.files[0].path` → `path`).
+fn last_key(path: &str) -> &str {
+    let tail = path.rsplit('.').next().unwrap_or(path);
+    tail.split('[').next().unwrap_or(tail)
+}
+
+/// Arguments that name a file a tool writes or reads.
+fn is_path_key(path: &str) -> bool {
+    matches!(
+        last_key(path).to_ascii_lowercase().as_str(),
+        "path" | "file" | "file_path" | "filepath" | "filename" | "target" | "dest" | "destination"
+    )
+}
+
+/// Arguments that carry prose or file content rather than a path or command.
+fn is_prose_key(path: &str) -> bool {
+    matches!(
+        last_key(path).to_ascii_lowercase().as_str(),
+        "content"
+            | "text"
+            | "body"
+            | "message"
+            | "new_text"
+            | "old_text"
+            | "new_string"
+            | "old_string"
+            | "description"
+            | "note"
+            | "notes"
+            | "summary"
+            | "markdown"
+            | "comment"
+    )
 }
 
 /// `ssh -i ~/.ssh/id_ed25519 host`: the key is used, not read out.
@@ -1087,6 +1210,9 @@ fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth: usize, at
                 "kubectl" if args.first().is_some_and(|a| a == "delete") => {
                     ctx.add("tool.kubectl_delete", at, Tier::Quarantine);
                 }
+                b if cloud_delete(b, args) => {
+                    ctx.add("tool.cloud_delete", at, Tier::Quarantine);
+                }
                 _ => {}
             }
             // Redirect onto a raw disk.
@@ -1097,6 +1223,29 @@ fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth: usize, at
                 ctx.add("tool.disk_write", at, Tier::Block);
             }
         }
+    }
+}
+
+/// Deleting cloud or infrastructure resources: `aws s3 rm --recursive`,
+/// `aws s3 rb --force`, `aws … delete-*` / `terminate-*`, `gsutil rm -r`,
+/// `gcloud … delete`, `terraform destroy`, `az … delete`, `helm uninstall`.
+fn cloud_delete(bin: &str, args: &[String]) -> bool {
+    let has = |w: &str| args.iter().any(|a| a == w);
+    let recursive = args
+        .iter()
+        .any(|a| a == "--recursive" || a == "-r" || a == "-R" || a == "-rf" || a == "-a");
+    match bin {
+        "aws" => {
+            (has("s3") && ((has("rm") && recursive) || (has("rb") && has("--force"))))
+                || args
+                    .get(1)
+                    .is_some_and(|a| a.starts_with("delete-") || a.starts_with("terminate-"))
+        }
+        "gsutil" => (has("rm") && recursive) || has("rb"),
+        "gcloud" | "az" => has("delete"),
+        "terraform" | "tofu" | "pulumi" => has("destroy") || has("-destroy"),
+        "helm" => has("uninstall") || has("delete"),
+        _ => false,
     }
 }
 
