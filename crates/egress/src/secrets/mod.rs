@@ -80,8 +80,9 @@ const RESCAN_FACTOR: usize = 4;
 /// resume inside every match.
 const RESCAN_SLACK: usize = 64 << 10;
 
-/// How every masked preview ends ([`mask_secret`]: `AKIA…****`).
-const MASK_TAIL: &str = "…****";
+/// How every masked preview ends ([`mask_secret`]: `AKIA…****`, or `****`
+/// alone for a short value).
+const MASK_TAIL: &str = "****";
 
 /// A structure check a rule's candidates must pass.
 ///
@@ -445,7 +446,7 @@ impl SecretScanner {
                     let resume = next_char_boundary(slice, pos.max(whole.start()));
                     let mut next = whole.end().max(resume);
                     // A match that takes in an earlier redaction's mask
-                    // (`…****`) reads text that redaction rewrote: the mask
+                    // (`…****`, `****`) reads text that redaction rewrote: the mask
                     // replaced a value, and with it any separators inside it,
                     // so the fields around it (a `.pgpass` line's colons, a
                     // key's value) are not the original's.
