@@ -23,10 +23,12 @@
 //!    user reviewed the options and picked Postgres", 用户看了两个方案后选择了…).
 //!    The rows of one table of subject forms (English and Chinese, user,
 //!    we and named subjects) run in one clause loop.
-//! 4. **Prefilter.** One Aho-Corasick pass finds the subject words and the
-//!    predicate cues (the literal prefixes of the lexicon's patterns); a
-//!    clause without a cue, or without a subject word or a clause-initial name,
-//!    skips the form regexes.
+//! 4. **Prefilter.** One Aho-Corasick walk finds the subject words, the
+//!    contrast words and the predicate cues (the literal prefixes of the
+//!    lexicon's patterns); a clause without a cue, or without a subject word
+//!    or a clause-initial name, skips the form regexes. The walk goes only
+//!    as far as the detection reads, so a write that reaches the claim
+//!    limit early is not scanned to its end.
 //! 5. **Not claims.** Negated and modal forms (the grammar admits neither,
 //!    except instructions such as "doesn't want"); conditionals and
 //!    hypotheticals before the subject ("after"/"once" with a decision in
@@ -54,7 +56,7 @@
 //! claims are examined per sentence, so detection is linear in the input.
 
 use crate::lexicon::{self, ClaimClass, Rule, Slot};
-use aho_corasick::automaton::Automaton;
+use aho_corasick::automaton::{Automaton, StateID};
 use aho_corasick::dfa::DFA;
 use aho_corasick::Anchored;
 use palisade_common::normalize::{normalize, Normalized};
@@ -638,76 +640,183 @@ impl Cues {
 
     /// Every whole-word subject trigger (position, kind), every cue
     /// (position, groups) and every contrast word (position, (end, rank))
-    /// of `text`, each in text order.
+    /// of `text`: the whole walk at once (the tests' view of it).
+    #[cfg(test)]
     fn scan(&self, text: &str) -> Scan {
-        let mut scan = Scan::default();
-        let start = self
-            .ac
-            .as_ref()
-            .and_then(|ac| Some((ac, ac.start_state(Anchored::No).ok()?)));
-        let Some((ac, mut sid)) = start else {
-            // No automaton (never in a tested build): every clause runs every
-            // form (see `always`); the contrast words are found one by one.
-            let lower = text.to_ascii_lowercase();
-            for (rank, word) in CONTRAST_WORDS.iter().enumerate() {
-                let rank = u8::try_from(rank).unwrap_or(u8::MAX);
-                // No contrast word overlaps itself, so non-overlapping
-                // occurrences are all occurrences.
-                for (at, _) in lower.match_indices(word) {
-                    scan.contrasts.push((at, (at + word.len(), rank)));
-                }
-            }
-            scan.contrasts
-                .sort_by_key(|&(start, (_, rank))| (start, rank));
-            return scan;
-        };
-        // An overlapping search by hand: every pattern that ends at a byte,
-        // in the automaton's order, as `find_overlapping_iter` reports them,
-        // without its per-match call overhead.
-        let mut record = |sid, end: usize| {
-            for i in 0..ac.match_len(sid) {
-                let pid = ac.match_pattern(sid, i);
-                let id = pid.as_usize();
-                let start = end.saturating_sub(ac.pattern_len(pid));
-                if id < TRIGGER_WORDS.len() {
-                    if whole_word_trigger(text, start, end) {
-                        scan.triggers.push((start, trigger_kind(id)));
-                    }
-                } else if id < CUES_FROM {
-                    // The rank is the word's place in the contrast alternation.
-                    let rank = u8::try_from(id - TRIGGER_WORDS.len()).unwrap_or(u8::MAX);
-                    scan.contrasts.push((start, (end, rank)));
-                } else {
-                    let mask = self.masks.get(id).copied().unwrap_or(CUE_ALL);
-                    scan.cues.push((start, mask));
-                }
-            }
-        };
-        if ac.is_match(sid) {
-            record(sid, 0);
-        }
-        for (at, &byte) in text.as_bytes().iter().enumerate() {
-            sid = ac.next_state(Anchored::No, sid, byte);
-            if ac.is_special(sid) {
-                if ac.is_dead(sid) {
-                    break;
-                }
-                if ac.is_match(sid) {
-                    record(sid, at + 1);
-                }
-            }
-        }
-        // An overlapping search reports matches by their end: "但" before
-        // "但是" at the same start. Sorting by start and rank puts the
-        // alternative the regex prefers first (a stable sort is linear on
-        // the nearly sorted list).
-        scan.contrasts
-            .sort_by_key(|&(start, (_, rank))| (start, rank));
-        scan
+        let mut walk = Walk::new(self, text);
+        walk.finish();
+        walk.scan
     }
 }
 
-/// What [`Cues::scan`] found.
+/// The walk of the [`Cues`] automaton over one text, run only as far as the
+/// detection reads it: a write whose claims hit the limit early is not
+/// scanned to its end.
+///
+/// Triggers and cues are recorded where they end, as an overlapping search
+/// reports them; a list read up to some entry is the same as the full
+/// list's prefix. Contrast words are kept sorted by start and rank (an
+/// overlapping search reports "但" before "但是" at the same start; the
+/// regex the contrasts replace prefers the earlier alternative).
+struct Walk<'a> {
+    cues: &'a Cues,
+    text: &'a str,
+    /// The automaton and its state, `None` once the text is done.
+    state: Option<(&'a DFA, StateID)>,
+    /// Bytes walked.
+    at: usize,
+    /// The longest pattern (a match that starts before `p` ends before
+    /// `p + max_len`).
+    max_len: usize,
+    scan: Scan,
+}
+
+impl<'a> Walk<'a> {
+    fn new(cues: &'a Cues, text: &'a str) -> Walk<'a> {
+        let mut walk = Walk {
+            cues,
+            text,
+            state: None,
+            at: 0,
+            max_len: 0,
+            scan: Scan::default(),
+        };
+        let start = cues
+            .ac
+            .as_ref()
+            .and_then(|ac| Some((ac, ac.start_state(Anchored::No).ok()?)));
+        match start {
+            Some((ac, sid)) => {
+                walk.state = Some((ac, sid));
+                walk.max_len = ac.max_pattern_len();
+                if ac.is_match(sid) {
+                    walk.record(ac, sid, 0);
+                }
+            }
+            None => {
+                // No automaton (never in a tested build): every clause runs
+                // every form (see `always`); the contrast words are found
+                // one by one.
+                let lower = text.to_ascii_lowercase();
+                for (rank, word) in CONTRAST_WORDS.iter().enumerate() {
+                    let rank = u8::try_from(rank).unwrap_or(u8::MAX);
+                    // No contrast word overlaps itself, so non-overlapping
+                    // occurrences are all occurrences.
+                    for (at, _) in lower.match_indices(word) {
+                        walk.scan.contrasts.push((at, (at + word.len(), rank)));
+                    }
+                }
+                walk.scan
+                    .contrasts
+                    .sort_by_key(|&(start, (_, rank))| (start, rank));
+                walk.at = text.len();
+            }
+        }
+        walk
+    }
+
+    /// Record every pattern that ends at `end` in state `sid`, in the
+    /// automaton's order (as `find_overlapping_iter` reports them).
+    fn record(&mut self, ac: &DFA, sid: StateID, end: usize) {
+        let text = self.text;
+        for i in 0..ac.match_len(sid) {
+            let pid = ac.match_pattern(sid, i);
+            let id = pid.as_usize();
+            let start = end.saturating_sub(ac.pattern_len(pid));
+            if id < TRIGGER_WORDS.len() {
+                if whole_word_trigger(text, start, end) {
+                    self.scan.triggers.push((start, trigger_kind(id)));
+                }
+            } else if id < CUES_FROM {
+                // The rank is the word's place in the contrast alternation.
+                let rank = u8::try_from(id - TRIGGER_WORDS.len()).unwrap_or(u8::MAX);
+                let list = &mut self.scan.contrasts;
+                // Entries out of order by start end within `max_len` bytes,
+                // so the insertion point is a few entries back at most.
+                let at = list
+                    .iter()
+                    .rposition(|&(s, (_, r))| (s, r) <= (start, rank))
+                    .map_or(0, |k| k + 1);
+                list.insert(at, (start, (end, rank)));
+            } else {
+                let mask = self.cues.masks.get(id).copied().unwrap_or(CUE_ALL);
+                self.scan.cues.push((start, mask));
+            }
+        }
+    }
+
+    /// Walk up to byte `limit` or the next match state, whichever is first;
+    /// false when the text is done.
+    fn step(&mut self, limit: usize) -> bool {
+        let Some((ac, mut sid)) = self.state else {
+            return false;
+        };
+        let bytes = self.text.as_bytes();
+        let limit = limit.min(bytes.len());
+        while self.at < limit {
+            sid = ac.next_state(Anchored::No, sid, bytes[self.at]);
+            self.at += 1;
+            if ac.is_special(sid) {
+                if ac.is_dead(sid) {
+                    self.state = None;
+                    return false;
+                }
+                if ac.is_match(sid) {
+                    self.state = Some((ac, sid));
+                    self.record(ac, sid, self.at);
+                    return true;
+                }
+            }
+        }
+        self.state = (self.at < bytes.len()).then_some((ac, sid));
+        self.state.is_some()
+    }
+
+    /// How far to walk so that every match that starts before `pos` is
+    /// recorded (it ends before `pos + max_len`).
+    fn bound(&self, pos: usize) -> usize {
+        pos.saturating_add(self.max_len).saturating_sub(1)
+    }
+
+    /// Walk until every match that starts before `pos` is recorded.
+    fn ensure(&mut self, pos: usize) {
+        let limit = self.bound(pos);
+        while self.at < limit.min(self.text.len()) && self.step(limit) {}
+    }
+
+    /// Walk to the end of the text.
+    fn finish(&mut self) {
+        while self.step(usize::MAX) {}
+    }
+
+    /// Entry `i` of the trigger list, walking further as needed but not
+    /// past `limit`: `None` means no entry `i` starts before the position
+    /// `limit` was [bound](Walk::bound) for.
+    fn trigger(&mut self, i: usize, limit: usize) -> Option<(usize, u8)> {
+        loop {
+            if let Some(&e) = self.scan.triggers.get(i) {
+                return Some(e);
+            }
+            if self.at >= limit || !self.step(limit) {
+                return None;
+            }
+        }
+    }
+
+    /// Entry `i` of the cue list, as [`Walk::trigger`].
+    fn cue(&mut self, i: usize, limit: usize) -> Option<(usize, u16)> {
+        loop {
+            if let Some(&e) = self.scan.cues.get(i) {
+                return Some(e);
+            }
+            if self.at >= limit || !self.step(limit) {
+                return None;
+            }
+        }
+    }
+}
+
+/// What a [`Walk`] found.
 #[derive(Default)]
 struct Scan {
     triggers: Vec<(usize, u8)>,
@@ -823,53 +932,125 @@ struct Fixed {
     zh_kv_key: Regex,
 }
 
-/// The subject triggers and predicate cues of a text, read span by span.
+/// The subject triggers, predicate cues and contrast words of a text,
+/// read span by span from a [`Walk`] that goes only as far as the reads.
 ///
 /// Lines, sentences and clauses are visited in text order, so each list
 /// is read through a cursor that only moves forward (a span that starts
-/// before the cursor falls back to a binary search): the marks cost time
-/// linear in their number, not a search per span.
+/// before the cursor falls back to a binary search over the whole list):
+/// the marks cost time linear in their number, not a search per span.
 struct Marks<'a> {
-    triggers: &'a [(usize, u8)],
-    cues: &'a [(usize, u16)],
-    contrasts: &'a [(usize, (usize, u8))],
+    walk: Walk<'a>,
     always: u16,
     trigger_at: usize,
     cue_at: usize,
     contrast_at: usize,
 }
 
-/// Move `cursor` to the first entry of `list` at or after `start`.
-fn seek<T>(list: &[(usize, T)], cursor: &mut usize, start: usize) {
-    if *cursor > 0 && list.get(*cursor - 1).is_some_and(|e| e.0 >= start) {
-        *cursor = list.partition_point(|e| e.0 < start);
+impl<'a> Marks<'a> {
+    fn new(cues: &'a Cues, text: &'a str) -> Marks<'a> {
+        Marks {
+            walk: Walk::new(cues, text),
+            always: cues.always,
+            trigger_at: 0,
+            cue_at: 0,
+            contrast_at: 0,
+        }
     }
-    while list.get(*cursor).is_some_and(|e| e.0 < start) {
-        *cursor += 1;
-    }
-}
 
-impl Marks<'_> {
+    /// Move the trigger cursor to the first entry at or after `span.start`
+    /// (or to where it would be, when none starts in `span`); the walk
+    /// limit for reads in `span`.
+    fn seek_trigger(&mut self, span: Span) -> usize {
+        let limit = self.walk.bound(span.end);
+        let list = &self.walk.scan.triggers;
+        if self.trigger_at > 0
+            && list
+                .get(self.trigger_at - 1)
+                .is_some_and(|e| e.0 >= span.start)
+        {
+            // Backwards: search the whole list, as a full scan would.
+            self.walk.finish();
+            self.trigger_at = self
+                .walk
+                .scan
+                .triggers
+                .partition_point(|e| e.0 < span.start);
+        }
+        while self
+            .walk
+            .trigger(self.trigger_at, limit)
+            .is_some_and(|e| e.0 < span.start)
+        {
+            self.trigger_at += 1;
+        }
+        limit
+    }
+
+    /// Move the cue cursor as [`Marks::seek_trigger`] does.
+    fn seek_cue(&mut self, span: Span) -> usize {
+        let limit = self.walk.bound(span.end);
+        let list = &self.walk.scan.cues;
+        if self.cue_at > 0 && list.get(self.cue_at - 1).is_some_and(|e| e.0 >= span.start) {
+            self.walk.finish();
+            self.cue_at = self.walk.scan.cues.partition_point(|e| e.0 < span.start);
+        }
+        while self
+            .walk
+            .cue(self.cue_at, limit)
+            .is_some_and(|e| e.0 < span.start)
+        {
+            self.cue_at += 1;
+        }
+        limit
+    }
+
     /// Whether a trigger falls inside `span`.
     fn has_trigger(&mut self, span: Span) -> bool {
-        seek(self.triggers, &mut self.trigger_at, span.start);
-        self.triggers
-            .get(self.trigger_at)
+        let limit = self.seek_trigger(span);
+        self.walk
+            .trigger(self.trigger_at, limit)
             .is_some_and(|t| t.0 < span.end)
     }
 
     /// The kinds of triggers inside `span`.
     fn kinds(&mut self, span: Span) -> u8 {
-        seek(self.triggers, &mut self.trigger_at, span.start);
+        let limit = self.seek_trigger(span);
         let mut mask = 0u8;
-        for t in self.triggers[self.trigger_at..]
-            .iter()
-            .take_while(|t| t.0 < span.end)
-        {
+        let mut i = self.trigger_at;
+        while let Some(t) = self.walk.trigger(i, limit).filter(|t| t.0 < span.end) {
             mask |= t.1;
             if mask == KIND_EN | KIND_EN_WE | KIND_ZH | KIND_ZH_WE {
                 break;
             }
+            i += 1;
+        }
+        mask
+    }
+
+    /// Whether a cue falls inside `span` (every cue has a group, so this
+    /// is `cues(span) != 0`, without reading past the first cue).
+    fn has_cue(&mut self, span: Span) -> bool {
+        if self.always != 0 {
+            return true;
+        }
+        let limit = self.seek_cue(span);
+        self.walk
+            .cue(self.cue_at, limit)
+            .is_some_and(|c| c.0 < span.end)
+    }
+
+    /// The cue groups inside `span`.
+    fn cues(&mut self, span: Span) -> u16 {
+        let limit = self.seek_cue(span);
+        let mut mask = self.always;
+        let mut i = self.cue_at;
+        while let Some(c) = self.walk.cue(i, limit).filter(|c| c.0 < span.end) {
+            mask |= c.1;
+            if mask == CUE_ALL {
+                break;
+            }
+            i += 1;
         }
         mask
     }
@@ -878,13 +1059,32 @@ impl Marks<'_> {
     /// exactly what the regex `(?i)\b(?:but|however|yet|although|though|
     /// whereas|except that)\s+|(?:但是|但|不过|然而|可是)` (ASCII `\b`) finds in
     /// that slice with `find_iter` — leftmost first, the earlier alternative
-    /// at one start, non-overlapping — read from the scan's candidates
+    /// at one start, non-overlapping — read from the walk's candidates
     /// instead of a second pass over the text.
     fn contrast_matches(&mut self, text: &str, span: Span, out: &mut Vec<(usize, usize)>) {
-        seek(self.contrasts, &mut self.contrast_at, span.start);
+        // Every contrast that starts in the span is now recorded (sorted in),
+        // and any recorded later starts past the span.
+        self.walk.ensure(span.end);
+        let list = &self.walk.scan.contrasts;
+        if self.contrast_at > 0
+            && list
+                .get(self.contrast_at - 1)
+                .is_some_and(|e| e.0 >= span.start)
+        {
+            self.walk.finish();
+            self.contrast_at = self
+                .walk
+                .scan
+                .contrasts
+                .partition_point(|e| e.0 < span.start);
+        }
+        let list = &self.walk.scan.contrasts;
+        while list.get(self.contrast_at).is_some_and(|e| e.0 < span.start) {
+            self.contrast_at += 1;
+        }
         let bytes = text.as_bytes();
         let mut next = span.start;
-        for &(start, (end, rank)) in self.contrasts[self.contrast_at..]
+        for &(start, (end, rank)) in list[self.contrast_at..]
             .iter()
             .take_while(|c| c.0 < span.end)
         {
@@ -910,22 +1110,6 @@ impl Marks<'_> {
             out.push((start - span.start, end - span.start));
             next = end;
         }
-    }
-
-    /// The cue groups inside `span`.
-    fn cues(&mut self, span: Span) -> u16 {
-        seek(self.cues, &mut self.cue_at, span.start);
-        let mut mask = self.always;
-        for c in self.cues[self.cue_at..]
-            .iter()
-            .take_while(|c| c.0 < span.end)
-        {
-            mask |= c.1;
-            if mask == CUE_ALL {
-                break;
-            }
-        }
-        mask
     }
 }
 
@@ -1185,17 +1369,8 @@ impl ClaimDetector {
             &owned
         };
         // Only a clause with a subject word and a predicate cue can hold a
-        // claim: one pass finds both.
-        let scan = self.cues.scan(text);
-        let mut marks = Marks {
-            triggers: &scan.triggers,
-            cues: &scan.cues,
-            contrasts: &scan.contrasts,
-            always: self.cues.always,
-            trigger_at: 0,
-            cue_at: 0,
-            contrast_at: 0,
-        };
+        // claim: one walk finds both, as far as the detection reads.
+        let mut marks = Marks::new(&self.cues, text);
         let mut budget = Budget {
             claims_left: max_claims,
             candidates_left: MAX_CANDIDATES,
@@ -1212,7 +1387,10 @@ impl ClaimDetector {
             }
             let line_text = &text[line.range()];
             let named = |t: &str| t.bytes().any(|b| b.is_ascii_uppercase());
-            if in_fence || !(marks.has_trigger(line) || named(line_text)) || marks.cues(line) == 0 {
+            // The name test first: it reads the line's bytes, where the
+            // trigger test may walk the automaton to the end of a long line
+            // (the trigger list is sorted, so skipping a read changes none).
+            if in_fence || !(named(line_text) || marks.has_trigger(line)) || !marks.has_cue(line) {
                 continue;
             }
             // The line rules run only for a line that yields a claim.
@@ -1220,7 +1398,7 @@ impl ClaimDetector {
             for sentence in sentences(line_text) {
                 let sentence = sentence.shift(line.start);
                 if !(marks.has_trigger(sentence) || named(&text[sentence.range()]))
-                    || marks.cues(sentence) == 0
+                    || !marks.has_cue(sentence)
                 {
                     continue;
                 }
@@ -2468,16 +2646,7 @@ mod cue_tests {
 
     /// The contrast matches of `text[span]` read from the scan.
     fn scanned_contrasts(det: &ClaimDetector, text: &str, span: Span) -> Vec<(usize, usize)> {
-        let scan = det.cues.scan(text);
-        let mut marks = Marks {
-            triggers: &scan.triggers,
-            cues: &scan.cues,
-            contrasts: &scan.contrasts,
-            always: det.cues.always,
-            trigger_at: 0,
-            cue_at: 0,
-            contrast_at: 0,
-        };
+        let mut marks = Marks::new(&det.cues, text);
         let mut out = Vec::new();
         marks.contrast_matches(text, span, &mut out);
         out
@@ -2597,6 +2766,41 @@ mod cue_tests {
             prop_assert_eq!(a.triggers, b.triggers);
             prop_assert_eq!(a.cues, b.cues);
             prop_assert_eq!(a.contrasts, b.contrasts);
+        }
+
+        /// Reading the marks through the lazy walk answers every query as
+        /// a walk finished up front does, for spans in text order (and a
+        /// few that step back).
+        #[test]
+        fn lazy_marks_equal_a_full_walk(
+            parts in proptest::collection::vec(
+                "(user|User|owner|we|用户|我们|老板|decided|chose|approved|agreed|决定|同意|per the|but|但是|但|however|x|é| |  |\\n|,|\\.|。)",
+                0..48,
+            ),
+            mut cuts in proptest::collection::vec((0usize..200, 0usize..40), 0..12),
+            in_order in any::<bool>(),
+        ) {
+            let det = &shared().0;
+            let text: String = parts.concat();
+            if in_order {
+                cuts.sort_unstable();
+            }
+            let mut lazy = Marks::new(&det.cues, &text);
+            let mut full = Marks::new(&det.cues, &text);
+            full.walk.finish();
+            for (start, len) in cuts {
+                let a = floor_boundary(&text, start);
+                let b = floor_boundary(&text, a + len);
+                let span = Span::new(a, b.max(a));
+                prop_assert_eq!(lazy.has_trigger(span), full.has_trigger(span));
+                prop_assert_eq!(lazy.has_cue(span), full.has_cue(span));
+                prop_assert_eq!(lazy.kinds(span), full.kinds(span));
+                prop_assert_eq!(lazy.cues(span), full.cues(span));
+                let (mut x, mut y) = (Vec::new(), Vec::new());
+                lazy.contrast_matches(&text, span, &mut x);
+                full.contrast_matches(&text, span, &mut y);
+                prop_assert_eq!(x, y);
+            }
         }
 
         /// The scan-based contrast matches equal the regex's on random
