@@ -149,7 +149,40 @@ fn leet(c: char) -> Option<char> {
 }
 
 fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '@' || c == '$'
+    is_alphanumeric_fast(c) || c == '@' || c == '$'
+}
+
+/// Blocks whose every code point is a letter: CJK Unified Ideographs,
+/// Hangul syllables, Hiragana and Katakana letters, basic Cyrillic.
+/// `char::is_alphabetic` answers these by a table search per character,
+/// the bulk of a CJK fold.
+fn in_letter_block(c: char) -> bool {
+    matches!(c as u32, 0x4E00..=0x9FFF | 0xAC00..=0xD7A3 | 0x3041..=0x3096 | 0x30A1..=0x30FA | 0x0410..=0x044F)
+}
+
+/// Blocks without case (CJK ideographs and punctuation, Hangul syllables,
+/// kana): lower-casing leaves them as they are, no table search needed.
+fn caseless(c: char) -> bool {
+    matches!(c as u32, 0x4E00..=0x9FFF | 0xAC00..=0xD7A3 | 0x3000..=0x30FF)
+}
+
+/// `char::is_alphabetic`, with ASCII and the all-letter blocks answered
+/// without a table search.
+pub(crate) fn is_alphabetic_fast(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphabetic()
+    } else {
+        in_letter_block(c) || c.is_alphabetic()
+    }
+}
+
+/// `char::is_alphanumeric`, the same way.
+fn is_alphanumeric_fast(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric()
+    } else {
+        in_letter_block(c) || c.is_alphanumeric()
+    }
 }
 
 /// Separators that letter-spacing tricks put between single letters.
@@ -681,6 +714,8 @@ fn emit_word(text: &str, span: Span, out: &mut Folded, latin_context: bool) {
 fn push_lower(out: &mut Folded, c: char, src: Span) {
     if c.is_ascii() {
         push(out, c.to_ascii_lowercase(), src);
+    } else if caseless(c) {
+        push(out, c, src);
     } else {
         for l in c.to_lowercase() {
             push(out, l, src);
@@ -935,6 +970,28 @@ mod tests {
             let joined: String = non_ascii_runs(&text).map(|(s, e)| &text[s..e]).collect();
             let expected: String = text.chars().filter(|c| !c.is_ascii()).collect();
             prop_assert_eq!(joined, expected);
+        }
+    }
+
+    #[test]
+    fn letter_blocks_are_all_letters() {
+        // Outside these ranges both helpers defer to the standard library.
+        let blocks = [
+            0..0x80,
+            0x0400..0x0500,
+            0x3000..0x3100,
+            0x4E00..0xA000,
+            0xAC00..0xD800,
+        ];
+        for c in blocks.into_iter().flatten().filter_map(char::from_u32) {
+            assert_eq!(is_alphabetic_fast(c), c.is_alphabetic(), "{c:?}");
+            assert_eq!(is_alphanumeric_fast(c), c.is_alphanumeric(), "{c:?}");
+            if in_letter_block(c) {
+                assert!(c.is_alphabetic(), "{c:?}");
+            }
+            if caseless(c) {
+                assert!(c.to_lowercase().eq([c]), "{c:?}");
+            }
         }
     }
 

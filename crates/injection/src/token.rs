@@ -181,7 +181,7 @@ pub(crate) fn homoglyphs(original: &str) -> Vec<TokenHit> {
         });
     };
     for (i, c) in original.char_indices() {
-        if c.is_alphabetic() {
+        if crate::fold::is_alphabetic_fast(c) {
             start.get_or_insert(i);
         } else if let Some(s) = start.take() {
             emit(s, i, &mut hits);
