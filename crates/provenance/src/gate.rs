@@ -702,9 +702,13 @@ fn holds_claim(claims: &[Claim], span: Span) -> bool {
 fn judge_hit(form: &str, start: usize, end: usize, quote_negated: bool) -> Result<(), Reason> {
     // The user's sentence around the occurrence (bounded look-around).
     let lo = floor(form, start.saturating_sub(2000));
+    // The sentence starts after the whole delimiter ("。" is three bytes).
     let sent_start = form[lo..start]
         .rfind(['.', '!', '?', ';', '。', '！', '？', '；', '\n'])
-        .map_or(lo, |i| lo + i + 1);
+        .map_or(lo, |i| {
+            let at = lo + i;
+            at + form[at..].chars().next().map_or(1, char::len_utf8)
+        });
     if !quote_negated {
         let sentence = &form[sent_start..end];
         if negation_before(sentence, start - sent_start, 12, 6).is_some() {
@@ -872,6 +876,27 @@ mod tests {
             SearchScope::Session,
         );
         assert_eq!(r, Some(Reason::NoQuote));
+    }
+
+    #[test]
+    fn a_cjk_full_stop_before_the_quote_is_a_sentence_end() {
+        // "。" is three bytes: the user's sentence starts after all of them
+        // (this panicked once, in the said text and in the stored text).
+        let gate = Gate::new(GateConfig::default());
+        let text = "用户决定周五发布新版本（「周五发布新版本吧」）。";
+        let mut s = SaidIndex::new();
+        s.push("s1", None, "u", "好的。周五发布新版本吧");
+        let report = gate.check(text, &s, "s1", None);
+        assert!(report.is_pass(), "{report:?}");
+        let stored = "备注。周五发布新版本吧";
+        let report = gate.check(text, &SaidIndex::new(), "s1", Some(stored));
+        assert!(report.is_pass(), "{report:?}");
+        assert_eq!(report.claims[0].matched_in, Some(MatchedIn::StoredText));
+        // The question rule still reads the user's own sentence.
+        let mut s = SaidIndex::new();
+        s.push("s1", None, "u", "好的。周五发布新版本吧？");
+        let report = gate.check(text, &s, "s1", None);
+        assert_eq!(report.reason, Some(Reason::QuoteFromQuestion));
     }
 
     #[test]
