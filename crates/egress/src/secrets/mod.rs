@@ -446,11 +446,15 @@ impl SecretScanner {
                     let resume = next_char_boundary(slice, pos.max(whole.start()));
                     let mut next = whole.end().max(resume);
                     // A match that takes in an earlier redaction's mask
-                    // (`…****`, `****`) reads text that redaction rewrote: the mask
-                    // replaced a value, and with it any separators inside it,
-                    // so the fields around it (a `.pgpass` line's colons, a
-                    // key's value) are not the original's.
-                    if !m.as_str().is_empty() && !whole.as_str().contains(MASK_TAIL) {
+                    // (`…****`, `****`), or starts right where one ends, reads
+                    // text that redaction rewrote: the mask replaced a value,
+                    // and with it any separators inside it and the word the
+                    // next key was glued to, so the fields around it (a
+                    // `.pgpass` line's colons, a key's name boundary) are not
+                    // the original's.
+                    let after_mask = text[..region.start + whole.start()].ends_with(MASK_TAIL);
+                    if !m.as_str().is_empty() && !after_mask && !whole.as_str().contains(MASK_TAIL)
+                    {
                         let span = Span::new(region.start + m.start(), region.start + m.end());
                         let match_start = region.start + whole.start();
                         match filters::accept(rule, text, span, match_start) {

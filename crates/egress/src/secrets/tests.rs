@@ -373,3 +373,16 @@ fn fuzz_a_short_mask_does_not_make_a_new_match_around_it() {
     assert_eq!(once.text, twice.text);
     assert!(twice.findings.is_empty(), "{:?}", twice.findings);
 }
+
+/// Found by the `egress_redaction_roundtrip` fuzz target: a key glued to a
+/// value (`~psciſecret=`, no name boundary) stood alone after that value was
+/// masked (`****ſecret=`) and was found on a second pass.
+#[test]
+fn fuzz_a_key_glued_to_a_masked_value_stays_glued() {
+    let scanner = SecretScanner::builtin();
+    let text = "s-pass:~psci\u{17f}ecret=---6-U\x03\0\0--p&:%:-%";
+    let once = scanner.redact(text);
+    let twice = scanner.redact(&once.text);
+    assert_eq!(once.text, twice.text);
+    assert!(twice.findings.is_empty(), "{:?}", twice.findings);
+}
