@@ -46,6 +46,7 @@ use serde_json::{json, Map, Value};
 use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 /// Events beyond this many for one candidate are rejected.
 pub const MAX_EVENTS_PER_CANDIDATE: usize = 256;
@@ -143,9 +144,10 @@ pub struct CandidateEvent {
     pub kind: EventKind,
     /// Why.
     pub reason: String,
-    /// Proof, for promotions, merges and rejections. Boxed: most events
-    /// carry none, and the ledger stores every event it folds.
-    pub receipt: Option<Box<Receipt>>,
+    /// Proof, for promotions, merges and rejections. Shared: most events
+    /// carry none, and the one a view takes over is the stored event's own,
+    /// not a copy.
+    pub receipt: Option<Arc<Receipt>>,
 }
 
 impl CandidateEvent {
@@ -189,7 +191,7 @@ impl CandidateEvent {
             record_id: String::new(),
             kind,
             reason: reason.to_owned(),
-            receipt: receipt.map(Box::new),
+            receipt: receipt.map(Arc::new),
         }
     }
 
@@ -591,7 +593,7 @@ struct StoredEvent {
     at: Timestamp,
     kind: EventKind,
     reason: String,
-    receipt: Option<Box<Receipt>>,
+    receipt: Option<Arc<Receipt>>,
 }
 
 impl From<CandidateEvent> for StoredEvent {

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use std::fmt;
+use std::sync::Arc;
 
 /// Where a candidate should finally live.
 #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq, Serialize, Deserialize)]
@@ -519,7 +520,7 @@ pub struct CandidateRecord {
     pub source: Map<String, Value>,
     /// Proof of the terminal decision, when there is one.
     #[serde(default)]
-    pub receipt: Option<Box<Receipt>>,
+    pub receipt: Option<Arc<Receipt>>,
 }
 
 impl CandidateRecord {
@@ -644,7 +645,7 @@ impl CandidateRecord {
                 .and_then(Value::as_object)
                 .cloned()
                 .unwrap_or_default(),
-            receipt: receipt.map(Box::new),
+            receipt: receipt.map(Arc::new),
         };
         rec.validate()?;
         Ok(rec)
