@@ -753,22 +753,26 @@ impl<'a> Walk<'a> {
         };
         let bytes = self.text.as_bytes();
         let limit = limit.min(bytes.len());
-        while self.at < limit {
-            sid = ac.next_state(Anchored::No, sid, bytes[self.at]);
-            self.at += 1;
+        // The position lives in a local in the hot loop (one store per stop).
+        let mut at = self.at;
+        while at < limit {
+            sid = ac.next_state(Anchored::No, sid, bytes[at]);
+            at += 1;
             if ac.is_special(sid) {
+                self.at = at;
                 if ac.is_dead(sid) {
                     self.state = None;
                     return false;
                 }
                 if ac.is_match(sid) {
                     self.state = Some((ac, sid));
-                    self.record(ac, sid, self.at);
+                    self.record(ac, sid, at);
                     return true;
                 }
             }
         }
-        self.state = (self.at < bytes.len()).then_some((ac, sid));
+        self.at = at;
+        self.state = (at < bytes.len()).then_some((ac, sid));
         self.state.is_some()
     }
 
@@ -886,6 +890,22 @@ fn trigger_kind(id: usize) -> u8 {
         4..=10 => KIND_ZH,
         _ => KIND_ZH_WE,
     }
+}
+
+/// Whether `t` holds an ASCII capital letter, read 32 bytes at a time (a
+/// branch-free test per block, which the compiler vectorizes): a long line
+/// without one costs little.
+fn has_ascii_uppercase(t: &str) -> bool {
+    let mut blocks = t.as_bytes().chunks_exact(32);
+    for block in blocks.by_ref() {
+        if block
+            .iter()
+            .fold(false, |acc, b| acc | b.is_ascii_uppercase())
+        {
+            return true;
+        }
+    }
+    blocks.remainder().iter().any(u8::is_ascii_uppercase)
 }
 
 /// Whether an ASCII trigger is a whole word (`we` in `were` or `user` in
@@ -1386,7 +1406,7 @@ impl ClaimDetector {
                 continue;
             }
             let line_text = &text[line.range()];
-            let named = |t: &str| t.bytes().any(|b| b.is_ascii_uppercase());
+            let named = has_ascii_uppercase;
             // The name test first: it reads the line's bytes, where the
             // trigger test may walk the automaton to the end of a long line
             // (the trigger list is sorted, so skipping a read changes none).
@@ -2848,6 +2868,21 @@ mod cue_tests {
         assert_eq!(clauses("a-but b"), Vec::<usize>::new());
         assert_eq!(clauses("a but but b"), vec![1]);
         assert_eq!(clauses("我们先等，但是用户批准了"), vec![12]);
+    }
+
+    #[test]
+    fn uppercase_test_reads_every_block() {
+        for len in [0usize, 1, 31, 32, 33, 64, 65, 100] {
+            let base = "é".repeat(len / 2) + &"x".repeat(len % 2);
+            assert!(!has_ascii_uppercase(&base));
+            for at in [0, base.len() / 2, base.len()] {
+                let mut t = base.clone();
+                let at = floor_boundary(&t, at);
+                t.insert(at, 'Q');
+                assert!(has_ascii_uppercase(&t), "{t:?}");
+            }
+        }
+        assert!(!has_ascii_uppercase("ÉÀ 用户 ＵＳＥＲ"));
     }
 
     #[test]
