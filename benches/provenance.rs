@@ -55,6 +55,10 @@ fn adversarial(size: usize) -> Vec<(&'static str, String)> {
         ("sentences", rep("User decided X. ")),
         ("named_sentences", rep("Dana decided X. ")),
         ("second_verbs", rep("the user reviewed it and ")),
+        // A contrast starts a new clause: one sentence of many clauses.
+        ("contrasts", rep("the user decided but ")),
+        // Candidates the line rules exempt, up to the candidate limit.
+        ("exempt_lines", rep("user: approved\n")),
     ]
 }
 
