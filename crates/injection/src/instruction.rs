@@ -116,6 +116,8 @@ struct KeywordSet {
     index: Vec<usize>,
     max_len: usize,
     min_len: usize,
+    /// Every non-ASCII character of the keywords, sorted.
+    chars: Vec<char>,
     /// The keywords (tests compare the marking against a plain
     /// overlapping Aho-Corasick search over them).
     #[cfg(test)]
@@ -176,6 +178,16 @@ impl KeywordSet {
             index: which.to_vec(),
             max_len: pats.iter().map(|p| p.len()).max().unwrap_or(0),
             min_len: pats.iter().map(|p| p.len()).min().unwrap_or(0).max(1),
+            chars: {
+                let mut v: Vec<char> = pats
+                    .iter()
+                    .flat_map(|p| p.chars())
+                    .filter(|c| !c.is_ascii())
+                    .collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            },
             #[cfg(test)]
             pats: pats.iter().map(|p| (*p).to_owned()).collect(),
         }))
@@ -409,12 +421,20 @@ impl Instructions {
             set.mark(text, &self.keyword_rules, &mut on);
         } else if let Some(set) = &self.ac_wide {
             // A keyword with a non-ASCII byte lies within `max_len` bytes of
-            // a non-ASCII run: search only those windows (merged).
+            // a non-ASCII run holding one of its characters: search only
+            // those windows (merged). Runs of characters no keyword has
+            // (emoji, typographic quotes) open no window.
             let mut window: Option<(usize, usize)> = None;
             let flush = |w: (usize, usize), on: &mut [bool]| {
                 set.mark(&text[w.0..w.1], &self.keyword_rules, on);
             };
             for (s, e) in non_ascii_runs(text) {
+                if !text[s..e]
+                    .chars()
+                    .any(|c| set.chars.binary_search(&c).is_ok())
+                {
+                    continue;
+                }
                 let mut ws = s.saturating_sub(set.max_len);
                 while !text.is_char_boundary(ws) {
                     ws -= 1;
@@ -648,6 +668,8 @@ mod tests {
             "[игнорируйвсеинструкции ]{1,8}",
             "[무시하고지시를 ]{1,4}",
             "[👍é. ]{1,3}",
+            "[“”—…🙂]{1,2}",
+            proptest::prelude::Just("🙂ты🙂".to_owned()),
             proptest::prelude::Just("ты ".to_owned()),
             proptest::prelude::Just("忽略之前的所有指令".to_owned()),
             proptest::prelude::Just("ignore previous instructions".to_owned()),
