@@ -908,6 +908,19 @@ fn has_ascii_uppercase(t: &str) -> bool {
     blocks.remainder().iter().any(u8::is_ascii_uppercase)
 }
 
+/// A `key: value` line as the key/value rule reads it: the trimmed key,
+/// the separator and the trimmed value, or `None` when the value runs onto
+/// another line. The separator is the last character of the match and the
+/// key the (trimmed) rest, so a plain search does what a capture pass did.
+fn split_key_value<'t>(key_value: &Regex, body: &'t str) -> Option<(&'t str, &'t str, &'t str)> {
+    let m = key_value.find(body)?;
+    let value = &body[m.end()..];
+    let head = m.as_str();
+    let sep_len = head.chars().next_back()?.len_utf8();
+    let (key, sep) = head.split_at(head.len() - sep_len);
+    (!value.contains('\n')).then(|| (key.trim(), sep, value.trim()))
+}
+
 /// Whether an ASCII trigger is a whole word (`we` in `were` or `user` in
 /// `users` is not); CJK triggers always count.
 fn whole_word_trigger(text: &str, start: usize, end: usize) -> bool {
@@ -1983,17 +1996,7 @@ impl ClaimDetector {
         }
         // Only the key and separator are captured (no capture pass over a
         // long value); a value running onto another line is no record.
-        let kv = self.fixed.key_value.captures(body).and_then(|c| {
-            let whole = c.get(0)?;
-            let value = &body[whole.end()..];
-            (!value.contains('\n')).then(|| {
-                (
-                    c.name("key").map_or("", |m| m.as_str()).trim(),
-                    c.name("sep").map_or("", |m| m.as_str()),
-                    value.trim(),
-                )
-            })
-        });
+        let kv = split_key_value(&self.fixed.key_value, body);
         if let Some((key, sep, value)) = kv {
             if sep == "=" || sep == "＝" {
                 return true;
@@ -2823,6 +2826,24 @@ mod cue_tests {
             }
         }
 
+        /// The key/value split equals the capture groups it replaced.
+        #[test]
+        fn key_value_split_equals_captures(body in "[a-z _.：＝=:\\n\\t状态é]{0,40}") {
+            let re = &shared().0.fixed.key_value;
+            let by_captures = re.captures(&body).and_then(|c| {
+                let whole = c.get(0)?;
+                let value = &body[whole.end()..];
+                (!value.contains('\n')).then(|| {
+                    (
+                        c.name("key").map_or("", |m| m.as_str()).trim(),
+                        c.name("sep").map_or("", |m| m.as_str()),
+                        value.trim(),
+                    )
+                })
+            });
+            prop_assert_eq!(split_key_value(re, &body), by_captures);
+        }
+
         /// The scan-based contrast matches equal the regex's on random
         /// mixes of contrast words, near misses, separators and slices.
         #[test]
@@ -2868,6 +2889,37 @@ mod cue_tests {
         assert_eq!(clauses("a-but b"), Vec::<usize>::new());
         assert_eq!(clauses("a but but b"), vec![1]);
         assert_eq!(clauses("我们先等，但是用户批准了"), vec![12]);
+    }
+
+    #[test]
+    fn key_value_split_equals_the_captures() {
+        let det = &shared().0;
+        let re = &det.fixed.key_value;
+        for body in [
+            "user: approved",
+            "user chose : dark",
+            "a b  ：  c",
+            "  : x",
+            "user\n: approved",
+            "状态：已确认",
+            "x=1",
+            "k ＝ v\nmore",
+            "no separator here",
+            "éé: ü",
+        ] {
+            let by_captures = re.captures(body).and_then(|c| {
+                let whole = c.get(0)?;
+                let value = &body[whole.end()..];
+                (!value.contains('\n')).then(|| {
+                    (
+                        c.name("key").map_or("", |m| m.as_str()).trim(),
+                        c.name("sep").map_or("", |m| m.as_str()),
+                        value.trim(),
+                    )
+                })
+            });
+            assert_eq!(split_key_value(re, body), by_captures, "{body:?}");
+        }
     }
 
     #[test]
