@@ -216,10 +216,12 @@ fn password_is_user(text: &str, span: Span) -> bool {
     let Some(before) = text[..span.start].strip_suffix(':') else {
         return false;
     };
-    let user_start = before
-        .rfind(|c: char| c == '/' || c.is_whitespace())
-        .map_or(0, |i| i + 1);
-    let user = &before[user_start..];
+    // The user name runs back to a `/` or any whitespace (which may be a
+    // multi-byte space such as U+2006).
+    let user = before
+        .rsplit(|c: char| c == '/' || c.is_whitespace())
+        .next()
+        .unwrap_or_default();
     !user.is_empty() && user.eq_ignore_ascii_case(&text[span.range()])
 }
 

@@ -386,3 +386,20 @@ fn fuzz_a_key_glued_to_a_masked_value_stays_glued() {
     assert_eq!(once.text, twice.text);
     assert!(twice.findings.is_empty(), "{:?}", twice.findings);
 }
+
+/// Found by the `egress_redaction_roundtrip` fuzz target: the user name
+/// before a URL password was cut one byte after a multi-byte space
+/// (U+2006), inside the character, and the scan panicked.
+#[test]
+fn fuzz_multibyte_space_before_a_url_user_does_not_panic() {
+    let scanner = SecretScanner::builtin();
+    for text in [
+        "postgres://\u{2006}app:app@db:5432/x",
+        "mysql://a\u{2006}root:Zq8wLp2mXvR4@db/x",
+        "\u{2006}pa\u{4}UUUU:pasS:'7\0sS:'7",
+        "\0\0-cr`-sd\0\0\0'7\0\0\0\0\0K\0\0\0\0\0\0\0\0\u{2006}pa\u{4}UUUU\0K\0\0\0\0\0+\0\0\0'7\0\u{1a}\0\0\0\0\0…pasS:'7\0sS:'7\0\0spsk_test_r`-sdsp密钥:Ast(o\0\0-csk_tes",
+    ] {
+        let once = scanner.redact(text);
+        assert_eq!(scanner.redact(&once.text).text, once.text);
+    }
+}
