@@ -1088,60 +1088,106 @@ impl<'a> Marks<'a> {
         mask
     }
 
-    /// The contrast matches in `text[span]`, relative to `span.start`:
-    /// exactly what the regex `(?i)\b(?:but|however|yet|although|though|
-    /// whereas|except that)\s+|(?:但是|但|不过|然而|可是)` (ASCII `\b`) finds in
-    /// that slice with `find_iter` — leftmost first, the earlier alternative
-    /// at one start, non-overlapping — read from the walk's candidates
-    /// instead of a second pass over the text.
-    fn contrast_matches(&mut self, text: &str, span: Span, out: &mut Vec<(usize, usize)>) {
-        // Every contrast that starts in the span is now recorded (sorted in),
-        // and any recorded later starts past the span.
-        self.walk.ensure(span.end);
+    /// Move the contrast cursor to the first entry at or after `start`, the
+    /// start of a span whose contrasts [`Marks::next_contrast`] reads next.
+    fn seek_contrast(&mut self, start: usize) {
+        self.walk.ensure(start);
         let list = &self.walk.scan.contrasts;
-        if self.contrast_at > 0
-            && list
-                .get(self.contrast_at - 1)
-                .is_some_and(|e| e.0 >= span.start)
-        {
+        if self.contrast_at > 0 && list.get(self.contrast_at - 1).is_some_and(|e| e.0 >= start) {
+            // Backwards: search the whole list, as a full scan would.
             self.walk.finish();
-            self.contrast_at = self
-                .walk
-                .scan
-                .contrasts
-                .partition_point(|e| e.0 < span.start);
+            self.contrast_at = self.walk.scan.contrasts.partition_point(|e| e.0 < start);
         }
         let list = &self.walk.scan.contrasts;
-        while list.get(self.contrast_at).is_some_and(|e| e.0 < span.start) {
+        while list.get(self.contrast_at).is_some_and(|e| e.0 < start) {
             self.contrast_at += 1;
         }
+    }
+
+    /// The first recorded contrast candidate that is a match in
+    /// `text[span]` starting at or after `next` (absolute): (start, end).
+    fn first_contrast(&self, text: &str, span: Span, next: usize) -> Option<(usize, usize)> {
         let bytes = text.as_bytes();
-        let mut next = span.start;
-        for &(start, (end, rank)) in list[self.contrast_at..]
+        for &(start, (end, rank)) in self.walk.scan.contrasts[self.contrast_at..]
             .iter()
             .take_while(|c| c.0 < span.end)
         {
             if start < next || end > span.end {
                 continue;
             }
-            let end = if usize::from(rank) < CONTRAST_EN {
-                // An English word starts at a word boundary (the slice start
-                // is one) and needs whitespace after it, all of which the
-                // match takes (`end` follows an ASCII letter: a char boundary).
-                if start > span.start && is_word_byte(bytes[start - 1]) {
-                    continue;
+            if usize::from(rank) >= CONTRAST_EN {
+                return Some((start, end));
+            }
+            // An English word starts at a word boundary (the slice start
+            // is one) and needs whitespace after it, all of which the
+            // match takes (`end` follows an ASCII letter: a char boundary).
+            if start > span.start && is_word_byte(bytes[start - 1]) {
+                continue;
+            }
+            let rest = &text[end..span.end];
+            let ws = rest.len() - rest.trim_start_matches(char::is_whitespace).len();
+            if ws > 0 {
+                return Some((start, end + ws));
+            }
+        }
+        None
+    }
+
+    /// The next contrast match in `text[span]` at or after byte `*next`
+    /// (absolute; start it at `span.start` after [`Marks::seek_contrast`]),
+    /// relative to `span.start`, exactly as the regex `(?i)\b(?:but|however|
+    /// yet|although|though|whereas|except that)\s+|(?:但是|但|不过|然而|可是)`
+    /// (ASCII `\b`) finds it in that slice with `find_iter` — leftmost
+    /// first, the earlier alternative at one start, non-overlapping. `*next`
+    /// moves past the match. The walk goes only as far as the match needs:
+    /// a candidate is final once every candidate that starts at or before
+    /// it is recorded (and sorted in).
+    fn next_contrast(
+        &mut self,
+        text: &str,
+        span: Span,
+        next: &mut usize,
+    ) -> Option<(usize, usize)> {
+        let len = text.len();
+        loop {
+            match self.first_contrast(text, span, *next) {
+                Some((start, end)) => {
+                    if self.walk.state.is_none()
+                        || self.walk.at >= self.walk.bound(start + 1).min(len)
+                    {
+                        *next = end;
+                        let list = &self.walk.scan.contrasts;
+                        while list.get(self.contrast_at).is_some_and(|e| e.0 < end) {
+                            self.contrast_at += 1;
+                        }
+                        return Some((start - span.start, end - span.start));
+                    }
+                    self.walk.ensure(start + 1);
                 }
-                let rest = &text[end..span.end];
-                let ws = rest.len() - rest.trim_start_matches(char::is_whitespace).len();
-                if ws == 0 {
-                    continue;
+                None => {
+                    let limit = self.walk.bound(span.end);
+                    if self.walk.state.is_none() || self.walk.at >= limit.min(len) {
+                        return None;
+                    }
+                    // Walk on to the next recorded contrast or the span's end.
+                    let before = self.walk.scan.contrasts.len();
+                    while self.walk.scan.contrasts.len() == before
+                        && self.walk.at < limit.min(len)
+                        && self.walk.step(limit)
+                    {}
                 }
-                end + ws
-            } else {
-                end
-            };
-            out.push((start - span.start, end - span.start));
-            next = end;
+            }
+        }
+    }
+
+    /// Every contrast match in `text[span]`, relative to `span.start` (see
+    /// [`Marks::next_contrast`]).
+    #[cfg(test)]
+    fn contrast_matches(&mut self, text: &str, span: Span, out: &mut Vec<(usize, usize)>) {
+        self.seek_contrast(span.start);
+        let mut next = span.start;
+        while let Some(m) = self.next_contrast(text, span, &mut next) {
+            out.push(m);
         }
     }
 }
@@ -1483,25 +1529,28 @@ impl ClaimDetector {
             return;
         }
         let mut raws: Vec<Raw> = Vec::new();
-        // Clauses: a contrast starts a new one.
+        // Clauses: a contrast starts a new one. Each clause is found when
+        // it is read, so a sentence that fills its claims early is not
+        // scanned for contrasts to its end.
         let mut clause_start = 0usize;
-        let mut bounds: Vec<(usize, usize)> = Vec::new();
-        // The scan found the contrast words; the comma or space before one
-        // is read by hand.
-        let mut contrasts: Vec<(usize, usize)> = Vec::new();
-        marks.contrast_matches(text, sentence, &mut contrasts);
-        for (word, word_end) in contrasts {
-            let Some(start) = contrast_start(s, word, clause_start) else {
-                continue;
-            };
-            bounds.push((clause_start, start));
-            clause_start = word_end;
-        }
-        bounds.push((clause_start, s.len()));
-        for (cs, ce) in bounds {
+        let mut next = sentence.start;
+        marks.seek_contrast(sentence.start);
+        loop {
             if raws.len() >= MAX_CLAIMS_PER_SENTENCE {
                 break;
             }
+            // The clause runs to the next contrast word that starts one (the
+            // comma or space before it is read by hand) or the sentence end.
+            let mut clause_end = s.len();
+            let mut following = None;
+            while let Some((word, word_end)) = marks.next_contrast(text, sentence, &mut next) {
+                if let Some(start) = contrast_start(s, word, clause_start) {
+                    clause_end = start;
+                    following = Some(word_end);
+                    break;
+                }
+            }
+            let (cs, ce) = (clause_start, clause_end);
             let clause = &s[cs..ce];
             let span = Span::new(sentence.start + cs, sentence.start + ce);
             let mut kinds = marks.kinds(span);
@@ -1514,6 +1563,10 @@ impl ClaimDetector {
             }
             if budget.truncated {
                 break;
+            }
+            match following {
+                Some(word_end) => clause_start = word_end,
+                None => break,
             }
         }
         raws.sort_by_key(|r| r.anchor.start);
