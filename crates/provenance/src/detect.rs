@@ -2777,11 +2777,17 @@ mod cue_tests {
     fn reference_scan(cues: &Cues, text: &str) -> Scan {
         use aho_corasick::{AhoCorasick, AhoCorasickKind};
         let mut scan = Scan::default();
-        let ac = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .kind(Some(AhoCorasickKind::DFA))
-            .build(&cues.literals)
-            .unwrap_or_else(|e| panic!("reference automaton: {e}"));
+        // Built once (slow in a debug build); every caller passes the
+        // shared detector's cues.
+        static REFERENCE: std::sync::OnceLock<AhoCorasick> = std::sync::OnceLock::new();
+        let ac = REFERENCE.get_or_init(|| {
+            AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .kind(Some(AhoCorasickKind::DFA))
+                .build(&cues.literals)
+                .unwrap_or_else(|e| panic!("reference automaton: {e}"))
+        });
+        assert_eq!(ac.patterns_len(), cues.literals.len());
         for m in ac.find_overlapping_iter(text) {
             let id = m.pattern().as_usize();
             if id < TRIGGER_WORDS.len() {
