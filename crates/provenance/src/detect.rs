@@ -892,6 +892,70 @@ fn trigger_kind(id: usize) -> u8 {
     }
 }
 
+/// The logical lines of a text in order, split a chunk at a time, so a
+/// detection that stops early does not split the rest of a long text.
+///
+/// The spans are those of [`logical_lines`] on the whole text: whether a
+/// physical line joins the one before depends only on that pair, so a chunk
+/// that ends after a newline splits like the whole text, except that its
+/// last logical line may continue past the chunk; that line is read again
+/// as the first of the next chunk (it starts a logical line there too).
+struct LogicalLines<'t> {
+    text: &'t str,
+    pending: std::vec::IntoIter<Span>,
+    /// Where the next chunk starts.
+    from: usize,
+    /// The next chunk's size before its closing newline (doubles when a
+    /// chunk holds a single, unfinished logical line).
+    chunk: usize,
+}
+
+impl<'t> LogicalLines<'t> {
+    fn new(text: &'t str, chunk: usize) -> LogicalLines<'t> {
+        LogicalLines {
+            text,
+            pending: Vec::new().into_iter(),
+            from: 0,
+            chunk: chunk.max(1),
+        }
+    }
+}
+
+impl Iterator for LogicalLines<'_> {
+    type Item = Span;
+
+    fn next(&mut self) -> Option<Span> {
+        loop {
+            if let Some(line) = self.pending.next() {
+                return Some(line);
+            }
+            let rest = self.text.get(self.from..).filter(|r| !r.is_empty())?;
+            let end = match rest.as_bytes().get(self.chunk..) {
+                Some(tail) => {
+                    memchr::memchr(b'\n', tail).map_or(rest.len(), |i| self.chunk + i + 1)
+                }
+                None => rest.len(),
+            };
+            let mut lines = logical_lines(&rest[..end]);
+            if end < rest.len() {
+                if lines.len() < 2 {
+                    self.chunk = self.chunk.saturating_mul(2);
+                    continue;
+                }
+                // The last line may continue past the chunk: read it again.
+                lines.pop();
+            }
+            let shift = self.from;
+            self.from = lines.last().map_or(shift + end, |l| shift + l.end);
+            self.pending = lines
+                .into_iter()
+                .map(|l| l.shift(shift))
+                .collect::<Vec<_>>()
+                .into_iter();
+        }
+    }
+}
+
 /// Whether `t` holds an ASCII capital letter, read 32 bytes at a time (a
 /// branch-free test per block, which the compiler vectorizes): a long line
 /// without one costs little.
@@ -1457,7 +1521,7 @@ impl ClaimDetector {
         };
         let mut claims = Vec::new();
         let mut in_fence = false;
-        for line in logical_lines(text) {
+        for line in LogicalLines::new(text, 16 * 1024) {
             let content = line_content(&text[line.range()]);
             let trimmed = content.trim_start();
             if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
@@ -2903,6 +2967,17 @@ mod cue_tests {
             prop_assert_eq!(split_key_value(re, &body), by_captures);
         }
 
+        /// The chunked logical lines equal the whole-text split.
+        #[test]
+        fn chunked_logical_lines(
+            parts in proptest::collection::vec("(a|the user|x y|\\n|\\n\\n| | {1,4}|\\t|- |1. |\\r\\n)", 0..60),
+            chunk in 1usize..40,
+        ) {
+            let text: String = parts.concat();
+            let chunked: Vec<Span> = LogicalLines::new(&text, chunk).collect();
+            prop_assert_eq!(chunked, logical_lines(&text));
+        }
+
         /// The scan-based contrast matches equal the regex's on random
         /// mixes of contrast words, near misses, separators and slices.
         #[test]
@@ -2978,6 +3053,23 @@ mod cue_tests {
                 })
             });
             assert_eq!(split_key_value(re, body), by_captures, "{body:?}");
+        }
+    }
+
+    #[test]
+    fn chunked_logical_lines_equal_the_whole_split() {
+        let texts = [
+            String::new(),
+            "one line".to_owned(),
+            "The user decided to\n  ship on Friday.\n- next item\n".to_owned(),
+            "a\n\n  b\n   c\n\tx\nthe user\ndecided\n".repeat(40),
+            "x".repeat(100) + "\n" + &" y\n".repeat(50),
+        ];
+        for text in &texts {
+            for chunk in [1, 2, 3, 7, 64, 1 << 20] {
+                let chunked: Vec<Span> = LogicalLines::new(text, chunk).collect();
+                assert_eq!(chunked, logical_lines(text), "{chunk} {text:?}");
+            }
         }
     }
 
