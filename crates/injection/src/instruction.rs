@@ -42,7 +42,25 @@ pub(crate) struct Compiled {
     pub id: String,
     pub category: String,
     pub tier: Tier,
-    regex: Regex,
+    /// The expanded, NFKC-normalized pattern.
+    pattern: String,
+    /// Compiled on first use: most rules (a language's phrasing, say) never
+    /// see their keywords in a given process, and a compiled Unicode-aware
+    /// regex costs tens of KB to hundreds of KB. The pattern's syntax is
+    /// checked when the rule set is built.
+    regex: OnceLock<Option<Regex>>,
+}
+
+impl Compiled {
+    /// The rule's regex, compiled the first time it is needed. `None` only
+    /// if a pattern that parsed does not compile (a size limit); the rule
+    /// then never matches, and the crate's tests compile every built-in
+    /// pattern.
+    fn regex(&self) -> Option<&Regex> {
+        self.regex
+            .get_or_init(|| Regex::new(&self.pattern).ok())
+            .as_ref()
+    }
 }
 
 pub(crate) struct Instructions {
@@ -326,7 +344,8 @@ impl Instructions {
             // Patterns meet NFKC text (e.g. Thai SARA AM decomposes), so they
             // are normalized the same way.
             let pattern: String = spec.pattern.nfkc().collect();
-            let regex = Regex::new(&expand(&pattern)).map_err(|e| {
+            let expanded = expand(&pattern);
+            regex_syntax::Parser::new().parse(&expanded).map_err(|e| {
                 Error::new(
                     ErrorKind::Pattern,
                     format!("rule {:?}: pattern does not compile: {e}", spec.id),
@@ -336,7 +355,8 @@ impl Instructions {
                 id: spec.id.clone(),
                 category: spec.category.clone(),
                 tier: spec.tier,
-                regex,
+                pattern: expanded,
+                regex: OnceLock::new(),
             });
             if spec.keywords.is_empty() {
                 unconditional.push(idx);
@@ -351,7 +371,7 @@ impl Instructions {
                     }
                 }
             }
-            literals.push(prefix_gate(&expand(&pattern)));
+            literals.push(prefix_gate(&rules[idx].pattern));
         }
         // Prefix literals join the same automata; a literal entry turns on
         // slot `rules.len() + rule`.
@@ -476,7 +496,8 @@ impl Instructions {
         let mut quotes: Option<Vec<Span>> = None;
         for r in cands {
             let rule = &self.rules[r];
-            for m in rule.regex.find_iter(text).take(MAX_MATCHES_PER_RULE) {
+            let Some(regex) = rule.regex() else { continue };
+            for m in regex.find_iter(text).take(MAX_MATCHES_PER_RULE) {
                 if m.is_empty() {
                     continue;
                 }
@@ -624,6 +645,22 @@ mod tests {
     use crate::fold::fold;
     use palisade_common::normalize::normalize;
 
+    /// Regexes are compiled lazily; every built-in one must compile.
+    #[test]
+    fn every_builtin_pattern_compiles() {
+        let specs: Vec<RuleSpec> = serde_json::from_str(BUILTIN).unwrap();
+        let ins = Instructions::build(&specs).unwrap();
+        assert!(ins.rules.iter().all(|r| r.regex.get().is_none()));
+        for rule in &ins.rules {
+            assert!(rule.regex().is_some(), "{} does not compile", rule.id);
+        }
+        let bad = RuleSpec {
+            pattern: "(unclosed".into(),
+            ..specs[0].clone()
+        };
+        assert!(Instructions::build(&[bad]).is_err());
+    }
+
     /// Every rule's examples fire it; no negative example fires it at its tier.
     #[test]
     fn rule_examples_and_negatives() {
@@ -755,7 +792,7 @@ mod tests {
                 let text = folded.text.as_str();
                 let on = ins.marks(text, true);
                 for (r, rule) in ins.rules.iter().enumerate() {
-                    if on[r] && rule.regex.is_match(text) {
+                    if on[r] && rule.regex().is_some_and(|re| re.is_match(text)) {
                         checked += 1;
                         assert!(!ins.gated[r] || on[n + r], "{} hidden on {ex:?}", rule.id);
                     }
@@ -787,7 +824,7 @@ mod tests {
             let text: String = parts.concat();
             let on = ins.marks(&text, true);
             for (r, rule) in ins.rules.iter().enumerate() {
-                if on[r] && rule.regex.is_match(&text) {
+                if on[r] && rule.regex().is_some_and(|re| re.is_match(&text)) {
                     proptest::prop_assert!(!ins.gated[r] || on[n + r], "{} hidden on {:?}", rule.id, text);
                 }
             }
