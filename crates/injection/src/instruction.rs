@@ -552,7 +552,7 @@ fn discussion_subject() -> &'static Regex {
         // Invariant: a constant pattern that compiles (covered by tests).
         #[allow(clippy::expect_used)] // constant pattern, checked by unit tests
         Regex::new(
-            r"(?-u:\b)(?:prompt[ -]injections?|injection attacks?|injections?|jailbreaks?|jailbreaking|attackers?|adversar\w*|red[ -]team\w*|classifiers?|detectors?|guardrails?|filters?|researchers?|papers?|datasets?|benchmarks?|phishing|scam\w*|hackers?|malicious|(?:the|this|that|a) (?:phrase|string|sentence|payload)|(?:known|common|classic|famous|typical|example) (?:attack|phrase|prompt|trick)s?)(?-u:\b)|提示注入|越狱|攻击",
+            r"(?-u:\b)(?:prompt[ -]injections?|injection attacks?|injections?|jailbreaks?|jailbreaking|attackers?|adversar\w*|red[ -]team\w*|classifiers?|detectors?|guardrails?|filters?|researchers?|papers?|datasets?|benchmarks?|phishing|scam\w*|hackers?|malicious|(?:the|this|that|a) (?:phrase|string|sentence|payload)|(?:known|common|classic|famous|typical|example) (?:attack|phrase|prompt|trick)s?|(?:atacantes?|ataques?|inyecci[oó]n|atacante|angreifer\w*|angriff\w*|attaquants?|attaques?|attaccant[ei]|attacch?[io]|iniezion[ei]|aanvall\w*|aanval|saldırgan\w*|saldırı\w*|napastni\w*|atak\w*|atacator\w*|atac\w*|támadó\w*|támadás\w*|hyökkää\w*|angriber\w*|angrep\w*|angripare\w*))(?-u:\b)|útočník|útok|злоумышленник|атак|хакер|зловмисник|επιτιθέμεν|επίθεσ|提示注入|越狱|攻击|攻撃|プロンプトインジェクション|공격|탈옥|المهاجم|هجوم|हमलावर|kẻ tấn công|tấn công|ผู้โจมตี|התוקפ|תוקפים|مهاجم",
         )
         .expect("discussion subject pattern compiles")
     })
@@ -563,7 +563,7 @@ fn mention_cue() -> &'static Regex {
     RE.get_or_init(|| {
         #[allow(clippy::expect_used)] // constant pattern, checked by unit tests
         Regex::new(
-            r#"(?:^|[^\w])(?:such as|like|e\.g\.|for example|for instance|called|phrases?|strings?|the words?|wording|saying|says|said|wrote|writes|write|typed?|types|contains?|containing|include[sd]?|including|means?|meaning of|example of|examples of|asks? (?:it|the model|the ai) to|tries? to|trying to|attempts? to|instructs? (?:it|the model|the ai) to|tells? (?:it|the model|the ai) to|told (?:it|the model|the ai) to|such prompts?|as|of)\s*["'“‘`「『]?\s*$"#,
+            r#"(?:^|[^\w])(?:such as|like|e\.g\.|for example|for instance|called|phrases?|strings?|the words?|wording|saying|says|said|wrote|writes|write|typed?|types|contains?|containing|include[sd]?|including|means?|meaning of|example of|examples of|asks? (?:it|the model|the ai) to|tries? to|trying to|attempts? to|instructs? (?:it|the model|the ai) to|tells? (?:it|the model|the ai) to|told (?:it|the model|the ai) to|such prompts?|as|of)\s*["'“‘`「『«„‹]?\s*$"#,
         )
         .expect("mention cue pattern compiles")
     })
@@ -578,6 +578,19 @@ fn question_about() -> &'static Regex {
         )
         .expect("question pattern compiles")
     })
+}
+
+/// Whether the text before a match, within its sentence, leaves a « … »,
+/// „ … “ or ‹ … › quotation open (the quote marks of French, Spanish,
+/// Russian, German and others, which common's quote finder does not pair).
+fn in_european_quotes(before: &str) -> bool {
+    let open = before.rfind(['«', '„', '‹']);
+    let close = before.rfind(['»', '“', '”', '›']);
+    match (open, close) {
+        (Some(o), Some(c)) => o > c,
+        (Some(_), None) => true,
+        _ => false,
+    }
 }
 
 /// Words that make a quoted phrase an object of study (translate it,
@@ -609,7 +622,8 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     let sentence = &text[ws..we];
     let quoted = quotes
         .iter()
-        .any(|q| q.contains(span) || (q.start <= span.start && span.start < q.end));
+        .any(|q| q.contains(span) || (q.start <= span.start && span.start < q.end))
+        || in_european_quotes(&text[ws..span.start]);
     let lead_start = span.start.saturating_sub(48).max(ws);
     let mut lead_start_b = lead_start;
     while !text.is_char_boundary(lead_start_b) {
