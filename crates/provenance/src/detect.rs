@@ -793,12 +793,17 @@ impl<'a> Walk<'a> {
         while self.step(usize::MAX) {}
     }
 
-    /// Entry `i` of the trigger list, walking further as needed but not
-    /// past `limit`: `None` means no entry `i` starts before the position
-    /// `limit` was [bound](Walk::bound) for.
-    fn trigger(&mut self, i: usize, limit: usize) -> Option<(usize, u8)> {
+    /// Entry `i` of one of the scan's lists (`pick`), walking further as
+    /// needed but not past `limit`: `None` means no entry `i` starts before
+    /// the position `limit` was [bound](Walk::bound) for.
+    fn entry<T: Copy>(
+        &mut self,
+        pick: fn(&Scan) -> &[(usize, T)],
+        i: usize,
+        limit: usize,
+    ) -> Option<(usize, T)> {
         loop {
-            if let Some(&e) = self.scan.triggers.get(i) {
+            if let Some(&e) = pick(&self.scan).get(i) {
                 return Some(e);
             }
             if self.at >= limit || !self.step(limit) {
@@ -807,16 +812,42 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Entry `i` of the cue list, as [`Walk::trigger`].
+    /// Entry `i` of the trigger list, as [`Walk::entry`].
+    fn trigger(&mut self, i: usize, limit: usize) -> Option<(usize, u8)> {
+        self.entry(|s| s.triggers.as_slice(), i, limit)
+    }
+
+    /// Entry `i` of the cue list, as [`Walk::entry`].
     fn cue(&mut self, i: usize, limit: usize) -> Option<(usize, u16)> {
-        loop {
-            if let Some(&e) = self.scan.cues.get(i) {
-                return Some(e);
-            }
-            if self.at >= limit || !self.step(limit) {
-                return None;
-            }
+        self.entry(|s| s.cues.as_slice(), i, limit)
+    }
+
+    /// Move `cursor` in the list `pick` to the first entry at or after
+    /// `span.start` (or to where it would be, when none starts in `span`);
+    /// returns the walk limit for reads in `span`.
+    fn seek<T: Copy>(
+        &mut self,
+        pick: fn(&Scan) -> &[(usize, T)],
+        cursor: &mut usize,
+        span: Span,
+    ) -> usize {
+        let limit = self.bound(span.end);
+        if *cursor > 0
+            && pick(&self.scan)
+                .get(*cursor - 1)
+                .is_some_and(|e| e.0 >= span.start)
+        {
+            // Backwards: search the whole list, as a full scan would.
+            self.finish();
+            *cursor = pick(&self.scan).partition_point(|e| e.0 < span.start);
         }
+        while self
+            .entry(pick, *cursor, limit)
+            .is_some_and(|e| e.0 < span.start)
+        {
+            *cursor += 1;
+        }
+        limit
     }
 }
 
@@ -1059,47 +1090,14 @@ impl<'a> Marks<'a> {
     /// (or to where it would be, when none starts in `span`); the walk
     /// limit for reads in `span`.
     fn seek_trigger(&mut self, span: Span) -> usize {
-        let limit = self.walk.bound(span.end);
-        let list = &self.walk.scan.triggers;
-        if self.trigger_at > 0
-            && list
-                .get(self.trigger_at - 1)
-                .is_some_and(|e| e.0 >= span.start)
-        {
-            // Backwards: search the whole list, as a full scan would.
-            self.walk.finish();
-            self.trigger_at = self
-                .walk
-                .scan
-                .triggers
-                .partition_point(|e| e.0 < span.start);
-        }
-        while self
-            .walk
-            .trigger(self.trigger_at, limit)
-            .is_some_and(|e| e.0 < span.start)
-        {
-            self.trigger_at += 1;
-        }
-        limit
+        self.walk
+            .seek(|s| s.triggers.as_slice(), &mut self.trigger_at, span)
     }
 
     /// Move the cue cursor as [`Marks::seek_trigger`] does.
     fn seek_cue(&mut self, span: Span) -> usize {
-        let limit = self.walk.bound(span.end);
-        let list = &self.walk.scan.cues;
-        if self.cue_at > 0 && list.get(self.cue_at - 1).is_some_and(|e| e.0 >= span.start) {
-            self.walk.finish();
-            self.cue_at = self.walk.scan.cues.partition_point(|e| e.0 < span.start);
-        }
-        while self
-            .walk
-            .cue(self.cue_at, limit)
-            .is_some_and(|e| e.0 < span.start)
-        {
-            self.cue_at += 1;
-        }
-        limit
+        self.walk
+            .seek(|s| s.cues.as_slice(), &mut self.cue_at, span)
     }
 
     /// Whether a trigger falls inside `span`.
