@@ -388,11 +388,7 @@ impl ToolRules {
             .any(|n| census.may_contain(n))
     }
 
-    fn find_pipe_shell<'t>(&self, text: &'t str) -> Option<crate::bytere::M<'t>> {
-        self.find_pipe_shell_in(text, Census::of(text))
-    }
-
-    /// [`ToolRules::find_pipe_shell`] with the census of `text` at hand.
+    /// The pipe-to-shell rule, skipped when the census rules it out.
     fn find_pipe_shell_in<'t>(
         &self,
         text: &'t str,
@@ -418,11 +414,7 @@ impl ToolRules {
             .flatten()
     }
 
-    fn find_fork_bomb<'t>(&self, text: &'t str) -> Option<crate::bytere::M<'t>> {
-        self.find_fork_bomb_in(text, Census::of(text))
-    }
-
-    /// [`ToolRules::find_fork_bomb`] with the census of `text` at hand.
+    /// The fork-bomb rule, skipped when the census rules it out.
     fn find_fork_bomb_in<'t>(&self, text: &'t str, census: Census) -> Option<crate::bytere::M<'t>> {
         Self::fork_bomb_may(text, census)
             .then(|| self.fork_bomb.find(text))
@@ -562,13 +554,13 @@ pub(crate) fn check(
         ctx.path = s.path.clone();
         let text = s.text;
         let whole = Span::new(0, text.len());
+        let census = Census::of(text);
         if command_tool {
             analyze_command(rules, &mut ctx, text, 0, whole);
             subshells(rules, &mut ctx, text, tainted);
         } else {
-            raw_rules(rules, &mut ctx, text);
+            raw_rules(rules, &mut ctx, text, census);
         }
-        let census = Census::of(text);
         // Destroying data (SQL drops, unbounded deletes, cache flushes) in a
         // command or a query tool, and wiping logs or shell history.
         if (command_tool || call.runs_queries())
@@ -847,29 +839,30 @@ fn key_use_only(text: &str) -> bool {
 }
 
 fn pipe_or_reverse(rules: &ToolRules, text: &str) -> bool {
-    rules.find_pipe_shell(text).is_some()
-        || rules.find_reverse_shell(text).is_some()
-        || rules.find_fork_bomb(text).is_some()
+    let census = Census::of(text);
+    rules.find_pipe_shell_in(text, census).is_some()
+        || rules.find_reverse_shell_in(text, census).is_some()
+        || rules.find_fork_bomb_in(text, census).is_some()
 }
 
 /// Rules applied to the raw text of non-command tools (file contents,
 /// messages): the seed blocks rm -rf, pipe-to-shell and /dev/tcp for every tool.
-fn raw_rules(rules: &ToolRules, ctx: &mut Ctx, text: &str) {
-    if let Some(m) = rules.find_pipe_shell(text) {
+fn raw_rules(rules: &ToolRules, ctx: &mut Ctx, text: &str, census: Census) {
+    if let Some(m) = rules.find_pipe_shell_in(text, census) {
         ctx.add(
             "tool.pipe_to_shell",
             Span::new(m.start(), m.end()),
             Tier::Block,
         );
     }
-    if let Some(m) = rules.find_reverse_shell(text) {
+    if let Some(m) = rules.find_reverse_shell_in(text, census) {
         ctx.add(
             "tool.reverse_shell",
             Span::new(m.start(), m.end()),
             Tier::Block,
         );
     }
-    if let Some(m) = rules.find_fork_bomb(text) {
+    if let Some(m) = rules.find_fork_bomb_in(text, census) {
         ctx.add("tool.fork_bomb", Span::new(m.start(), m.end()), Tier::Block);
     }
     // rm -rf of a root, home or system directory, anywhere in the text.
@@ -1988,9 +1981,9 @@ mod tests {
             let r = &rules.tools;
             let text: String = parts.concat();
             let span = |m: Option<crate::bytere::M<'_>>| m.map(|m| (m.start(), m.end()));
-            prop_assert_eq!(span(r.find_pipe_shell(&text)), span(r.pipe_shell.find(&text)), "{:?}", text);
+            prop_assert_eq!(span(r.find_pipe_shell_in(&text, Census::of(&text))), span(r.pipe_shell.find(&text)), "{:?}", text);
             prop_assert_eq!(span(r.find_reverse_shell(&text)), span(r.reverse_shell.find(&text)), "{:?}", text);
-            prop_assert_eq!(span(r.find_fork_bomb(&text)), span(r.fork_bomb.find(&text)), "{:?}", text);
+            prop_assert_eq!(span(r.find_fork_bomb_in(&text, Census::of(&text))), span(r.fork_bomb.find(&text)), "{:?}", text);
             if r.credential.is_match(&text) {
                 prop_assert!(ToolRules::credential_may(Census::of(&text)), "{:?}", text);
             }
