@@ -298,6 +298,16 @@ mod props {
     }
 }
 
+/// Redact `text`, assert that redacting the result changes nothing and
+/// finds nothing, and return the first redaction.
+fn redact_idempotent(scanner: &SecretScanner, text: &str) -> Redacted {
+    let once = scanner.redact(text);
+    let twice = scanner.redact(&once.text);
+    assert_eq!(once.text, twice.text, "not idempotent on {text:?}");
+    assert!(twice.findings.is_empty(), "{:?}", twice.findings);
+    once
+}
+
 /// Found by the `egress_redaction_roundtrip` fuzz target: a credential key
 /// inside a rejected or shortened value (`Pass:~/&paSS=…`) was only seen on
 /// a second pass, so redaction was not idempotent.
@@ -305,10 +315,7 @@ mod props {
 fn fuzz_key_inside_rejected_value_is_found_on_the_first_pass() {
     let scanner = SecretScanner::builtin();
     let text = "密钥:AAdumpataPass:~/&paSS=ps#pa:";
-    let once = scanner.redact(text);
-    let twice = scanner.redact(&once.text);
-    assert_eq!(once.text, twice.text);
-    assert!(twice.findings.is_empty());
+    let once = redact_idempotent(scanner, text);
     assert_eq!(once.findings.len(), 2, "{:?}", once.findings);
 }
 
@@ -320,10 +327,7 @@ fn fuzz_key_inside_rejected_value_is_found_on_the_first_pass() {
 fn fuzz_key_after_a_more_specific_overlap_is_found_on_the_first_pass() {
     let scanner = SecretScanner::builtin();
     let text = "--secret=-crs:pb-eli-sk--sk-ppasSaorppasSetsiassss00etsiasssset=-secret=-cret=---dedup--mets-2\n";
-    let once = scanner.redact(text);
-    let twice = scanner.redact(&once.text);
-    assert_eq!(once.text, twice.text);
-    assert!(twice.findings.is_empty(), "{:?}", twice.findings);
+    redact_idempotent(scanner, text);
 }
 
 /// Found by the `egress_redaction_roundtrip` fuzz target: a credential
@@ -334,10 +338,7 @@ fn fuzz_key_after_a_more_specific_overlap_is_found_on_the_first_pass() {
 fn fuzz_assignment_dropped_for_an_overlap_stays_dropped() {
     let scanner = SecretScanner::builtin();
     let text = "-1::&p&{-)---pas秘钥:papas秘钥:papiss&:{pas秘钥:papas秘钥:papiss&:{password=-ko\0\0sword=-ko\0\0\0";
-    let once = scanner.redact(text);
-    let twice = scanner.redact(&once.text);
-    assert_eq!(once.text, twice.text);
-    assert!(twice.findings.is_empty(), "{:?}", twice.findings);
+    redact_idempotent(scanner, text);
     // A secret merely next to a mask, with a separator between, is still found.
     let beside = "AKIAZ7QPMX3RWB5TLN2K AKI…****";
     assert_eq!(scanner.scan(beside).len(), 1);
@@ -351,11 +352,8 @@ fn fuzz_a_mask_does_not_make_a_new_match_around_it() {
     let scanner = SecretScanner::builtin();
     let text =
         "\nmT7nm\n\nm\n--pasS:*:T7n&.pyplaceho:AA\x06AldersS:*:T7nm\n\nm\n--pasS:*:T7n&.pi.s&.pi.s";
-    let once = scanner.redact(text);
+    let once = redact_idempotent(scanner, text);
     assert_eq!(once.findings.len(), 2, "{:?}", once.findings);
-    let twice = scanner.redact(&once.text);
-    assert_eq!(once.text, twice.text);
-    assert!(twice.findings.is_empty(), "{:?}", twice.findings);
     // A real .pgpass line is still found.
     let pgpass = "db.internal:5432:app:svc:Zq8wLp2mXvR4";
     assert_eq!(scanner.scan(pgpass).len(), 1);
@@ -368,10 +366,7 @@ fn fuzz_a_short_mask_does_not_make_a_new_match_around_it() {
     let scanner = SecretScanner::builtin();
     let text =
         "-1a&Sp::\nm\n\nm\n--pasS:*:T\x03\0\0\0pasS:*:T7n&.pi.s!,+sbS:zp'pass\x7ford=-&.pi.s";
-    let once = scanner.redact(text);
-    let twice = scanner.redact(&once.text);
-    assert_eq!(once.text, twice.text);
-    assert!(twice.findings.is_empty(), "{:?}", twice.findings);
+    redact_idempotent(scanner, text);
 }
 
 /// Found by the `egress_redaction_roundtrip` fuzz target: a key glued to a
@@ -381,10 +376,7 @@ fn fuzz_a_short_mask_does_not_make_a_new_match_around_it() {
 fn fuzz_a_key_glued_to_a_masked_value_stays_glued() {
     let scanner = SecretScanner::builtin();
     let text = "s-pass:~psci\u{17f}ecret=---6-U\x03\0\0--p&:%:-%";
-    let once = scanner.redact(text);
-    let twice = scanner.redact(&once.text);
-    assert_eq!(once.text, twice.text);
-    assert!(twice.findings.is_empty(), "{:?}", twice.findings);
+    redact_idempotent(scanner, text);
 }
 
 /// Found by the `egress_redaction_roundtrip` fuzz target: the user name
