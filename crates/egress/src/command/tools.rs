@@ -282,7 +282,21 @@ fn analyze_one(
                 ],
             );
             if let Some(target) = pos.first() {
-                ctx.hit("sftp", host_dest(target), "sftp session");
+                // Batch commands we can read (heredoc, here-string, `echo … |`)
+                // that never put a file only download.
+                let batch = option_value(args, &["-b"]);
+                let visible =
+                    visible_stdin(cmd, prev).filter(|_| batch.as_deref().is_none_or(|b| b == "-"));
+                let gets_only = visible.is_some_and(|texts| {
+                    !texts.is_empty()
+                        && !texts.iter().any(|t| {
+                            t.split(|c: char| c.is_whitespace() || c == ';')
+                                .any(|w| matches!(w, "put" | "mput" | "reput" | "-put"))
+                        })
+                });
+                if !gets_only || ctx.any_host() {
+                    ctx.hit("sftp", host_dest(target), "sftp session");
+                }
             }
         }
         "ftp" | "lftp" | "tftp" | "ncftp" | "ncftpput" | "smbclient" => {
@@ -499,9 +513,36 @@ fn analyze_one(
                 }
             }
         }
-        "su" | "runuser" => {
+        "su" | "runuser" | "script" | "sg" => {
             if let Some(script) = option_value(args, &["-c", "--command"]) {
                 analyze_nested(&script, ctx, depth);
+            } else if name == "runuser" && depth < shell::MAX_DEPTH {
+                // `runuser -u USER [--] COMMAND…`.
+                let mut i = 0;
+                while i < args.len() {
+                    let a = args[i].as_str();
+                    if a == "--" {
+                        i += 1;
+                        break;
+                    }
+                    if !a.starts_with('-') {
+                        break;
+                    }
+                    i += if matches!(a, "-u" | "--user" | "-g" | "--group" | "-G" | "-w") {
+                        2
+                    } else {
+                        1
+                    };
+                }
+                if i < args.len() && args.iter().any(|a| a == "-u" || a == "--user") {
+                    let sub = SimpleCommand {
+                        words: args[i..].to_vec(),
+                        stdin: cmd.stdin,
+                        stdin_text: cmd.stdin_text.clone(),
+                        ..SimpleCommand::default()
+                    };
+                    analyze_one(&sub, prev, ctx, depth + 1);
+                }
             }
         }
         "kubectl" | "oc" if args.first().map(String::as_str) == Some("exec") => {
@@ -521,7 +562,7 @@ fn analyze_one(
             }
         }
         n if is_powershell_web(n) => powershell_web(args, ctx),
-        n if n.contains("$(…)") || n.starts_with('$') => {
+        n if n.contains(shell::SUBSTITUTION) || n.starts_with('$') => {
             // The command name is computed (`$(echo curl)`, `${X}`): judge by arguments.
             for a in args.iter().filter(|a| is_url(a)) {
                 ctx.hit(
@@ -553,6 +594,31 @@ fn analyze_one(
         }
     }
     let _ = xargs;
+}
+
+/// The text fed to a command's stdin, when all of it is visible in the
+/// command string: heredocs and here-strings, or the arguments of an `echo`
+/// / `printf` piped into it. `None` when stdin is a file, another program or
+/// inherited.
+fn visible_stdin(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> Option<Vec<String>> {
+    match cmd.stdin {
+        Stdin::Inherited => None,
+        Stdin::Pipe => {
+            let source = prev.and_then(<[SimpleCommand]>::last)?;
+            let first = source.words.first().map(|w| basename(w))?;
+            if !matches!(first, "echo" | "printf") || source.stdin != Stdin::Inherited {
+                return None;
+            }
+            Some(vec![source.words[1..].join(" ")])
+        }
+        _ => {
+            let file_input = cmd
+                .redirects
+                .iter()
+                .any(|r| r.op.ends_with('<') && !r.op.ends_with("<<"));
+            (!file_input && !cmd.stdin_text.is_empty()).then(|| cmd.stdin_text.clone())
+        }
+    }
 }
 
 struct Interp {
@@ -591,8 +657,16 @@ fn interpreter(name: &str) -> Option<Interp> {
     })
 }
 
+/// Whether a URL carries command output that may be local data: a
+/// substitution of unknown commands anywhere (`https://x/$(cat f | base64)`),
+/// or any substitution in the host name (DNS exfiltration).
 fn carries_substitution(word: &str) -> bool {
-    word.contains("$(…)")
+    if word.contains(shell::SUBSTITUTION) {
+        return true;
+    }
+    let after = word.split_once("://").map_or(word, |(_, rest)| rest);
+    let host = after.split(['/', '?', '#']).next().unwrap_or("");
+    host.contains(shell::HARMLESS_SUBSTITUTION)
 }
 
 fn is_powershell_web(name: &str) -> bool {
@@ -945,6 +1019,10 @@ fn copy_to_remote(tool: &str, args: &[String], with_arg: &[&str], ctx: &mut Cont
         Some(d) if srcs.iter().any(|s| remote_spec(s).is_none()) => {
             ctx.hit(tool, d, format!("{tool} to remote host"));
         }
+        // `scp -3 a:/x b:/y`: copied through this machine to another host.
+        Some(d) if srcs.iter().any(|s| remote_spec(s).as_ref() != Some(&d)) => {
+            ctx.hit(tool, d, format!("{tool} between remote hosts"));
+        }
         _ => {
             if ctx.any_host() {
                 for s in srcs {
@@ -1021,8 +1099,23 @@ const CURL_LONG_WITH_ARG: &[&str] = &[
     "dns-servers",
 ];
 
+/// Whether a curl `-d`/`--data*`/`--json` value sends local data when `-G`
+/// turns it into a query string: it reads a file or stdin (`@f`,
+/// `name@f` for `--data-urlencode`) or expands a variable or command.
+fn curl_query_reads_data(value: &str) -> bool {
+    let at_file = match value.find('@') {
+        Some(at) => at == 0 || !value[..at].contains('='),
+        None => false,
+    };
+    at_file || value.contains('$')
+}
+
 fn curl(args: &[String], ctx: &mut Context<'_>) {
     let mut sends: Option<String> = None;
+    // `-G`: `-d` values go into the URL of a GET; only data read from a
+    // file, stdin, a variable or a command is local data then.
+    let mut get = false;
+    let mut query: Option<String> = None;
     let mut urls: Vec<String> = Vec::new();
     let mut method: Option<String> = None;
     let mut i = 0;
@@ -1043,7 +1136,11 @@ fn curl(args: &[String], ctx: &mut Context<'_>) {
                 Some((n, v)) => (n, Some(v.to_owned())),
                 None => (long, None),
             };
-            let takes = CURL_LONG_WITH_ARG.contains(&name);
+            // curl accepts unambiguous abbreviations (`--data-b`, `--upload`).
+            let takes = CURL_LONG_WITH_ARG.contains(&name)
+                || ["data", "form", "upload-f", "json"]
+                    .iter()
+                    .any(|p| name.starts_with(p));
             let value = if takes {
                 inline.or_else(|| {
                     let v = args.get(i).cloned();
@@ -1054,13 +1151,17 @@ fn curl(args: &[String], ctx: &mut Context<'_>) {
                 None
             };
             match name {
-                n if n.starts_with("data")
-                    || n == "json"
-                    || n.starts_with("form")
-                    || n == "upload-file" =>
-                {
+                n if n.starts_with("data") || n == "json" => {
+                    if value.as_deref().is_some_and(curl_query_reads_data) {
+                        sends = Some(format!("curl --{n}"));
+                    } else {
+                        query = Some(format!("curl --{n}"));
+                    }
+                }
+                n if n.starts_with("form") || n == "upload-file" => {
                     sends = Some(format!("curl --{n}"));
                 }
+                "get" => get = true,
                 "request" => method = value.map(|v| v.to_ascii_uppercase()),
                 "url" => urls.extend(value),
                 "config" => ctx
@@ -1087,6 +1188,9 @@ fn curl(args: &[String], ctx: &mut Context<'_>) {
                 };
                 j = cluster.len();
                 match c {
+                    'd' if !value.as_deref().is_some_and(curl_query_reads_data) => {
+                        query = Some("curl -d".into());
+                    }
                     'd' | 'F' | 'T' => sends = Some(format!("curl -{c}")),
                     'X' => method = value.map(|v| v.to_ascii_uppercase()),
                     'K' => ctx
@@ -1094,8 +1198,13 @@ fn curl(args: &[String], ctx: &mut Context<'_>) {
                         .push("curl reads options from a config file (-K)".into()),
                     _ => {}
                 }
+            } else if c == 'G' {
+                get = true;
             }
         }
+    }
+    if sends.is_none() && !get {
+        sends = query;
     }
     if sends.is_none() && urls.iter().any(|u| carries_substitution(u)) {
         sends = Some("curl with command output in the URL".into());
@@ -1414,14 +1523,15 @@ fn ftp_like(
     let puts = tool == "ncftpput"
         || args.iter().any(|a| put_word(a))
         || stdin_text.iter().any(|t| put_word(t));
-    if !(puts || stdin_fed || ctx.any_host()) {
-        return;
-    }
     if tool == "ftp" {
+        // BSD/tnftp `ftp -u URL FILE…` uploads the files.
         if let Some(url) = option_value(args, &["-u"]).filter(|u| is_url(u)) {
             ctx.hit(tool, url_destination(&url), "ftp -u upload");
             return;
         }
+    }
+    if !(puts || stdin_fed || ctx.any_host()) {
+        return;
     }
     let pos = positionals(
         args,
