@@ -84,6 +84,14 @@ const RESCAN_SLACK: usize = 64 << 10;
 /// alone for a short value).
 const MASK_TAIL: &str = "****";
 
+/// Where a masked preview's visible first characters end (`AKIA…****`).
+const ELLIPSIS: &str = "…";
+
+/// Passes over a masked text before redaction is taken as settled. Real
+/// texts settle after the first; each further pass masks more of the
+/// original, so this only bounds the cost of crafted input.
+const SETTLE_ROUNDS: usize = 8;
+
 /// A structure check a rule's candidates must pass.
 ///
 /// ```
@@ -273,6 +281,9 @@ pub struct SecretScanner {
     prefilter: AhoCorasick,
     /// For each prefilter pattern, the rules it enables.
     keyword_rules: Vec<Vec<usize>>,
+    /// No keyword can be spelled by a mask (`…****`), so the keyword hits of
+    /// a redacted text are the original's minus those the masks covered.
+    keywords_survive_masks: bool,
 }
 
 impl SecretScanner {
@@ -360,6 +371,7 @@ impl SecretScanner {
         Ok(SecretScanner {
             rules,
             prefilter,
+            keywords_survive_masks: keywords.iter().all(|k| keyword_survives_masks(k)),
             keyword_rules,
         })
     }
@@ -415,12 +427,71 @@ impl SecretScanner {
             return Vec::new();
         }
         let hits = self.keyword_hits(text);
+        let (mut found, saturated) = self.find(text, &hits, &keep, Tier::Specific);
+        // Settle: masking a value changes the text the rules read (a
+        // candidate that lost to it may now win, a window measured in bytes
+        // reaches further, a line's fields shift), so a second pass could
+        // find what the first did not, and redaction would not be
+        // idempotent. Scan the masked text, map what it finds back (it never
+        // includes a mask), and mask again until a pass finds nothing. Only a
+        // text with findings pays for it, and the keyword pass is reused.
+        //
+        // Format rules need no second pass unless one ran out of its match
+        // or re-reading budget: they read no context beyond a character on
+        // either side of a match, which the mask checks cover, and every
+        // match nested in one of theirs was already a candidate (the search
+        // resumes inside matches), so whatever they find in the masked text
+        // they found, and resolved, in the original.
+        let settle_from = if saturated {
+            Tier::Specific
+        } else {
+            Tier::Contextual
+        };
+        for _ in 0..SETTLE_ROUNDS {
+            if found.is_empty() {
+                break;
+            }
+            let masked = Masked::new(text, &found);
+            let rehits = match hits.after_masking(self, &masked) {
+                Some(h) if !saturated => h,
+                _ => self.keyword_hits(&masked.text),
+            };
+            let (more, _) = self.find(&masked.text, &rehits, &keep, settle_from);
+            if more.is_empty() {
+                break;
+            }
+            found = masked.merge(text, found, &more);
+        }
+        found
+    }
+
+    /// One pass over `text` of the rules up to tier `up_to` (`Specific`:
+    /// all) whose keywords `hits` found; also whether a format rule ran out
+    /// of its match or re-reading budget.
+    fn find(
+        &self,
+        text: &str,
+        hits: &KeywordHits,
+        keep: &impl Fn(&str) -> bool,
+        up_to: Tier,
+    ) -> (Vec<SecretFinding>, bool) {
         let mut candidates: Vec<Candidate> = Vec::new();
+        let mut saturated = false;
         for (index, rule) in self.rules.iter().enumerate() {
+            if rule.spec.tier > up_to {
+                continue;
+            }
             let Some(regions) = hits.regions(index, rule.spec.tier, text) else {
                 continue;
             };
-            for region in regions {
+            let specific = rule.spec.tier == Tier::Specific;
+            // A credential-named assignment starts at most `GENERIC_LEAD`
+            // bytes before its keyword, so the search can leap from one
+            // keyword to the next instead of reading every byte of the
+            // windows around them.
+            let anchors = (rule.spec.tier == Tier::Generic && !hits.overflow[index])
+                .then(|| hits.positions[index].as_slice());
+            'regions: for region in regions {
                 let slice = &text[region.range()];
                 // Not `captures_iter`: when the filters reject a match or cut its
                 // value short, the search resumes inside it, so a credential whose
@@ -431,9 +502,28 @@ impl SecretScanner {
                 // (`password=password=…`) stays linear.
                 let mut pos = 0;
                 let mut rescan_budget = slice.len().saturating_mul(RESCAN_FACTOR) + RESCAN_SLACK;
-                for _ in 0..MAX_MATCHES_PER_RULE {
+                for round in 0..=MAX_MATCHES_PER_RULE {
                     if pos > slice.len() {
                         break;
+                    }
+                    if round == MAX_MATCHES_PER_RULE {
+                        saturated |= specific;
+                        break;
+                    }
+                    if let Some(anchors) = anchors {
+                        let at = region.start + pos;
+                        let next = anchors.partition_point(|h| h.start < at);
+                        let Some(hit) = anchors.get(next) else {
+                            break 'regions;
+                        };
+                        let mut from = hit.start.saturating_sub(GENERIC_LEAD).max(at);
+                        while !text.is_char_boundary(from) {
+                            from -= 1;
+                        }
+                        if from >= region.end {
+                            break;
+                        }
+                        pos = from - region.start;
                     }
                     let Some(caps) = rule.regex.captures_at(slice, pos) else {
                         break;
@@ -480,7 +570,10 @@ impl SecretScanner {
                     if next < end {
                         match rescan_budget.checked_sub(end - next) {
                             Some(left) => rescan_budget = left,
-                            None => next = end,
+                            None => {
+                                saturated |= specific;
+                                next = end;
+                            }
                         }
                     }
                     pos = next;
@@ -491,7 +584,7 @@ impl SecretScanner {
         let chosen = resolve_overlaps(&self.rules, candidates)
             .into_iter()
             .filter(|c| !markers.iter().any(|m| m.overlaps(c.span)));
-        chosen
+        let found = chosen
             .map(|c| {
                 let rule = &self.rules[c.rule].spec;
                 SecretFinding {
@@ -503,7 +596,8 @@ impl SecretScanner {
                     verified: c.verified,
                 }
             })
-            .collect()
+            .collect();
+        (found, saturated)
     }
 
     /// Scan a string that is the value of a named field (a JSON or YAML key,
@@ -582,12 +676,19 @@ impl SecretScanner {
                     continue;
                 }
                 let positions = &mut hits.positions[r];
-                if positions.len() >= MAX_WINDOWS_PER_RULE {
-                    hits.overflow[r] = true;
-                } else if positions.last() != Some(&m.start()) {
-                    positions.push(m.start());
+                let full = positions.len() >= MAX_WINDOWS_PER_RULE;
+                match positions.last_mut() {
+                    Some(last) if last.start == m.start() => last.end = last.end.min(m.end()),
+                    _ if full => hits.overflow[r] = true,
+                    _ => positions.push(Span::new(m.start(), m.end())),
                 }
             }
+        }
+        // The prefilter reports hits by where they end; windows and anchors
+        // want them by where they start.
+        for positions in &mut hits.positions {
+            positions.sort_unstable_by_key(|p| (p.start, p.end));
+            positions.dedup_by_key(|p| p.start);
         }
         hits
     }
@@ -607,11 +708,20 @@ const WINDOW_BYTES_AFTER: usize = 1200;
 /// Credential-named assignments: a name of at most ~60 bytes after the
 /// keyword, a separator and a value of at most 256 bytes.
 const GENERIC_WINDOW_BYTES_AFTER: usize = 400;
+/// …and a match of a credential-named assignment starts at most this many
+/// bytes before a keyword it contains (`encryption_key`, `--my-service-token`:
+/// the keyword ends the name, and names are short).
+const GENERIC_LEAD: usize = 64;
 
 /// Which rules' keywords occurred, and where (for context rules).
+#[derive(Debug, PartialEq)]
 struct KeywordHits {
+    /// Whether any of the rule's keywords occurred.
     triggered: Vec<bool>,
-    positions: Vec<Vec<usize>>,
+    /// Per context rule, each keyword start with the end of the shortest
+    /// keyword there, in the order the prefilter reports them.
+    positions: Vec<Vec<Span>>,
+    /// The rule had more than [`MAX_WINDOWS_PER_RULE`] keyword starts.
     overflow: Vec<bool>,
 }
 
@@ -630,7 +740,7 @@ impl KeywordHits {
             return Some(vec![Span::new(0, text.len())]);
         }
         let mut out: Vec<Span> = Vec::new();
-        for &pos in &self.positions[rule] {
+        for pos in self.positions[rule].iter().map(|p| p.start) {
             let after = if tier == Tier::Generic {
                 GENERIC_WINDOW_BYTES_AFTER
             } else {
@@ -646,36 +756,189 @@ impl KeywordHits {
     }
 }
 
+impl KeywordHits {
+    /// The keyword hits of the context and credential-name rules in
+    /// `masked.text`, derived from those of the original: every hit the
+    /// masks leave whole, moved to its place in the masked text. Format rules
+    /// get none: the settle pass does not run them. Exact when no keyword
+    /// can be spelled by a mask ([`keyword_survives_masks`]); `None` when it
+    /// cannot be derived (then the caller runs the prefilter again).
+    fn after_masking(&self, scanner: &SecretScanner, masked: &Masked) -> Option<KeywordHits> {
+        if !scanner.keywords_survive_masks || self.overflow.iter().any(|&o| o) {
+            return None;
+        }
+        let positions: Vec<Vec<Span>> = self
+            .positions
+            .iter()
+            .map(|list| {
+                let mut kept: Vec<Span> = Vec::with_capacity(list.len());
+                for &p in list.iter().filter(|&&p| !masked.covers(p)) {
+                    let p = Span::new(masked.to_masked(p.start), masked.to_masked(p.end));
+                    // A start repeated once the hits between are gone is
+                    // one position, as the prefilter pass records it.
+                    match kept.last_mut() {
+                        Some(last) if last.start == p.start => last.end = last.end.min(p.end),
+                        _ => kept.push(p),
+                    }
+                }
+                kept
+            })
+            .collect();
+        Some(KeywordHits {
+            triggered: positions.iter().map(|p| !p.is_empty()).collect(),
+            positions,
+            overflow: self.overflow.clone(),
+        })
+    }
+}
+
+/// A text with findings masked, and where each mask went.
+struct Masked {
+    text: String,
+    /// In order, disjoint.
+    pieces: Vec<Piece>,
+}
+
+/// One masked finding.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    /// The finding's span in the original text.
+    original: Span,
+    /// The preview's span in the masked text.
+    masked: Span,
+    /// Bytes of the preview that are the value's own first characters.
+    visible: usize,
+}
+
+impl Piece {
+    /// A keyword hit (original offsets) the mask does not leave whole: it
+    /// reaches past the value's visible first characters into the value.
+    fn covers(&self, hit: Span) -> bool {
+        hit.end > self.original.start + self.visible && hit.start < self.original.end
+    }
+}
+
+impl Masked {
+    /// Mask `findings` (in order, disjoint, on char boundaries of `text`).
+    fn new(text: &str, findings: &[SecretFinding]) -> Masked {
+        let mut out = String::with_capacity(text.len());
+        let mut pieces = Vec::with_capacity(findings.len());
+        let mut cursor = 0;
+        for f in findings {
+            out.push_str(&text[cursor..f.span.start]);
+            let at = out.len();
+            out.push_str(&f.preview);
+            pieces.push(Piece {
+                original: f.span,
+                masked: Span::new(at, out.len()),
+                visible: f.preview.find(ELLIPSIS).unwrap_or(0),
+            });
+            cursor = f.span.end;
+        }
+        out.push_str(&text[cursor..]);
+        Masked { text: out, pieces }
+    }
+
+    fn covers(&self, hit: Span) -> bool {
+        let i = self.pieces.partition_point(|p| p.original.end <= hit.start);
+        self.pieces.get(i).is_some_and(|p| p.covers(hit))
+    }
+
+    /// An original offset outside every mask, or inside a value's visible
+    /// first characters, in the masked text.
+    fn to_masked(&self, at: usize) -> usize {
+        let i = self.pieces.partition_point(|p| p.original.start <= at);
+        match i.checked_sub(1).map(|i| self.pieces[i]) {
+            None => at,
+            Some(p) if at < p.original.end => p.masked.start + (at - p.original.start),
+            Some(p) => p.masked.end + (at - p.original.end),
+        }
+    }
+
+    /// A masked-text span in the original text. An end that falls inside a
+    /// preview widens to cover the whole masked value.
+    fn to_original(&self, span: Span) -> Span {
+        let start = {
+            let i = self.pieces.partition_point(|p| p.masked.end <= span.start);
+            match self.pieces.get(i) {
+                Some(p) if p.masked.start <= span.start => p.original.start,
+                _ => self.after(i, span.start),
+            }
+        };
+        let end = {
+            let i = self.pieces.partition_point(|p| p.masked.end < span.end);
+            match self.pieces.get(i) {
+                Some(p) if p.masked.start < span.end => p.original.end,
+                _ => self.after(i, span.end),
+            }
+        };
+        Span::new(start, end.max(start))
+    }
+
+    /// A masked-text offset that follows the first `i` pieces and precedes
+    /// the rest, in the original text.
+    fn after(&self, i: usize, at: usize) -> usize {
+        match i.checked_sub(1).map(|i| self.pieces[i]) {
+            None => at,
+            Some(p) => p.original.end + (at - p.masked.end),
+        }
+    }
+
+    /// `found` plus the findings `more` of a pass over the masked text,
+    /// mapped back to `text`; a new finding that touches a masked value
+    /// absorbs it.
+    fn merge(
+        &self,
+        text: &str,
+        found: Vec<SecretFinding>,
+        more: &[SecretFinding],
+    ) -> Vec<SecretFinding> {
+        let mut all = found;
+        for f in more {
+            let mut span = self.to_original(f.span);
+            let (absorbed, kept): (Vec<_>, Vec<_>) =
+                all.into_iter().partition(|g| g.span.overlaps(span));
+            for g in &absorbed {
+                span = Span::new(span.start.min(g.span.start), span.end.max(g.span.end));
+            }
+            all = kept;
+            all.push(SecretFinding {
+                span,
+                preview: mask_secret(&text[span.range()]),
+                verified: f.verified && absorbed.is_empty(),
+                ..f.clone()
+            });
+        }
+        all.sort_by_key(|f| f.span.start);
+        all
+    }
+}
+
+/// Whether no mask (`…****` or `****`, next to any text) can spell `keyword`:
+/// it has no `…`, and no `*` next to another `*` or at either end (a mask's
+/// stars come four in a row).
+fn keyword_survives_masks(keyword: &str) -> bool {
+    let b = keyword.as_bytes();
+    !keyword.contains(ELLIPSIS)
+        && b.iter().enumerate().all(|(i, &c)| {
+            c != b'*' || (i > 0 && i + 1 < b.len() && b[i - 1] != b'*' && b[i + 1] != b'*')
+        })
+}
+
 /// The lines around `pos`, bounded in bytes, on char boundaries.
 fn line_window(text: &str, pos: usize, bytes_after: usize) -> Span {
     let bytes = text.as_bytes();
     let floor = pos.saturating_sub(WINDOW_BYTES_BEFORE);
-    let mut start = pos;
-    let mut lines = 0;
-    while start > floor {
-        if bytes[start - 1] == b'\n' {
-            if lines == WINDOW_LINES_BEFORE {
-                break;
-            }
-            lines += 1;
-        }
-        start -= 1;
-    }
+    let mut start = memchr::memrchr_iter(b'\n', &bytes[floor..pos])
+        .nth(WINDOW_LINES_BEFORE)
+        .map_or(floor, |i| floor + i + 1);
     while !text.is_char_boundary(start) {
         start += 1;
     }
     let ceiling = (pos + bytes_after).min(text.len());
-    let mut end = pos;
-    let mut lines = 0;
-    while end < ceiling {
-        if bytes[end] == b'\n' {
-            lines += 1;
-            if lines > WINDOW_LINES_AFTER {
-                break;
-            }
-        }
-        end += 1;
-    }
+    let mut end = memchr::memchr_iter(b'\n', &bytes[pos..ceiling])
+        .nth(WINDOW_LINES_AFTER)
+        .map_or(ceiling, |i| pos + i);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
