@@ -36,6 +36,7 @@ fn patterns() -> &'static Patterns {
                 r"|LWP|HTTP::Request->new\(\s*['\x22]?(?:POST|PUT)|->post\(|->put\(|Net::HTTP(?:::Post|\.post|\.put)",
                 r"|IO::Socket|TCPSocket|fsockopen|CURLOPT_POST|CURLOPT_UPLOAD|['\x22]method['\x22]\s*=>\s*['\x22]POST",
                 r"|file_put_contents\(\s*['\x22](?:https?|ftp)://",
+                r"|Upload(?:File|String|Data|Values)(?:Async)?\s*\(|UploadFromFile|-InFile\b",
             )),
             url: build(r#"(?i)\b(?:https?|ftp|wss?)://[^\s'"`)<>\\,;]+"#),
             host_literal: build(
@@ -60,6 +61,48 @@ pub(crate) fn code_upload(code: &str) -> Option<Destination> {
         }
     }
     Some(Destination::Unknown)
+}
+
+/// Base64 literals that the code decodes (`b64decode('…')`, `atob(…)`,
+/// `Buffer.from('…', 'base64')`, `decode_base64(…)`, `unpack('m', …)`),
+/// decoded: the payload an `exec(…)`/`eval(…)` would run. At most 8, each
+/// at least 16 characters of base64 that decode to UTF-8 text.
+pub(crate) fn decoded_payloads(code: &str) -> Vec<String> {
+    use base64::Engine as _;
+    const DECODERS: &[&str] = &["b64decode", "atob(", "base64", "decode_base64", "unpack("];
+    if !DECODERS.iter().any(|d| code.contains(d)) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for lit in string_literals(code) {
+        let lit = lit.trim();
+        if lit.len() < 16
+            || !lit
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_'))
+        {
+            continue;
+        }
+        let engines = [
+            &base64::engine::general_purpose::STANDARD,
+            &base64::engine::general_purpose::URL_SAFE,
+        ];
+        let decoded = engines
+            .iter()
+            .find_map(|e| e.decode(lit.as_bytes()).ok())
+            .or_else(|| {
+                base64::engine::general_purpose::STANDARD_NO_PAD
+                    .decode(lit.trim_end_matches('=').as_bytes())
+                    .ok()
+            });
+        if let Some(text) = decoded.and_then(|b| String::from_utf8(b).ok()) {
+            out.push(text);
+            if out.len() >= 8 {
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// Shell commands a script runs: the string literals passed to

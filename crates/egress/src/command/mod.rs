@@ -26,6 +26,19 @@
 //! | `/dev/tcp/host/port`, `/dev/udp/…` | always |
 //! | dig, nslookup, host | the queried name is built from a substitution (DNS exfiltration) |
 //! | mail, mailx, mutt, sendmail, swaks | an attachment or stdin body is sent |
+//! | gawk `/inet/tcp/0/host/port` | always (host `0` listens and is not flagged) |
+//! | PowerShell `Invoke-WebRequest`/`Invoke-RestMethod`, `WebClient.Upload*` (also `-EncodedCommand`) | a write method, `-Body`, `-InFile` or an upload call |
+//! | `hf`/`huggingface-cli upload`, `kaggle … create/version/submit/push`, `gh api` with fields, `gh repo create --push` | always (huggingface.co, kaggle.com, api.github.com, github.com) |
+//!
+//! Commands run by other commands are read the same way: `docker`/`podman
+//! run|exec … COMMAND` (or an image named after the tool, `curlimages/curl
+//! -T …`), `at`/`batch` stdin, `script -c`, `su -c`, `runuser -u U --`,
+//! `find -exec`, `kubectl exec --`, `python -m twine|awscli`, payloads a
+//! one-liner base64-decodes and runs, and command names hidden by empty
+//! expansions (`cu$@rl`, `w${x}get`). A `$(…)` in a URL counts as data
+//! unless it only names the platform or a version (`$(uname -m)`,
+//! `$(lsb_release -cs)`, `$(curl -s …/stable.txt)`); `curl -G` with literal
+//! `-d` values is a GET.
 //!
 //! With [`MatchMode::AnyHost`] any request to an unlisted host is flagged,
 //! plain downloads included (curl, wget, httpie, aria2c, ssh, telnet, ftp,

@@ -171,6 +171,15 @@ fn analyze_one(
     let Some(start) = peel(&cmd.words) else {
         return;
     };
+    if let Some(real) = hidden_tool_name(&cmd.words[start]) {
+        if depth < shell::MAX_DEPTH {
+            let mut sub = cmd.clone();
+            sub.words = cmd.words[start..].to_vec();
+            sub.words[0] = real;
+            analyze_one(&sub, prev, ctx, depth + 1);
+        }
+        return;
+    }
     let words = &cmd.words[start..];
     let name = basename(&words[0]);
     let args = &words[1..];
@@ -323,8 +332,58 @@ fn analyze_one(
                 ctx.hit("azcopy", url_destination(pos[2]), "azcopy upload");
             }
         }
+        "docker" | "podman" | "nerdctl"
+            if matches!(
+                args.iter()
+                    .find(|a| !a.starts_with('-'))
+                    .map(String::as_str),
+                Some("run" | "exec")
+            ) =>
+        {
+            container_command(args, ctx, depth);
+        }
         "docker" | "podman" | "buildah" | "npm" | "pnpm" | "yarn" | "twine" | "gem" | "cargo"
         | "helm" => publish(name, args, ctx),
+        "at" | "batch" => {
+            // `at` reads the commands it schedules from stdin.
+            for body in &cmd.stdin_text {
+                analyze_nested(body, ctx, depth);
+            }
+            if let Some(prev) = prev {
+                piped_into_shell(prev, ctx, depth);
+            }
+        }
+        "huggingface-cli" | "hf"
+            if args
+                .first()
+                .is_some_and(|a| matches!(a.as_str(), "upload" | "upload-large-folder")) =>
+        {
+            ctx.hit(
+                name,
+                Destination::Host("huggingface.co".into()),
+                "Hugging Face upload",
+            );
+        }
+        "kaggle" => {
+            let pos = positionals(
+                args,
+                &["-p", "--path", "-f", "--file", "-m", "--message", "-c"],
+            );
+            let upload = matches!(
+                (pos.first().copied(), pos.get(1).copied()),
+                (Some("datasets" | "d"), Some("create" | "version"))
+                    | (Some("competitions" | "c"), Some("submit"))
+                    | (Some("kernels" | "k"), Some("push"))
+                    | (Some("models" | "m"), Some("create" | "instances"))
+            );
+            if upload {
+                ctx.hit(
+                    "kaggle",
+                    Destination::Host("kaggle.com".into()),
+                    "Kaggle upload",
+                );
+            }
+        }
         "gh" => {
             let pos = positionals(
                 args,
@@ -345,7 +404,30 @@ fn analyze_one(
                     "--discussion-category",
                 ],
             );
-            if pos.len() >= 2 && pos[0] == "gist" && pos[1] == "create" {
+            let api_sends = pos.first() == Some(&"api")
+                && (args.iter().any(|a| {
+                    let a = a.split('=').next().unwrap_or(a);
+                    matches!(a, "-f" | "-F" | "--field" | "--raw-field" | "--input")
+                }) || option_value(args, &["-X", "--method"]).is_some_and(|m| {
+                    matches!(m.to_ascii_uppercase().as_str(), "POST" | "PUT" | "PATCH")
+                }));
+            if api_sends {
+                ctx.hit(
+                    "gh",
+                    Destination::Host("api.github.com".into()),
+                    "gh api with data",
+                );
+            } else if pos.len() >= 2
+                && pos[0] == "repo"
+                && pos[1] == "create"
+                && args.iter().any(|a| a == "--push")
+            {
+                ctx.hit(
+                    "gh",
+                    Destination::Host("github.com".into()),
+                    "gh repo create --push",
+                );
+            } else if pos.len() >= 2 && pos[0] == "gist" && pos[1] == "create" {
                 ctx.hit(
                     "gh",
                     Destination::Host("gist.github.com".into()),
@@ -556,11 +638,7 @@ fn analyze_one(
                 }
             }
         }
-        "powershell" | "pwsh" | "powershell.exe" | "pwsh.exe" => {
-            if let Some(script) = option_value(args, &["-c", "-Command", "-command"]) {
-                analyze_nested(&script, ctx, depth);
-            }
-        }
+        "powershell" | "pwsh" => powershell(args, ctx, depth),
         n if is_powershell_web(n) => powershell_web(args, ctx),
         n if n.contains(shell::SUBSTITUTION) || n.starts_with('$') => {
             // The command name is computed (`$(echo curl)`, `${X}`): judge by arguments.
@@ -583,17 +661,89 @@ fn analyze_one(
         {
             scripts.extend(cmd.stdin_text.iter().cloned());
         }
-        for s in scripts {
-            if let Some(dest) = code::code_upload(&s) {
+        // Payloads the code decodes and runs (`exec(b64decode('…'))`) are
+        // read as code too, one level deep.
+        let decoded: Vec<String> = scripts
+            .iter()
+            .flat_map(|s| code::decoded_payloads(s))
+            .collect();
+        for s in scripts.iter().chain(&decoded) {
+            if let Some(dest) = code::code_upload(s) {
                 ctx.hit(lang.tool, dest, format!("{} upload one-liner", lang.tool));
             }
             // Shell commands run from the code: os.system("curl …"), execSync(…).
-            for shell_cmd in code::embedded_commands(&s) {
+            for shell_cmd in code::embedded_commands(s) {
                 analyze_nested(&shell_cmd, ctx, depth);
+            }
+        }
+        // `python -m twine upload …`, `python -m awscli s3 cp …`: the module is the tool.
+        if lang.tool == "python -c" && depth < shell::MAX_DEPTH {
+            if let Some(at) = args.iter().position(|a| a == "-m") {
+                let tool = match args.get(at + 1).map(String::as_str) {
+                    Some("awscli") => Some("aws"),
+                    Some("httpie") => Some("http"),
+                    Some(m @ ("twine" | "gsutil" | "rclone")) => Some(m),
+                    _ => None,
+                };
+                if let Some(tool) = tool {
+                    let mut words = vec![tool.to_owned()];
+                    words.extend(args[at + 2..].iter().cloned());
+                    let sub = SimpleCommand {
+                        words,
+                        stdin: cmd.stdin,
+                        ..SimpleCommand::default()
+                    };
+                    analyze_one(&sub, prev, ctx, depth + 1);
+                }
             }
         }
     }
     let _ = xargs;
+}
+
+/// `cu$@rl`, `w${x}get`, `c$(…)url`: a command name with expansions that are
+/// empty in an agent's shell (unset variables, no positional parameters)
+/// around a network tool's name. Returns that name.
+fn hidden_tool_name(name: &str) -> Option<String> {
+    if !name.contains('$') || name.starts_with('$') {
+        return None;
+    }
+    let mut out = String::new();
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '$' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek().copied() {
+            Some('@' | '*' | '#' | '-' | '!' | '?') => {
+                chars.next();
+            }
+            Some('{') | Some('(') => {
+                let close = if chars.peek() == Some(&'{') { '}' } else { ')' };
+                for d in chars.by_ref() {
+                    if d == close {
+                        break;
+                    }
+                }
+            }
+            _ => {
+                while chars
+                    .peek()
+                    .is_some_and(|d| d.is_ascii_alphanumeric() || *d == '_')
+                {
+                    chars.next();
+                }
+            }
+        }
+    }
+    const TOOLS: &[&str] = &[
+        "curl", "wget", "nc", "ncat", "netcat", "socat", "scp", "rsync", "sftp", "ssh", "ftp",
+        "lftp", "aws", "gsutil", "rclone", "gh", "git", "http", "https", "xh", "python", "python3",
+        "node", "perl", "ruby", "php", "bash", "sh",
+    ];
+    let base = basename(&out);
+    TOOLS.contains(&base).then(|| base.to_owned())
 }
 
 /// The text fed to a command's stdin, when all of it is visible in the
@@ -1775,6 +1925,211 @@ fn dev_tcp(word: &str, ctx: &mut Context<'_>) {
             ctx.hit("/dev/tcp", dest, "bash /dev/tcp connection");
         }
     }
+    // gawk's `/inet/tcp/LPORT/HOST/RPORT` (also inet4, inet6, udp); host 0 listens.
+    if let Some(i) = word.find("/inet") {
+        let mut parts = word[i + 1..].split('/');
+        let family = parts.next().unwrap_or("");
+        let proto = parts.next().unwrap_or("");
+        let _local_port = parts.next();
+        let host = parts.next().unwrap_or("");
+        if matches!(family, "inet" | "inet4" | "inet6")
+            && matches!(proto, "tcp" | "udp")
+            && !host.is_empty()
+            && host != "0"
+        {
+            let dest = if host.contains('$') {
+                Destination::Unknown
+            } else {
+                Destination::Host(super::normalize_host(host))
+            };
+            ctx.hit("gawk /inet", dest, "gawk network connection");
+        }
+    }
+}
+
+/// `docker run [OPTIONS] IMAGE COMMAND…`, `docker exec [OPTIONS] CONTAINER
+/// COMMAND…`: the command runs with whatever the container mounts, so it is
+/// read like a command run here.
+fn container_command(args: &[String], ctx: &mut Context<'_>, depth: usize) {
+    const WITH_ARG: &[&str] = &[
+        "-v",
+        "--volume",
+        "-e",
+        "--env",
+        "--env-file",
+        "-p",
+        "--publish",
+        "-w",
+        "--workdir",
+        "--name",
+        "--network",
+        "--net",
+        "-u",
+        "--user",
+        "--entrypoint",
+        "-m",
+        "--memory",
+        "--cpus",
+        "--mount",
+        "-l",
+        "--label",
+        "--label-file",
+        "--add-host",
+        "--device",
+        "--dns",
+        "-h",
+        "--hostname",
+        "--ulimit",
+        "--cap-add",
+        "--cap-drop",
+        "--security-opt",
+        "--platform",
+        "--pull",
+        "--restart",
+        "--log-driver",
+        "--log-opt",
+        "--tmpfs",
+        "--shm-size",
+        "--gpus",
+        "--ipc",
+        "--pid",
+        "--runtime",
+        "--group-add",
+        "-a",
+        "--attach",
+        "--cidfile",
+        "--expose",
+        "--link",
+        "--volumes-from",
+        "-c",
+        "--cpu-shares",
+        "--cpuset-cpus",
+        "--detach-keys",
+        "--stop-signal",
+        "--stop-timeout",
+        "--health-cmd",
+        "--uts",
+        "--userns",
+        "--memory-swap",
+        "--context",
+        "-H",
+        "--host",
+        "--config",
+        "--log-level",
+    ];
+    let mut i = 0;
+    // Global options, the subcommand, its options, then the image/container.
+    let mut seen_sub = false;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a == "--" {
+            i += 1;
+            continue;
+        }
+        if a.starts_with('-') && a.len() > 1 {
+            i += if WITH_ARG.contains(&a) { 2 } else { 1 };
+            continue;
+        }
+        if !seen_sub {
+            seen_sub = true;
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    // args[i] is the image or container; the rest is the command.
+    if i + 1 < args.len() && depth < shell::MAX_DEPTH {
+        let mut words = args[i + 1..].to_vec();
+        if words[0].starts_with('-') {
+            // Only options follow: the image's entrypoint is the tool
+            // (`curlimages/curl -F …`), named after its repository.
+            let image = args[i].rsplit('/').next().unwrap_or("");
+            let image = image.split([':', '@']).next().unwrap_or("");
+            words.insert(0, image.to_owned());
+        }
+        let sub = SimpleCommand {
+            words,
+            ..SimpleCommand::default()
+        };
+        analyze_one(&sub, None, ctx, depth + 1);
+    }
+}
+
+/// `powershell -Command SCRIPT` / `-EncodedCommand BASE64(UTF-16LE)`:
+/// parameter names are case-insensitive prefixes (`-c`, `-enc`, `-ec`).
+fn powershell(args: &[String], ctx: &mut Context<'_>, depth: usize) {
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].to_ascii_lowercase();
+        let value = args.get(i + 1);
+        let is_prefix = |full: &str, min: usize| {
+            a.len() >= min && a.starts_with('-') && full.starts_with(&a[1..])
+        };
+        if a == "-e" || a == "-ec" || is_prefix("encodedcommand", 3) {
+            if let Some(script) = value.and_then(|v| decode_utf16_base64(v)) {
+                powershell_script(&script, ctx, depth);
+            } else {
+                ctx.problems
+                    .push("a PowerShell encoded command could not be decoded".into());
+            }
+            return;
+        }
+        if a == "-c" || is_prefix("command", 4) {
+            // Everything after -Command is the script.
+            let script = args[i + 1..].join(" ");
+            powershell_script(&script, ctx, depth);
+            return;
+        }
+        if !a.starts_with('-') {
+            // A positional script file or command text.
+            let script = args[i..].join(" ");
+            powershell_script(&script, ctx, depth);
+            return;
+        }
+        // Parameters that take a value.
+        let takes = [
+            "-executionpolicy",
+            "-ep",
+            "-file",
+            "-f",
+            "-windowstyle",
+            "-w",
+            "-configurationname",
+            "-workingdirectory",
+            "-wd",
+            "-outputformat",
+            "-of",
+            "-inputformat",
+            "-if",
+            "-psconsolefile",
+            "-version",
+            "-v",
+            "-settingsfile",
+        ];
+        i += if takes.contains(&a.as_str()) { 2 } else { 1 };
+    }
+}
+
+fn powershell_script(script: &str, ctx: &mut Context<'_>, depth: usize) {
+    if let Some(dest) = code::code_upload(script) {
+        ctx.hit("PowerShell", dest, "PowerShell web upload");
+    }
+    analyze_nested(script, ctx, depth);
+}
+
+fn decode_utf16_base64(text: &str) -> Option<String> {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(text.trim().as_bytes())
+        .ok()?;
+    if bytes.len() % 2 != 0 {
+        return None;
+    }
+    let units: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    String::from_utf16(&units).ok()
 }
 
 /// Whether an unparseable command mentions a network tool or a URL.
