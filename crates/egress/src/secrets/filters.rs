@@ -29,6 +29,9 @@ pub fn is_placeholder(value: &str) -> bool {
     {
         return true;
     }
+    if is_documentation_key(value) {
+        return true;
+    }
     let lower = value.to_ascii_lowercase();
     const MARKERS: &[&str] = &[
         "xxxx",
@@ -42,6 +45,9 @@ pub fn is_placeholder(value: &str) -> bool {
         "redacted",
         "insert",
         "dummy",
+        "not-a-real",
+        "not_a_real",
+        "notarealtoken",
         "<",
         ">",
         "${",
@@ -86,6 +92,35 @@ pub fn is_placeholder(value: &str) -> bool {
         }
     }
     false
+}
+
+/// Credentials published on purpose in vendors' documentation and tools,
+/// copied verbatim into countless tutorials, READMEs and tests: jwt.io's
+/// sample token (matched by its signature), the Azurite / storage-emulator
+/// account key, Stripe's documented test keys, Mailgun's and GitHub's
+/// documentation keys. AWS's `…EXAMPLE` keys are caught by the `example`
+/// marker.
+const DOCUMENTATION_KEYS: &[&str] = &[
+    // jwt.io's HS256 sample ("John Doe", secret `your-256-bit-secret`).
+    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    // Azurite / Azure Storage Emulator `devstoreaccount1` key.
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    // Stripe's documented test-mode keys.
+    "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+    "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+    "sk_test_26PHem9AhJZvU623DfE1x4sd",
+    "rk_test_26PHem9AhJZvU623DfE1x4sd",
+    // Mailgun's documentation key.
+    "key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
+    // GitHub's REST documentation token.
+    "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+];
+
+/// Whether `value` is, or (for a JWT) ends with, a documentation key.
+fn is_documentation_key(value: &str) -> bool {
+    DOCUMENTATION_KEYS
+        .iter()
+        .any(|k| value == *k || (value.starts_with("eyJ") && value.ends_with(k)))
 }
 
 /// Whether a token body looks machine-generated rather than like a word or
@@ -195,6 +230,9 @@ pub(super) fn accept(
         }
         None => {}
     }
+    if spec.kind == "basic_auth" && basic_pair_is_placeholder(value) {
+        return None;
+    }
     if spec.tier != Tier::Specific && is_stop_value(value) {
         return None;
     }
@@ -208,6 +246,27 @@ pub(super) fn accept(
         return None;
     }
     Some((span, verified))
+}
+
+/// HTTP Basic credentials whose decoded `user:password` has a placeholder,
+/// a stock value or the user name as its password: `username:password`,
+/// `aladdin:opensesame`, `admin:admin`, `user:<password>`.
+fn basic_pair_is_placeholder(value: &str) -> bool {
+    use base64::Engine as _;
+    let trimmed = value.trim_end_matches('=');
+    let Ok(bytes) = base64::engine::general_purpose::STANDARD_NO_PAD.decode(trimmed) else {
+        return false;
+    };
+    let Ok(pair) = std::str::from_utf8(&bytes) else {
+        return false;
+    };
+    let Some((user, password)) = pair.split_once(':') else {
+        return false;
+    };
+    password.is_empty()
+        || is_placeholder(password)
+        || is_stop_value(password)
+        || password.eq_ignore_ascii_case(user)
 }
 
 /// `postgres://postgres:postgres@…`: a password equal to its user name is a
@@ -404,9 +463,25 @@ fn is_stop_value(value: &str) -> bool {
         "letmein",
         "qwerty",
         "12345678",
+        // Stock passwords of documentation and vendor defaults.
+        "opensesame",
+        "open sesame",
+        "changeit",
+        "password1",
+        "password123",
+        "passw0rd",
+        "p@ssw0rd",
     ];
     let lower = value.trim().to_ascii_lowercase();
-    STOP.contains(&lower.as_str())
+    if STOP.contains(&lower.as_str()) {
+        return true;
+    }
+    // `open_sesame`, `pass-word`: the same stock value with separators.
+    let squashed: String = lower
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
+        .collect();
+    squashed.len() != lower.len() && STOP.contains(&squashed.as_str())
 }
 
 /// Names whose `…_key` / `…_secret` / `…_token` is an identifier or public
@@ -569,6 +644,20 @@ fn assignment_value_ok(text: &str, span: Span) -> bool {
     if value.starts_with('$') || value.starts_with('%') || value.starts_with('@') {
         return false;
     }
+    // A CSS selector or fragment id (`#add-password`, `#reset-token`).
+    if value.strip_prefix('#').is_some_and(|rest| {
+        !rest.is_empty()
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c == '-' || c == '_')
+    }) {
+        return false;
+    }
+    // A YAML tag, not a value: `!vault |` (Ansible Vault), `!secret db_pw`
+    // (Home Assistant), `!Ref DbPassword` (CloudFormation).
+    if !quoted && is_yaml_tag(value) {
+        return false;
+    }
     // A PowerShell cmdlet call (`$pass = ConvertTo-SecureString …`).
     if !quoted && is_cmdlet(value) {
         return false;
@@ -628,6 +717,18 @@ fn assignment_value_ok(text: &str, span: Span) -> bool {
         }
     }
     true
+}
+
+/// `!name`: a YAML tag (letters only, an optional `!!` or `::` scope).
+fn is_yaml_tag(value: &str) -> bool {
+    let Some(name) = value.strip_prefix('!') else {
+        return false;
+    };
+    let name = name.strip_prefix('!').unwrap_or(name);
+    !name.is_empty()
+        && name.len() <= 24
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == ':')
 }
 
 /// The assignment operator just before a value, if it is directly adjacent
