@@ -38,6 +38,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod automaton;
 pub mod mask;
 pub mod negation;
 pub mod normalize;

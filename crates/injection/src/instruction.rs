@@ -20,10 +20,11 @@
 use crate::fold::{non_ascii_runs, Folded};
 use crate::rules::{expand, Error, ErrorKind, RuleSpec};
 use crate::Tier;
-use aho_corasick::automaton::{Automaton, StateID};
+use aho_corasick::automaton::Automaton;
 use aho_corasick::dfa::{self, DFA};
 use aho_corasick::nfa::contiguous;
-use aho_corasick::{Anchored, MatchKind};
+use aho_corasick::MatchKind;
+use palisade_common::automaton::{walk_streams, INTERLEAVE_MIN, STREAMS};
 use palisade_common::quotes::quoted_spans;
 use palisade_common::Span;
 use regex::Regex;
@@ -152,18 +153,6 @@ enum Walker {
     Nfa(contiguous::NFA),
 }
 
-/// Texts at least this long are walked by [`STREAMS`] interleaved DFA
-/// passes; shorter ones by one. Four parts overlapping by a keyword length
-/// already pay off on the stretches of a 1 KB message (7.6 -> 6.4 µs).
-const INTERLEAVE_MIN: usize = 256;
-
-/// Independent DFA walks per long text. One walk is bound by the latency
-/// of two dependent table loads per byte; four overlap them (measured on
-/// 1 MiB of English prose: 2.1 ms for one walk, 1.05 ms for two, 0.6 ms
-/// for four). The side-by-side loop in [`KeywordSet::mark_streams`] names
-/// its four states, so this stays 4.
-const STREAMS: usize = 4;
-
 impl KeywordSet {
     fn build(keywords: &[String], which: &[usize], dense: bool) -> Result<Option<Self>, Error> {
         if which.is_empty() {
@@ -222,9 +211,8 @@ impl KeywordSet {
     }
 
     /// [`KeywordSet::mark`] with the text cut into `streams` parts (1 or
-    /// [`STREAMS`]) walked side by side. Each part but the last reaches
-    /// `max_len - 1` bytes into the next, so every occurrence lies wholly
-    /// inside one part; a keyword seen twice is marked twice, harmlessly.
+    /// [`STREAMS`]) walked side by side ([`walk_streams`]); a keyword seen
+    /// by two parts is marked twice, harmlessly.
     fn mark_streams(
         &self,
         text: &[u8],
@@ -247,70 +235,21 @@ impl KeywordSet {
         keyword_rules: &[Vec<usize>],
         on: &mut [bool],
     ) {
-        let Ok(start) = d.start_state(Anchored::No) else {
-            // An unanchored DFA always has an unanchored start state; if it
-            // had none, every keyword rule would run (a superset is safe).
-            for &k in &self.index {
-                for &r in &keyword_rules[k] {
-                    on[r] = true;
-                }
-            }
-            return;
-        };
-        let mut hit = |sid: StateID| {
+        let walked = walk_streams(d, text, self.max_len, streams, |sid, _| {
             for i in 0..d.match_len(sid) {
                 let k = self.index[d.match_pattern(sid, i).as_usize()];
                 for &r in &keyword_rules[k] {
                     on[r] = true;
                 }
             }
-        };
-        let n = text.len();
-        let k = if streams >= STREAMS { STREAMS } else { 1 };
-        let q = n / k;
-        let reach = self.max_len.saturating_sub(1);
-        let mut parts: [&[u8]; STREAMS] = [&[]; STREAMS];
-        for (i, part) in parts.iter_mut().enumerate().take(k) {
-            let end = if i + 1 == k {
-                n
-            } else {
-                ((i + 1) * q + reach).min(n)
-            };
-            *part = &text[i * q..end];
-        }
-        let parts = &parts[..k];
-        let mut sid = [start; STREAMS];
-        // Side by side while every part has bytes left (four named states
-        // and parts cut to one length, so the loop has no bounds checks)…
-        let common = if k == STREAMS {
-            parts.iter().map(|p| p.len()).min().unwrap_or(0)
-        } else {
-            0
-        };
-        if let [a, b, c, e] = parts {
-            let (a, b, c, e) = (&a[..common], &b[..common], &c[..common], &e[..common]);
-            let [mut s0, mut s1, mut s2, mut s3] = sid;
-            for i in 0..common {
-                s0 = d.next_state(Anchored::No, s0, a[i]);
-                s1 = d.next_state(Anchored::No, s1, b[i]);
-                s2 = d.next_state(Anchored::No, s2, c[i]);
-                s3 = d.next_state(Anchored::No, s3, e[i]);
-                if d.is_special(s0) | d.is_special(s1) | d.is_special(s2) | d.is_special(s3) {
-                    for s in [s0, s1, s2, s3] {
-                        if d.is_match(s) {
-                            hit(s);
-                        }
-                    }
-                }
-            }
-            sid = [s0, s1, s2, s3];
-        }
-        // …then each part's rest on its own.
-        for (s, p) in sid.iter_mut().zip(parts) {
-            for &b in &p[common..] {
-                *s = d.next_state(Anchored::No, *s, b);
-                if d.is_special(*s) && d.is_match(*s) {
-                    hit(*s);
+        });
+        if walked.is_err() {
+            // An unanchored automaton always has an unanchored start state;
+            // if it had none, every keyword rule would run (a superset is
+            // safe).
+            for &k in &self.index {
+                for &r in &keyword_rules[k] {
+                    on[r] = true;
                 }
             }
         }

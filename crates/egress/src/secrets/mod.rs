@@ -38,7 +38,9 @@
 mod filters;
 
 use crate::error::{Error, ErrorKind};
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use aho_corasick::automaton::Automaton;
+use aho_corasick::{dfa, MatchKind};
+use palisade_common::automaton::walk;
 use palisade_common::mask::mask_secret;
 use palisade_common::{Severity, Span};
 use regex::{Regex, RegexBuilder};
@@ -278,7 +280,11 @@ pub struct Redacted {
 #[derive(Clone, Debug)]
 pub struct SecretScanner {
     rules: Vec<SecretRule>,
-    prefilter: AhoCorasick,
+    /// A full DFA: one transition per byte, the fastest walk for a few
+    /// hundred keywords (a few hundred KB, built once).
+    prefilter: dfa::DFA,
+    /// The longest keyword, in bytes.
+    max_keyword_len: usize,
     /// For each prefilter pattern, the rules it enables.
     keyword_rules: Vec<Vec<usize>>,
     /// No keyword can be spelled by a mask (`…****`), so the keyword hits of
@@ -360,17 +366,18 @@ impl SecretScanner {
             }
             rules.push(SecretRule { spec, regex });
         }
-        let prefilter = AhoCorasickBuilder::new()
+        // Standard match semantics: every state knows all keywords ending at
+        // it, so reporting the matches of each visited state finds every
+        // occurrence.
+        let prefilter = dfa::Builder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            // A full DFA: one transition per byte, the fastest search for a
-            // few hundred keywords (memory is a few hundred KB, built once).
-            .kind(Some(AhoCorasickKind::DFA))
             .build(&keywords)
             .map_err(|e| Error::new(ErrorKind::Rule, format!("keyword prefilter: {e}")))?;
         Ok(SecretScanner {
             rules,
             prefilter,
+            max_keyword_len: keywords.iter().map(String::len).max().unwrap_or(0),
             keywords_survive_masks: keywords.iter().all(|k| keyword_survives_masks(k)),
             keyword_rules,
         })
@@ -669,26 +676,41 @@ impl SecretScanner {
             positions: vec![Vec::new(); self.rules.len()],
             overflow: vec![false; self.rules.len()],
         };
-        for m in self.prefilter.find_overlapping_iter(text) {
-            for &r in &self.keyword_rules[m.pattern().as_usize()] {
-                hits.triggered[r] = true;
-                if self.rules[r].spec.tier == Tier::Specific || hits.overflow[r] {
-                    continue;
-                }
-                let positions = &mut hits.positions[r];
-                let full = positions.len() >= MAX_WINDOWS_PER_RULE;
-                match positions.last_mut() {
-                    Some(last) if last.start == m.start() => last.end = last.end.min(m.end()),
-                    _ if full => hits.overflow[r] = true,
-                    _ => positions.push(Span::new(m.start(), m.end())),
+        let d = &self.prefilter;
+        let walked = walk(d, text.as_bytes(), self.max_keyword_len, |state, end| {
+            for i in 0..d.match_len(state) {
+                let pattern = d.match_pattern(state, i);
+                let hit = Span::new(end - d.pattern_len(pattern), end);
+                for &r in &self.keyword_rules[pattern.as_usize()] {
+                    hits.triggered[r] = true;
+                    if self.rules[r].spec.tier == Tier::Specific || hits.overflow[r] {
+                        continue;
+                    }
+                    let positions = &mut hits.positions[r];
+                    if positions.len() >= RAW_HITS_PER_RULE {
+                        hits.overflow[r] = true;
+                        positions.clear();
+                    } else {
+                        positions.push(hit);
+                    }
                 }
             }
+        });
+        if walked.is_err() {
+            // An unanchored DFA always has an unanchored start state; were
+            // it missing, every rule runs over the whole text (a superset).
+            hits.triggered.fill(true);
+            hits.overflow.fill(true);
         }
         // The prefilter reports hits by where they end; windows and anchors
         // want them by where they start.
-        for positions in &mut hits.positions {
+        for (positions, overflow) in hits.positions.iter_mut().zip(&mut hits.overflow) {
             positions.sort_unstable_by_key(|p| (p.start, p.end));
             positions.dedup_by_key(|p| p.start);
+            if positions.len() > MAX_WINDOWS_PER_RULE {
+                *overflow = true;
+                positions.clear();
+            }
         }
         hits
     }
@@ -697,6 +719,11 @@ impl SecretScanner {
 /// At most this many keyword windows per rule; beyond it the rule scans the
 /// whole text (still linear).
 const MAX_WINDOWS_PER_RULE: usize = 1024;
+/// Raw keyword hits (several keywords may start at one place, and the
+/// interleaved walk reports a hit twice where two parts overlap) collected
+/// per rule before it counts as flooded and scans the whole text, as it does
+/// past [`MAX_WINDOWS_PER_RULE`] distinct ones. A bound on memory.
+const RAW_HITS_PER_RULE: usize = 4 * MAX_WINDOWS_PER_RULE;
 /// A window reaches this many lines before and after a keyword hit.
 const WINDOW_LINES_BEFORE: usize = 1;
 const WINDOW_LINES_AFTER: usize = 3;
