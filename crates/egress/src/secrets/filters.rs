@@ -644,6 +644,11 @@ fn assignment_value_ok(text: &str, span: Span) -> bool {
     if value.starts_with('$') || value.starts_with('%') || value.starts_with('@') {
         return false;
     }
+    // The default of a shell or compose expansion: `${DB_PASSWORD:-postgres}`,
+    // `${TOKEN:?unset}`.
+    if text[..span.start].ends_with(':') && value.starts_with(['-', '=', '?', '+']) {
+        return false;
+    }
     // A CSS selector or fragment id (`#add-password`, `#reset-token`).
     if value.strip_prefix('#').is_some_and(|rest| {
         !rest.is_empty()
@@ -719,7 +724,7 @@ fn assignment_value_ok(text: &str, span: Span) -> bool {
     true
 }
 
-/// `!name`: a YAML tag (letters only, an optional `!!` or `::` scope).
+/// `!name`: a YAML tag (`!Ref`, `!!binary`, `!env_var`, `!Fn::GetAtt`).
 fn is_yaml_tag(value: &str) -> bool {
     let Some(name) = value.strip_prefix('!') else {
         return false;
@@ -728,7 +733,9 @@ fn is_yaml_tag(value: &str) -> bool {
     !name.is_empty()
         && name.len() <= 24
         && name.starts_with(|c: char| c.is_ascii_alphabetic())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == ':')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-'))
 }
 
 /// The assignment operator just before a value, if it is directly adjacent
