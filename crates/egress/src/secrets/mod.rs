@@ -913,31 +913,40 @@ impl Masked {
 
     /// `found` plus the findings `more` of a pass over the masked text,
     /// mapped back to `text`; a new finding that touches a masked value
-    /// absorbs it.
+    /// absorbs it. Both lists are in order, so this is one merge.
     fn merge(
         &self,
         text: &str,
         found: Vec<SecretFinding>,
         more: &[SecretFinding],
     ) -> Vec<SecretFinding> {
-        let mut all = found;
+        let mut out: Vec<SecretFinding> = Vec::with_capacity(found.len() + more.len());
+        let mut found = found.into_iter().peekable();
         for f in more {
             let mut span = self.to_original(f.span);
-            let (absorbed, kept): (Vec<_>, Vec<_>) =
-                all.into_iter().partition(|g| g.span.overlaps(span));
-            for g in &absorbed {
-                span = Span::new(span.start.min(g.span.start), span.end.max(g.span.end));
+            while let Some(g) = found.next_if(|g| g.span.end <= span.start) {
+                out.push(g);
             }
-            all = kept;
-            all.push(SecretFinding {
+            let mut absorbed = false;
+            while let Some(g) = found.next_if(|g| g.span.start < span.end) {
+                span = Span::new(span.start.min(g.span.start), span.end.max(g.span.end));
+                absorbed = true;
+            }
+            // Two new findings widened over the same masked value are one.
+            if let Some(last) = out.last_mut().filter(|l| l.span.end > span.start) {
+                span = Span::new(last.span.start.min(span.start), span.end.max(last.span.end));
+                absorbed = true;
+                out.pop();
+            }
+            out.push(SecretFinding {
                 span,
                 preview: mask_secret(&text[span.range()]),
-                verified: f.verified && absorbed.is_empty(),
+                verified: f.verified && !absorbed,
                 ..f.clone()
             });
         }
-        all.sort_by_key(|f| f.span.start);
-        all
+        out.extend(found);
+        out
     }
 }
 
