@@ -7,7 +7,8 @@
 //! every example matches and no negative does).
 //!
 //! The pipeline follows gitleaks / Nosey Parker: one Aho-Corasick pass over the
-//! text finds which rules' keywords occur; only those rules' regexes run. Each
+//! text (a DFA walked as four interleaved streams) finds which rules'
+//! keywords occur, and where; only those rules' regexes run. Each
 //! candidate then passes the placeholder filter (`<your-api-key>`, `sk-...`,
 //! `xxxx`, documentation keys such as `AKIAIOSFODNN7EXAMPLE`, values already
 //! masked), the rule's structure check (GitHub/npm CRC32 tail, random-looking
@@ -15,6 +16,12 @@
 //! assignments, a value filter (no env references, numbers, booleans or code
 //! expressions). Overlapping candidates are resolved in favour of the more
 //! specific rule, then the longer match.
+//!
+//! Redaction settles: masking a value changes what the context rules read
+//! around it (a candidate that lost to it, a window measured in bytes, a
+//! line's fields), so the masked text is scanned again by those rules, with
+//! the keyword hits carried over from the first pass, and anything new is
+//! mapped back and masked too. A second redaction therefore finds nothing.
 //!
 //! There is deliberately no generic "random-looking string" rule: it would
 //! flag hashes, UUIDs and IDs.
