@@ -349,6 +349,8 @@ pub(crate) fn normalize_host(host: &str) -> String {
 fn is_loopback(host: &str) -> bool {
     host == "localhost"
         || host.ends_with(".localhost")
+        || host == "0.0.0.0"
+        || host == "::"
         || host == "::1"
         || host == "0:0:0:0:0:0:0:1"
         || (host.starts_with("127.") && host.split('.').count() == 4)

@@ -183,7 +183,7 @@ fn analyze_one(
     let words = &cmd.words[start..];
     let name = basename(&words[0]);
     let args = &words[1..];
-    let stdin_fed = cmd.stdin != Stdin::Inherited;
+    let stdin_fed = stdin_carries_data(cmd, prev);
     let xargs = cmd.words[..start].iter().any(|w| basename(w) == "xargs");
     match name {
         "bash" | "sh" | "zsh" | "dash" | "ksh" | "ash" | "fish" => {
@@ -201,7 +201,10 @@ fn analyze_one(
         "eval" => analyze_nested(&args.join(" "), ctx, depth),
         "curl" => curl(args, ctx),
         "wget" => wget(args, ctx),
-        "http" | "https" | "xh" | "xhs" | "httpie" => httpie(name, args, stdin_fed, ctx),
+        "http" | "https" | "xh" | "xhs" | "httpie" => {
+            // Even a literal body on stdin makes httpie send a request body.
+            httpie(name, args, cmd.stdin != Stdin::Inherited, ctx)
+        }
         "aria2c" if ctx.any_host() => {
             for a in positionals(args, &["-d", "-o", "-i", "-x", "-s", "-j"]) {
                 if let Some(d) = url_like(a) {
@@ -235,8 +238,31 @@ fn analyze_one(
                     "-o", "-p", "-Q", "-R", "-S", "-W", "-w",
                 ],
             );
+            // `ssh host bash <<'EOF' … EOF`: typed commands for a remote
+            // shell, not data (unless they expand something here).
+            let remote_shell = !pos.is_empty()
+                && pos[1..].iter().flat_map(|w| w.split_whitespace()).all(|w| {
+                    matches!(
+                        basename(w),
+                        "bash"
+                            | "sh"
+                            | "zsh"
+                            | "dash"
+                            | "ksh"
+                            | "sudo"
+                            | "-s"
+                            | "-l"
+                            | "-e"
+                            | "-x"
+                            | "-i"
+                            | "-"
+                    )
+                });
+            let typed_commands = remote_shell
+                && visible_stdin(cmd, prev)
+                    .is_some_and(|t| t.iter().all(|t| !t.contains("$(") && !t.contains('`')));
             if let Some(target) = pos.first() {
-                if stdin_fed {
+                if stdin_fed && !typed_commands {
                     ctx.hit("ssh", host_dest(target), "data piped to ssh");
                 } else if ctx.any_host() {
                     ctx.hit("ssh", host_dest(target), "ssh connection");
@@ -303,13 +329,19 @@ fn analyze_one(
                                 .any(|w| matches!(w, "put" | "mput" | "reput" | "-put"))
                         })
                 });
-                if !gets_only || ctx.any_host() {
+                // `sftp host:path [local]` fetches the file and exits.
+                let fetch = batch.is_none()
+                    && cmd.stdin == Stdin::Inherited
+                    && remote_spec(target).is_some()
+                    && target.split_once(':').is_some_and(|(_, p)| !p.is_empty());
+                if !(gets_only || fetch) || ctx.any_host() {
                     ctx.hit("sftp", host_dest(target), "sftp session");
                 }
             }
         }
         "ftp" | "lftp" | "tftp" | "ncftp" | "ncftpput" | "smbclient" => {
-            ftp_like(name, args, stdin_fed, &cmd.stdin_text, ctx)
+            let script = visible_stdin(cmd, prev).unwrap_or_default();
+            ftp_like(name, args, stdin_fed, &script, ctx)
         }
         "aws" => aws(args, ctx),
         "gsutil" => gsutil(args, ctx),
@@ -659,7 +691,7 @@ fn analyze_one(
         } else if args.iter().all(|a| a.starts_with('-'))
             || args.first().map(String::as_str) == Some("-")
         {
-            scripts.extend(cmd.stdin_text.iter().cloned());
+            scripts.extend(visible_stdin(cmd, prev).unwrap_or_default());
         }
         // Payloads the code decodes and runs (`exec(b64decode('…'))`) are
         // read as code too, one level deep.
@@ -755,11 +787,7 @@ fn visible_stdin(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> Option<
         Stdin::Inherited => None,
         Stdin::Pipe => {
             let source = prev.and_then(<[SimpleCommand]>::last)?;
-            let first = source.words.first().map(|w| basename(w))?;
-            if !matches!(first, "echo" | "printf") || source.stdin != Stdin::Inherited {
-                return None;
-            }
-            Some(vec![source.words[1..].join(" ")])
+            pipe_source_text(source).map(|t| vec![t])
         }
         _ => {
             let file_input = cmd
@@ -767,6 +795,66 @@ fn visible_stdin(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> Option<
                 .iter()
                 .any(|r| r.op.ends_with('<') && !r.op.ends_with("<<"));
             (!file_input && !cmd.stdin_text.is_empty()).then(|| cmd.stdin_text.clone())
+        }
+    }
+}
+
+/// The text a pipeline stage writes when it is all in the command string:
+/// `echo …`/`printf …` arguments, or `cat` (no file) of a heredoc.
+fn pipe_source_text(source: &SimpleCommand) -> Option<String> {
+    let first = source.words.first().map(|w| basename(w))?;
+    match first {
+        "echo" | "printf" if source.stdin == Stdin::Inherited => Some(
+            source.words[1..]
+                .iter()
+                .filter(|a| !matches!(a.as_str(), "-n" | "-e" | "-ne" | "-en" | "-E"))
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" ")
+                // `echo -e` and `printf` turn these escapes into line breaks.
+                .replace("\\n", "\n")
+                .replace("\\r", "\r")
+                .replace("\\t", "\t"),
+        ),
+        "cat" if source.words.len() == 1 && !source.stdin_text.is_empty() => {
+            Some(source.stdin_text.join("\n"))
+        }
+        _ => None,
+    }
+}
+
+/// Whether a command's stdin carries data: a file, another program's
+/// output, or text typed into the command (a heredoc, `echo … |`). `<
+/// /dev/null`, `true |` and an empty `echo |` do not.
+fn stdin_carries_data(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> bool {
+    let blank = |t: &str| t.trim().is_empty();
+    match cmd.stdin {
+        Stdin::Inherited => false,
+        Stdin::Pipe => match prev.and_then(<[SimpleCommand]>::last) {
+            Some(source)
+                if matches!(
+                    source.words.first().map(|w| basename(w)),
+                    Some("true" | ":")
+                ) =>
+            {
+                false
+            }
+            Some(source) => pipe_source_text(source).is_none_or(|t| !blank(&t)),
+            None => true,
+        },
+        Stdin::Redirect => {
+            let mut any_file = false;
+            for r in cmd
+                .redirects
+                .iter()
+                .filter(|r| r.op.ends_with('<') && !r.op.ends_with("<<"))
+            {
+                any_file = true;
+                if !matches!(r.target.as_str(), "/dev/null" | "/dev/zero" | "NUL") {
+                    return true;
+                }
+            }
+            cmd.stdin_text.iter().any(|t| !blank(t)) || (!any_file && cmd.stdin_text.is_empty())
         }
     }
 }
@@ -933,6 +1021,9 @@ fn piped_into_shell(prev: &[SimpleCommand], ctx: &mut Context<'_>, depth: usize)
             .copied()
             .collect::<Vec<_>>()
             .join(" "),
+        Some("cat") if sw.len() == 1 && !source.stdin_text.is_empty() => {
+            source.stdin_text.join("\n")
+        }
         _ => {
             if decodes {
                 ctx.problems
@@ -1266,6 +1357,7 @@ fn curl(args: &[String], ctx: &mut Context<'_>) {
     // file, stdin, a variable or a command is local data then.
     let mut get = false;
     let mut query: Option<String> = None;
+    let mut pinned: Vec<Destination> = Vec::new();
     let mut urls: Vec<String> = Vec::new();
     let mut method: Option<String> = None;
     let mut i = 0;
@@ -1313,6 +1405,13 @@ fn curl(args: &[String], ctx: &mut Context<'_>) {
                 }
                 "get" => get = true,
                 "request" => method = value.map(|v| v.to_ascii_uppercase()),
+                // `--resolve HOST:PORT:ADDR` / `--connect-to H:P:H2:P2` send
+                // the request for an (allowed-looking) URL host elsewhere.
+                "resolve" | "connect-to" => {
+                    if let Some(target) = value.as_deref().and_then(curl_pinned_target) {
+                        pinned.push(target);
+                    }
+                }
                 "url" => urls.extend(value),
                 "config" => ctx
                     .problems
@@ -1366,10 +1465,13 @@ fn curl(args: &[String], ctx: &mut Context<'_>) {
             }
         }
     }
-    let dests: Vec<Destination> = urls
+    let mut dests: Vec<Destination> = urls
         .iter()
         .filter_map(|u| url_like(u).or_else(|| unknown_if_var(u)))
         .collect();
+    if !dests.is_empty() {
+        dests.extend(pinned);
+    }
     match sends {
         Some(reason) => {
             if dests.is_empty() {
@@ -1386,6 +1488,33 @@ fn curl(args: &[String], ctx: &mut Context<'_>) {
         }
         None => {}
     }
+}
+
+/// The address of a curl `--resolve HOST:PORT:ADDR[,ADDR]` or the host of
+/// `--connect-to HOST:PORT:HOST2:PORT2` (`None` when it keeps the host).
+fn curl_pinned_target(value: &str) -> Option<Destination> {
+    let mut rest = value;
+    for _ in 0..2 {
+        rest = if let Some(r) = rest.strip_prefix('[') {
+            r.split_once("]:")?.1
+        } else {
+            rest.split_once(':')?.1
+        };
+    }
+    let rest = rest.trim_start_matches('+');
+    let addr = if let Some(r) = rest.strip_prefix('[') {
+        r.split(']').next().unwrap_or("")
+    } else {
+        rest.split([',', ':']).next().unwrap_or("")
+    };
+    if addr.is_empty() {
+        return None;
+    }
+    Some(if addr.contains('$') {
+        Destination::Unknown
+    } else {
+        Destination::Host(super::normalize_host(addr))
+    })
 }
 
 /// A word that is an unresolved variable or substitution stands for a URL we cannot see.
@@ -1450,6 +1579,15 @@ fn wget(args: &[String], ctx: &mut Context<'_>) {
         let (name, inline) = match a.split_once('=') {
             Some((n, v)) => (n, Some(v.to_owned())),
             None => (a, None),
+        };
+        // wget accepts unambiguous abbreviations (`--post-f`, `--body-d`).
+        let name = match name {
+            n if n.starts_with("--post-d") => "--post-data",
+            n if n.starts_with("--post-f") => "--post-file",
+            n if n.starts_with("--body-d") => "--body-data",
+            n if n.starts_with("--body-f") => "--body-file",
+            n if n.len() > 4 && "--method".starts_with(n) => "--method",
+            n => n,
         };
         let value = if WITH_ARG.contains(&name) && inline.is_none() {
             let v = args.get(i).cloned();
@@ -1673,6 +1811,8 @@ fn ftp_like(
     let puts = tool == "ncftpput"
         || args.iter().any(|a| put_word(a))
         || stdin_text.iter().any(|t| put_word(t));
+    // A visible script (heredoc, `printf … |`) is judged by its commands.
+    let stdin_fed = stdin_fed && stdin_text.is_empty();
     if tool == "ftp" {
         // BSD/tnftp `ftp -u URL FILE…` uploads the files.
         if let Some(url) = option_value(args, &["-u"]).filter(|u| is_url(u)) {
