@@ -1048,6 +1048,7 @@ struct Fixed {
     reported: Regex,
     question_aux: Regex,
     field_after: Regex,
+    pending_object: Regex,
     want_know: Regex,
     noun_after_user: Regex,
     asked_for_help: Regex,
@@ -1983,7 +1984,7 @@ impl ClaimDetector {
         {
             return false;
         }
-        if self.fixed.field_after.is_match(after) {
+        if self.fixed.field_after.is_match(after) || self.fixed.pending_object.is_match(after) {
             return false;
         }
         if (lp.contains("want") || lp.contains("like")) && self.fixed.want_know.is_match(after) {
@@ -2187,6 +2188,11 @@ impl Fixed {
             ),
             field_after: build(
                 r#"(?i)^["'”’]?\s+(?:labels?|tags?|toggles?|columns?|fields?|flags?|attributes?|property|properties|events?|states?|status|timestamps?|booleans?|bits?|enums?|values?|keys?|params?|parameters?|metrics?|counts?|rates?|badges?|checkbox(?:es)?|tables?|rows?)\b"#,
+            ),
+            // "agreed to nothing yet", "has chosen none so far", "confirmed
+            // receipt of the email": nothing was decided.
+            pending_object: build(
+                r"(?i)^\s+(?:(?:to|on|upon)\s+)?(?:nothing|none|anything)(?:\s+of\s+(?:it|them|these|those|the\s+\w+))?\s*(?:,\s*)?(?:yet|so\s+far|for\s+now|at\s+this\s+point)\b|^\s+(?:the\s+)?receipt\b",
             ),
             want_know: build(
                 r"(?i)^\s+to\s+(?:know|understand|learn|see (?:if|whether|how|why|what)|check (?:if|whether)|find out|ask|discuss|talk|explore|hear|clarify|compare|investigate|get a sense)\b",
