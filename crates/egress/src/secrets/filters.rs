@@ -114,6 +114,8 @@ const DOCUMENTATION_KEYS: &[&str] = &[
     "key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
     // GitHub's REST documentation token.
     "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+    // Google reCAPTCHA v2's published test secret key.
+    "6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe",
 ];
 
 /// Whether `value` is, or (for a JWT) ends with, a documentation key.
@@ -502,6 +504,9 @@ fn names_a_non_secret(text: &str, span: Span) -> bool {
     const NON_SECRET: &[&str] = &[
         "public",
         "publishable",
+        "site_key",
+        "sitekey",
+        "site-key",
         "idempotency",
         "cache",
         "sort",
@@ -696,7 +701,7 @@ fn assignment_value_ok(text: &str, span: Span) -> bool {
     {
         return false;
     }
-    if is_bcrypt_like(value) {
+    if is_bcrypt_like(value) || is_namespaced_id(value) {
         return false;
     }
     if quoted {
@@ -763,6 +768,24 @@ fn has_interpolation(value: &str) -> bool {
     bytes.windows(2).any(|w| {
         w[0] == b'$' && (w[1].is_ascii_uppercase() || w[1] == b'{' || w[1] == b'(' || w[1] == b'_')
     })
+}
+
+/// `user:1234:cart`, `tenant:acme:v2`: a colon-namespaced cache or storage
+/// key made of lowercase words and numbers, not a credential.
+fn is_namespaced_id(value: &str) -> bool {
+    let mut parts = 0usize;
+    for part in value.split(':') {
+        parts += 1;
+        let word = !part.is_empty()
+            && (part.bytes().all(|b| b.is_ascii_digit())
+                || part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || matches!(b, b'_' | b'-' | b'.')));
+        if !word {
+            return false;
+        }
+    }
+    parts >= 3
 }
 
 fn is_bcrypt_like(value: &str) -> bool {
