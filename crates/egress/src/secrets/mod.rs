@@ -147,7 +147,9 @@ pub enum Check {
 #[serde(rename_all = "snake_case")]
 pub enum Tier {
     /// Found by the name a value is assigned to (`password=…`): the value
-    /// filter applies (no env references, numbers, code expressions).
+    /// filter applies (no env references, numbers, code expressions). A
+    /// match must contain one of the rule's keywords within its first 64
+    /// bytes: the search leaps from keyword to keyword.
     Generic,
     /// Found by surrounding context (`Bearer …`, `user:pass@`, a vendor-named
     /// variable).
