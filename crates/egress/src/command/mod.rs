@@ -22,7 +22,8 @@
 //! | gh gist create, gh release upload | always (gist.github.com / github.com) |
 //! | docker/podman push, npm/pnpm/yarn publish, twine upload, gem push, cargo publish, helm push | the registry is named in the command (`host:port/image`, `--registry URL`, `--repository-url URL`, `oci://host`) |
 //! | git push | to a URL, or to a remote added (`git remote add`/`set-url`) earlier in the same command |
-//! | python -c, node -e, perl -e, ruby -e, php -r (also heredoc scripts) | the code posts, uploads or writes to a socket |
+//! | python -c, node -e, perl -e, ruby -e, php -r, Rscript/R -e, julia -e, deno eval (also heredoc and piped scripts) | the code posts, uploads or writes to a socket |
+//! | wget2, lwp-request/`POST`/`PUT`, BusyBox ftpput/tftp -p, gcloud compute scp, git send-email | a body, a put or a copy to a remote |
 //! | `/dev/tcp/host/port`, `/dev/udp/…` | always |
 //! | dig, nslookup, host | the queried name is built from a substitution (DNS exfiltration) |
 //! | mail, mailx, mutt, sendmail, swaks | an attachment or stdin body is sent |

@@ -200,7 +200,23 @@ fn analyze_one(
         }
         "eval" => analyze_nested(&args.join(" "), ctx, depth),
         "curl" => curl(args, ctx),
-        "wget" => wget(args, ctx),
+        "wget" | "wget2" => wget(args, ctx),
+        // libwww-perl: `lwp-request -m POST URL < f`, `POST URL < f`.
+        "lwp-request" | "POST" | "PUT" => {
+            let method = if name == "lwp-request" {
+                option_value(args, &["-m"]).map(|m| m.to_ascii_uppercase())
+            } else {
+                Some(name.to_owned())
+            };
+            let url = positionals(args, &["-m", "-c", "-b", "-t", "-i", "-C", "-H", "-P"])
+                .into_iter()
+                .find_map(url_like);
+            if method.is_some_and(|m| matches!(m.as_str(), "POST" | "PUT")) {
+                if let Some(dest) = url {
+                    ctx.hit(name, dest, format!("{name} upload"));
+                }
+            }
+        }
         "http" | "https" | "xh" | "xhs" | "httpie" => {
             // Even a literal body on stdin makes httpie send a request body.
             httpie(name, args, cmd.stdin != Stdin::Inherited, ctx)
@@ -339,7 +355,7 @@ fn analyze_one(
                 }
             }
         }
-        "ftp" | "lftp" | "tftp" | "ncftp" | "ncftpput" | "smbclient" => {
+        "ftp" | "lftp" | "tftp" | "ncftp" | "ncftpput" | "ftpput" | "smbclient" => {
             let script = visible_stdin(cmd, prev).unwrap_or_default();
             ftp_like(name, args, stdin_fed, &script, ctx)
         }
@@ -351,6 +367,31 @@ fn analyze_one(
             {
                 let skip = if pos[0] == "alpha" { 2 } else { 1 };
                 cloud_copy("gcloud storage", &pos[skip..], ctx);
+            } else if pos.len() >= 2 && pos[0] == "compute" && pos[1] == "scp" {
+                // `gcloud compute scp FILE… VM:PATH`.
+                let rest: Vec<String> = args
+                    .iter()
+                    .skip_while(|a| a.as_str() != "scp")
+                    .skip(1)
+                    .cloned()
+                    .collect();
+                copy_to_remote(
+                    "gcloud compute scp",
+                    &rest,
+                    &[
+                        "--zone",
+                        "--project",
+                        "--account",
+                        "--configuration",
+                        "--ssh-key-file",
+                        "--strict-host-key-checking",
+                        "--port",
+                        "--scp-flag",
+                        "--ssh-key-expire-after",
+                        "--verbosity",
+                    ],
+                    ctx,
+                );
             }
         }
         "rclone" => rclone(args, stdin_fed, ctx),
@@ -459,7 +500,12 @@ fn analyze_one(
                     Destination::Host("github.com".into()),
                     "gh repo create --push",
                 );
-            } else if pos.len() >= 2 && pos[0] == "gist" && pos[1] == "create" {
+            } else if pos.len() >= 2
+                && pos[0] == "gist"
+                && (pos[1] == "create"
+                    || (pos[1] == "edit"
+                        && args.iter().any(|a| a == "-a" || a.starts_with("--add"))))
+            {
                 ctx.hit(
                     "gh",
                     Destination::Host("gist.github.com".into()),
@@ -890,6 +936,14 @@ fn interpreter(name: &str) -> Option<Interp> {
         "php" => Interp {
             tool: "php -r",
             flags: &["-r"],
+        },
+        "Rscript" | "R" => Interp {
+            tool: "Rscript -e",
+            flags: &["-e"],
+        },
+        "julia" => Interp {
+            tool: "julia -e",
+            flags: &["-e", "--eval"],
         },
         _ => return None,
     })
@@ -1808,7 +1862,9 @@ fn ftp_like(
             || s.contains("mirror -R")
             || s.contains("mirror --reverse")
     };
-    let puts = tool == "ncftpput"
+    let puts = matches!(tool, "ncftpput" | "ftpput")
+        // BusyBox `tftp -p -l FILE HOST` puts.
+        || (tool == "tftp" && args.iter().any(|a| a == "-p"))
         || args.iter().any(|a| put_word(a))
         || stdin_text.iter().any(|t| put_word(t));
     // A visible script (heredoc, `printf … |`) is judged by its commands.
@@ -1950,6 +2006,8 @@ fn rclone(args: &[String], stdin_fed: bool, ctx: &mut Context<'_>) {
         ],
     );
     let remote = |s: &str| -> Option<String> {
+        // `:s3:bucket/path` configures a backend on the fly: name it by the backend.
+        let s = s.strip_prefix(':').unwrap_or(s);
         let colon = s.find(':')?;
         let name = &s[..colon];
         (!name.is_empty() && !name.contains('/') && name.len() > 1).then(|| name.to_owned())
@@ -2018,10 +2076,29 @@ fn git(args: &[String], ctx: &mut Context<'_>) {
         {
             ctx.git_remotes.insert(pos[1].to_owned(), pos[2].to_owned());
         }
+        // `git config remote.NAME.url URL` (also `pushurl`).
+        "config" if pos.len() >= 2 && ctx.git_remotes.len() < 64 => {
+            let key = pos[0].to_ascii_lowercase();
+            if let Some(name) = key.strip_prefix("remote.").and_then(|k| {
+                k.strip_suffix(".url")
+                    .or_else(|| k.strip_suffix(".pushurl"))
+            }) {
+                ctx.git_remotes.insert(name.to_owned(), pos[1].to_owned());
+            }
+        }
+        "send-email" => {
+            let to = option_value(rest, &["--to", "--cc"])
+                .and_then(|t| t.rsplit('@').next().map(super::normalize_host))
+                .map(Destination::Host)
+                .unwrap_or(Destination::Unknown);
+            ctx.hit("git send-email", to, "git send-email");
+        }
         "push" => {
-            let repo =
-                option_value(rest, &["--repo"]).or_else(|| pos.first().map(|s| (*s).to_owned()));
-            let Some(repo) = repo else { return };
+            // Without a repository, `git push` goes to `origin`: only a
+            // remote redefined earlier in this command is known to be elsewhere.
+            let repo = option_value(rest, &["--repo"])
+                .or_else(|| pos.first().map(|s| (*s).to_owned()))
+                .unwrap_or_else(|| "origin".to_owned());
             let url = if git_url(&repo) {
                 Some(repo.clone())
             } else {
