@@ -94,7 +94,7 @@ pub enum MatchMode {
 #[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct NetworkOptions {
-    /// Allowed destinations: host names (subdomains allowed), IPs,
+    /// Allowed destinations: host names (subdomains allowed), IPs, address ranges (`10.0.0.0/8`),
     /// `s3://bucket`, `gs://bucket`, `rclone:remote`.
     pub allowed_hosts: Vec<String>,
     /// `uploads` (default) or `any_host`.
@@ -136,6 +136,11 @@ impl NetworkOptions {
     /// let o = NetworkOptions::with_allowed_hosts(["Example.COM"]);
     /// assert!(o.host_allowed("api.example.com:443"));
     /// assert!(!o.host_allowed("example.com.evil.net"));
+    /// // Address ranges work too.
+    /// let o = NetworkOptions::with_allowed_hosts(["10.0.0.0/8", "fd00::/8"]);
+    /// assert!(o.host_allowed("10.20.30.40:22"));
+    /// assert!(o.host_allowed("[fd12::1]"));
+    /// assert!(!o.host_allowed("11.0.0.1"));
     /// ```
     pub fn host_allowed(&self, host: &str) -> bool {
         let host = normalize_host(host);
@@ -152,6 +157,9 @@ impl NetworkOptions {
                 || entry.starts_with("rclone:")
             {
                 return false;
+            }
+            if let Some(net) = Cidr::parse(strip_scheme(entry)) {
+                return net.contains(&host);
             }
             let entry = normalize_host(strip_scheme(entry));
             let entry = entry.trim_start_matches("*.").trim_start_matches('.');
@@ -332,7 +340,9 @@ fn strip_scheme(s: &str) -> &str {
 /// Lowercase, strip brackets, port, path and trailing dot.
 pub(crate) fn normalize_host(host: &str) -> String {
     let h = host.trim();
-    let h = h.split(['/', '?', '#']).next().unwrap_or("");
+    // A backslash ends the authority too (WHATWG URL parsing, as browsers
+    // and many clients do): `https://evil.example\@allowed.example/`.
+    let h = h.split(['/', '?', '#', '\\']).next().unwrap_or("");
     let h = match h.rfind('@') {
         Some(i) => &h[i + 1..],
         None => h,
@@ -345,6 +355,45 @@ pub(crate) fn normalize_host(host: &str) -> String {
         h
     };
     h.trim_end_matches('.').to_ascii_lowercase()
+}
+
+/// An allowed address range, `10.0.0.0/8` or `fd00::/8`.
+struct Cidr {
+    /// The network address (IPv4 mapped into the low 32 bits).
+    net: u128,
+    /// Prefix length in bits, within the family's width.
+    prefix: u32,
+    /// 32 for IPv4, 128 for IPv6.
+    width: u32,
+}
+
+impl Cidr {
+    fn parse(entry: &str) -> Option<Cidr> {
+        let (addr, prefix) = entry.trim().split_once('/')?;
+        let prefix: u32 = prefix.parse().ok()?;
+        let (net, width) = ip_bits(addr.trim_start_matches('[').trim_end_matches(']'))?;
+        (prefix <= width).then_some(Cidr { net, prefix, width })
+    }
+
+    fn contains(&self, host: &str) -> bool {
+        match ip_bits(host) {
+            Some((bits, width)) if width == self.width => {
+                let shift = self.width - self.prefix;
+                shift >= self.width || (bits >> shift) == (self.net >> shift)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// An IP address as bits and its width (32 or 128).
+fn ip_bits(s: &str) -> Option<(u128, u32)> {
+    if let Ok(v4) = s.parse::<std::net::Ipv4Addr>() {
+        return Some((u128::from(u32::from(v4)), 32));
+    }
+    s.parse::<std::net::Ipv6Addr>()
+        .ok()
+        .map(|v6| (u128::from(v6), 128))
 }
 
 fn is_loopback(host: &str) -> bool {

@@ -96,6 +96,21 @@ fn allowlist_semantics() {
     assert!(!o.host_allowed("badexample.com"));
     assert!(o.host_allowed("10.0.0.5:22"));
     assert!(o.host_allowed("[::2]:443"));
+    // A backslash ends the authority: the host is the part before it.
+    assert!(!o.host_allowed("evil.example\\@example.com"));
+    let ranges =
+        NetworkOptions::with_allowed_hosts(["192.168.0.0/16", "2001:db8::/32", "0.0.0.0/0"]);
+    assert!(ranges.host_allowed("192.168.7.7"));
+    assert!(
+        ranges.host_allowed("8.8.8.8"),
+        "/0 allows every IPv4 address"
+    );
+    assert!(ranges.host_allowed("[2001:db8:1::5]:443"));
+    assert!(!ranges.host_allowed("2001:db9::1"));
+    assert!(
+        !ranges.host_allowed("example.com"),
+        "a range never matches a name"
+    );
     let strict = NetworkOptions {
         loopback_is_local: false,
         ..NetworkOptions::default()
