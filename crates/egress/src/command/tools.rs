@@ -230,14 +230,14 @@ fn analyze_one(
         }
         "nc" | "ncat" | "netcat" => netcat(name, args, ctx),
         "socat" => socat(args, ctx),
-        "telnet" if stdin_fed || ctx.any_host() => {
+        "telnet" if (stdin_fed && !typed_read_request(cmd, prev)) || ctx.any_host() => {
             if let Some(h) = positionals(args, &["-l", "-b", "-e", "-n"]).first() {
                 ctx.hit("telnet", host_dest(h), "telnet connection");
             }
         }
         "openssl"
             if args.first().map(String::as_str) == Some("s_client")
-                && (stdin_fed || ctx.any_host()) =>
+                && ((stdin_fed && !typed_read_request(cmd, prev)) || ctx.any_host()) =>
         {
             let target = option_value(args, &["-connect"]).unwrap_or_default();
             ctx.hit(
@@ -903,6 +903,18 @@ fn stdin_carries_data(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> bo
             cmd.stdin_text.iter().any(|t| !blank(t)) || (!any_file && cmd.stdin_text.is_empty())
         }
     }
+}
+
+/// A request typed into the command that only reads (`printf 'HEAD /
+/// HTTP/1.1…' | openssl s_client …`): a GET, HEAD or OPTIONS line with
+/// nothing expanded in it.
+fn typed_read_request(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> bool {
+    visible_stdin(cmd, prev).is_some_and(|texts| {
+        texts.iter().all(|t| {
+            let first = t.trim_start().split_whitespace().next().unwrap_or("");
+            matches!(first, "GET" | "HEAD" | "OPTIONS") && !t.contains('$') && !t.contains('`')
+        })
+    })
 }
 
 struct Interp {
