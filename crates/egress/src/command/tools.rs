@@ -911,7 +911,7 @@ fn stdin_carries_data(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> bo
 fn typed_read_request(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> bool {
     visible_stdin(cmd, prev).is_some_and(|texts| {
         texts.iter().all(|t| {
-            let first = t.trim_start().split_whitespace().next().unwrap_or("");
+            let first = t.split_whitespace().next().unwrap_or("");
             matches!(first, "GET" | "HEAD" | "OPTIONS") && !t.contains('$') && !t.contains('`')
         })
     })
