@@ -322,10 +322,17 @@ fn name_boundary(text: &str, start: usize) -> bool {
     if !prev.is_alphanumeric() {
         return true;
     }
-    // `password` is long enough to keep its meaning inside a name
-    // (`PGPASSWORD`, `DBPASSWORD`); short keys (`pass` in `bypass`) are not.
+    // `password`, `secret` and `token` are long enough to keep their meaning
+    // inside a name (`PGPASSWORD`, `jwtsecret`, `apptoken`); short keys
+    // (`pass` in `bypass`) are not.
     let head = text.as_bytes().get(start..start + 6).unwrap_or_default();
-    if head.eq_ignore_ascii_case(b"passwo") || head.eq_ignore_ascii_case(b"passwd") {
+    if head.eq_ignore_ascii_case(b"passwo")
+        || head.eq_ignore_ascii_case(b"passwd")
+        || head.eq_ignore_ascii_case(b"secret")
+        || head
+            .get(..5)
+            .is_some_and(|h| h.eq_ignore_ascii_case(b"token"))
+    {
         return true;
     }
     let first = text[start..].chars().next();
@@ -623,10 +630,14 @@ fn assignment_value_ok(text: &str, span: Span) -> bool {
     let value = &text[span.range()];
     let before = text[..span.start].chars().next_back();
     let after = text[span.end..].chars().next();
-    let quoted = matches!(
-        (before, after),
-        (Some('"'), Some('"')) | (Some('\''), Some('\'')) | (Some('`'), Some('`'))
-    );
+    // `\"value\"`: quoted inside an escaped JSON string (a log line's body).
+    let escaped_quotes =
+        text[..span.start].ends_with("\\\"") && text[span.end..].starts_with("\\\"");
+    let quoted = escaped_quotes
+        || matches!(
+            (before, after),
+            (Some('"'), Some('"')) | (Some('\''), Some('\'')) | (Some('`'), Some('`'))
+        );
     if value.chars().count() < 4 || !value.chars().any(|c| c.is_alphanumeric()) {
         return false;
     }
