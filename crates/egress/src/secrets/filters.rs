@@ -322,6 +322,11 @@ fn name_boundary(text: &str, start: usize) -> bool {
     if !prev.is_alphanumeric() {
         return true;
     }
+    // After an escaped line break or tab inside a JSON string (`…\\nclient_secret=`).
+    let before = &text[..start];
+    if before.ends_with("\\n") || before.ends_with("\\r") || before.ends_with("\\t") {
+        return true;
+    }
     // `password`, `secret` and `token` are long enough to keep their meaning
     // inside a name (`PGPASSWORD`, `jwtsecret`, `apptoken`); short keys
     // (`pass` in `bypass`) are not.
