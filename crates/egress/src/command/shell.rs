@@ -751,13 +751,43 @@ pub(crate) const SUBSTITUTION: &str = "$(…)";
 /// leaves in a word: still unknown text, but not local data.
 pub(crate) const HARMLESS_SUBSTITUTION: &str = "$(:)";
 
+/// What a substitution that prints an access token for a service
+/// (`$(gcloud auth print-access-token)`, `$(gh auth token)`) leaves in a
+/// word: a credential meant for an `Authorization` header, still data when
+/// it is put in a URL.
+pub(crate) const TOKEN_SUBSTITUTION: &str = "$(*)";
+
 /// The marker for a substitution made of these commands.
 fn substitution_marker(cmds: &[SimpleCommand]) -> &'static str {
-    if !cmds.is_empty() && cmds.len() <= 8 && cmds.iter().all(harmless_in_substitution) {
+    if cmds.is_empty() || cmds.len() > 8 {
+        SUBSTITUTION
+    } else if cmds.iter().all(harmless_in_substitution) {
         HARMLESS_SUBSTITUTION
+    } else if cmds.len() == 1 && prints_access_token(&cmds[0]) {
+        TOKEN_SUBSTITUTION
     } else {
         SUBSTITUTION
     }
+}
+
+/// `gcloud auth print-access-token`, `gh auth token`, `az account
+/// get-access-token`, `aws … get-login-password`: a CLI printing its own
+/// access token.
+fn prints_access_token(cmd: &SimpleCommand) -> bool {
+    let Some(first) = cmd.words.first() else {
+        return false;
+    };
+    let name = first.rsplit('/').next().unwrap_or(first);
+    let has = |w: &str| cmd.words.iter().any(|a| a == w);
+    cmd.stdin == Stdin::Inherited
+        && cmd.redirects.iter().all(|r| !r.op.contains('<'))
+        && match name {
+            "gcloud" => has("auth") && (has("print-access-token") || has("print-identity-token")),
+            "gh" => has("auth") && has("token"),
+            "az" => has("get-access-token"),
+            "aws" => has("get-login-password") || has("get-authorization-token"),
+            _ => false,
+        }
 }
 
 /// Commands whose output names the platform, a version or a downloaded

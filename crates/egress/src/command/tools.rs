@@ -965,7 +965,7 @@ fn interpreter(name: &str) -> Option<Interp> {
 /// substitution of unknown commands anywhere (`https://x/$(cat f | base64)`),
 /// or any substitution in the host name (DNS exfiltration).
 fn carries_substitution(word: &str) -> bool {
-    if word.contains(shell::SUBSTITUTION) {
+    if word.contains(shell::SUBSTITUTION) || word.contains(shell::TOKEN_SUBSTITUTION) {
         return true;
     }
     let after = word.split_once("://").map_or(word, |(_, rest)| rest);
@@ -1355,6 +1355,7 @@ const CURL_LONG_WITH_ARG: &[&str] = &[
     "upload-file",
     "request",
     "header",
+    "proxy-header",
     "output",
     "user",
     "user-agent",
@@ -1466,11 +1467,18 @@ fn curl(args: &[String], ctx: &mut Context<'_>) {
                         query = Some(format!("curl --{n}"));
                     }
                 }
-                n if n.starts_with("form") || n == "upload-file" => {
+                n if n.starts_with("form") || n.starts_with("upload-f") => {
                     sends = Some(format!("curl --{n}"));
                 }
                 "get" => get = true,
                 "request" => method = value.map(|v| v.to_ascii_uppercase()),
+                "header" | "user-agent" | "referer" | "cookie" | "user" | "proxy-header"
+                    if value
+                        .as_deref()
+                        .is_some_and(|v| v.contains(shell::SUBSTITUTION)) =>
+                {
+                    sends = Some(format!("curl --{name} with command output"));
+                }
                 // `--resolve HOST:PORT:ADDR` / `--connect-to H:P:H2:P2` send
                 // the request for an (allowed-looking) URL host elsewhere.
                 "resolve" | "connect-to" => {
@@ -1508,6 +1516,14 @@ fn curl(args: &[String], ctx: &mut Context<'_>) {
                     }
                     'd' | 'F' | 'T' => sends = Some(format!("curl -{c}")),
                     'X' => method = value.map(|v| v.to_ascii_uppercase()),
+                    // Command output in a header, user agent, referer or cookie.
+                    'H' | 'A' | 'e' | 'b' | 'u'
+                        if value
+                            .as_deref()
+                            .is_some_and(|v| v.contains(shell::SUBSTITUTION)) =>
+                    {
+                        sends = Some(format!("curl -{c} with command output"));
+                    }
                     'K' => ctx
                         .problems
                         .push("curl reads options from a config file (-K)".into()),
@@ -1665,6 +1681,13 @@ fn wget(args: &[String], ctx: &mut Context<'_>) {
         match name {
             "--post-data" | "--post-file" | "--body-data" | "--body-file" => {
                 sends = Some(format!("wget {name}"))
+            }
+            "--header" | "--user-agent" | "-U" | "--referer"
+                if value
+                    .as_deref()
+                    .is_some_and(|v| v.contains(shell::SUBSTITUTION)) =>
+            {
+                sends = Some(format!("wget {name} with command output"));
             }
             "--method"
                 if value.is_some_and(|m| {
