@@ -493,13 +493,14 @@ impl SecretScanner {
     ) -> (Vec<SecretFinding>, bool) {
         let mut candidates: Vec<Candidate> = Vec::new();
         let mut saturated = false;
+        let mut regions: Vec<Span> = Vec::new();
         for (index, rule) in self.rules.iter().enumerate() {
             if rule.spec.tier > up_to {
                 continue;
             }
-            let Some(regions) = hits.regions(index, rule.spec.tier, text) else {
+            if !hits.regions(index, rule.spec.tier, text, &mut regions) {
                 continue;
-            };
+            }
             let specific = rule.spec.tier == Tier::Specific;
             // A credential-named assignment starts at most `GENERIC_LEAD`
             // bytes before its keyword, so the search can leap from one
@@ -507,7 +508,7 @@ impl SecretScanner {
             // windows around them.
             let anchors = (rule.spec.tier == Tier::Generic && !hits.overflow[index])
                 .then(|| hits.positions[index].as_slice());
-            'regions: for region in regions {
+            'regions: for &region in &regions {
                 let slice = &text[region.range()];
                 // Not `captures_iter`: when the filters reject a match or cut its
                 // value short, the search resumes inside it, so a credential whose
@@ -684,6 +685,7 @@ impl SecretScanner {
             triggered: vec![false; self.rules.len()],
             positions: vec![Vec::new(); self.rules.len()],
             overflow: vec![false; self.rules.len()],
+            touched: Vec::new(),
         };
         let d = &self.prefilter;
         let walked = walk(d, text.as_bytes(), self.max_keyword_len, |state, end| {
@@ -696,6 +698,9 @@ impl SecretScanner {
                         continue;
                     }
                     let positions = &mut hits.positions[r];
+                    if positions.is_empty() {
+                        hits.touched.push(r);
+                    }
                     if positions.len() >= RAW_HITS_PER_RULE {
                         hits.overflow[r] = true;
                         positions.clear();
@@ -713,7 +718,8 @@ impl SecretScanner {
         }
         // The prefilter reports hits by where they end; windows and anchors
         // want them by where they start.
-        for (positions, overflow) in hits.positions.iter_mut().zip(&mut hits.overflow) {
+        for &r in &hits.touched {
+            let (positions, overflow) = (&mut hits.positions[r], &mut hits.overflow[r]);
             positions.sort_unstable_by_key(|p| (p.start, p.end));
             positions.dedup_by_key(|p| p.start);
             if positions.len() > MAX_WINDOWS_PER_RULE {
@@ -750,7 +756,7 @@ const GENERIC_WINDOW_BYTES_AFTER: usize = 400;
 const GENERIC_LEAD: usize = 64;
 
 /// Which rules' keywords occurred, and where (for context rules).
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 struct KeywordHits {
     /// Whether any of the rule's keywords occurred.
     triggered: Vec<bool>,
@@ -759,23 +765,27 @@ struct KeywordHits {
     positions: Vec<Vec<Span>>,
     /// The rule had more than [`MAX_WINDOWS_PER_RULE`] keyword starts.
     overflow: Vec<bool>,
+    /// The context rules that recorded positions, so work on positions
+    /// skips the rest.
+    touched: Vec<usize>,
 }
 
 impl KeywordHits {
-    /// The regions of `text` a rule's regex must search, or `None` when the
-    /// rule's keywords do not occur. Format rules (specific tier) search the
+    /// Put in `out` the regions of `text` a rule's regex must search; false
+    /// when the rule's keywords do not occur. Format rules (specific tier) search the
     /// whole text: their regexes have literal prefixes and are fast. Context
     /// rules search only the lines around their keyword hits, so a long text
     /// with a few `password`/`key` mentions does not pay for a full pass of
     /// the heavier context regexes.
-    fn regions(&self, rule: usize, tier: Tier, text: &str) -> Option<Vec<Span>> {
+    fn regions(&self, rule: usize, tier: Tier, text: &str, out: &mut Vec<Span>) -> bool {
+        out.clear();
         if !self.triggered[rule] {
-            return None;
+            return false;
         }
         if tier == Tier::Specific || self.overflow[rule] {
-            return Some(vec![Span::new(0, text.len())]);
+            out.push(Span::new(0, text.len()));
+            return true;
         }
-        let mut out: Vec<Span> = Vec::new();
         for pos in self.positions[rule].iter().map(|p| p.start) {
             let after = if tier == Tier::Generic {
                 GENERIC_WINDOW_BYTES_AFTER
@@ -788,7 +798,7 @@ impl KeywordHits {
                 _ => out.push(w),
             }
         }
-        Some(out)
+        true
     }
 }
 
@@ -803,28 +813,31 @@ impl KeywordHits {
         if !scanner.keywords_survive_masks || self.overflow.iter().any(|&o| o) {
             return None;
         }
-        let positions: Vec<Vec<Span>> = self
-            .positions
-            .iter()
-            .map(|list| {
-                let mut kept: Vec<Span> = Vec::with_capacity(list.len());
-                for &p in list.iter().filter(|&&p| !masked.covers(p)) {
-                    let p = Span::new(masked.to_masked(p.start), masked.to_masked(p.end));
-                    // A start repeated once the hits between are gone is
-                    // one position, as the prefilter pass records it.
-                    match kept.last_mut() {
-                        Some(last) if last.start == p.start => last.end = last.end.min(p.end),
-                        _ => kept.push(p),
-                    }
+        let n = self.positions.len();
+        let mut hits = KeywordHits {
+            triggered: vec![false; n],
+            positions: vec![Vec::new(); n],
+            overflow: vec![false; n],
+            touched: Vec::with_capacity(self.touched.len()),
+        };
+        for &r in &self.touched {
+            let mut kept: Vec<Span> = Vec::with_capacity(self.positions[r].len());
+            for &p in self.positions[r].iter().filter(|&&p| !masked.covers(p)) {
+                let p = Span::new(masked.to_masked(p.start), masked.to_masked(p.end));
+                // A start repeated once the hits between are gone is one
+                // position, as the prefilter pass records it.
+                match kept.last_mut() {
+                    Some(last) if last.start == p.start => last.end = last.end.min(p.end),
+                    _ => kept.push(p),
                 }
-                kept
-            })
-            .collect();
-        Some(KeywordHits {
-            triggered: positions.iter().map(|p| !p.is_empty()).collect(),
-            positions,
-            overflow: self.overflow.clone(),
-        })
+            }
+            if !kept.is_empty() {
+                hits.triggered[r] = true;
+                hits.positions[r] = kept;
+                hits.touched.push(r);
+            }
+        }
+        Some(hits)
     }
 }
 
