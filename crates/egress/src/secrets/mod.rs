@@ -148,8 +148,8 @@ pub enum Check {
 pub enum Tier {
     /// Found by the name a value is assigned to (`password=…`): the value
     /// filter applies (no env references, numbers, code expressions). A
-    /// match must contain one of the rule's keywords within its first 64
-    /// bytes: the search leaps from keyword to keyword.
+    /// match must contain one of the rule's keywords starting within its
+    /// first 128 bytes: the search leaps from keyword to keyword.
     Generic,
     /// Found by surrounding context (`Bearer …`, `user:pass@`, a vendor-named
     /// variable).
@@ -752,8 +752,10 @@ const WINDOW_BYTES_AFTER: usize = 1200;
 const GENERIC_WINDOW_BYTES_AFTER: usize = 400;
 /// …and a match of a credential-named assignment starts at most this many
 /// bytes before a keyword it contains (`encryption_key`, `--my-service-token`:
-/// the keyword ends the name, and names are short).
-const GENERIC_LEAD: usize = 64;
+/// the keyword ends the name, and names are short; a Kubernetes
+/// `name: …_PASSWORD` / `value:` pair or a `["…_token"] =` subscript puts a
+/// name of up to 60 characters before its keyword).
+const GENERIC_LEAD: usize = 128;
 
 /// Which rules' keywords occurred, and where (for context rules).
 #[derive(Debug)]

@@ -530,3 +530,30 @@ fn only_keywords_a_mask_cannot_spell_are_derived() {
     assert!(!keyword_survives_masks("…"));
     assert!(SecretScanner::builtin().keywords_survive_masks);
 }
+
+/// Credential-name rules leap from keyword to keyword (`GENERIC_LEAD`): a
+/// long name before its keyword must still be found.
+#[test]
+fn long_names_before_the_keyword_are_found() {
+    let scanner = SecretScanner::builtin();
+    for (text, secret) in [
+        (
+            "        - name: ACME_PRODUCTION_PRIMARY_DATABASE_MASTER_PASSWORD\n          value: Xk9mP2vL7qTzR4\n",
+            "Xk9mP2vL7qTzR4",
+        ),
+        (
+            "settings[\"acme_production_primary_database_api_token\"] = \"Zq8Wm3Lp9Rt2Yv6BxQ\"",
+            "Zq8Wm3Lp9Rt2Yv6BxQ",
+        ),
+        (
+            "--acme-production-main-database-replica-readonly-service-account-token=Zq8Wm3Lp9Rt2Yv6BxQ",
+            "Zq8Wm3Lp9Rt2Yv6BxQ",
+        ),
+    ] {
+        let found = scanner.scan(text);
+        assert!(
+            found.iter().any(|f| &text[f.span.range()] == secret),
+            "{text:?}: {found:?}"
+        );
+    }
+}
