@@ -34,7 +34,10 @@
 //! Commands run by other commands are read the same way: `docker`/`podman
 //! run|exec … COMMAND` (or an image named after the tool, `curlimages/curl
 //! -T …`), `at`/`batch` stdin, `script -c`, `su -c`, `runuser -u U --`,
-//! `find -exec`, `kubectl exec --`, `python -m twine|awscli`, payloads a
+//! `find -exec`, `kubectl exec --`, `env -S`, `tmux`/`screen`/`expect`/`trap`
+//! command strings, wrappers without a rule of their own (`taskset`,
+//! `strace`, `firejail` … followed by a network tool; package managers and
+//! search tools that only name one are not read this way), `python -m twine|awscli`, payloads a
 //! one-liner base64-decodes and runs, and command names hidden by empty
 //! expansions (`cu$@rl`, `w${x}get`). A `$(…)` in a URL counts as data
 //! unless it only names the platform or a version (`$(uname -m)`,

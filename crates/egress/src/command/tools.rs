@@ -145,6 +145,11 @@ fn peel(words: &[String]) -> Option<usize> {
                 i += 1;
                 continue;
             }
+            if name == "env" && (o == "-S" || o == "--split-string") {
+                // `env -S 'curl -d …'`: the string is the command line.
+                i += 1;
+                break;
+            }
             if o.starts_with('-') && o.len() > 1 {
                 i += 1;
                 if skip_opts_with_arg.contains(&o) {
@@ -171,6 +176,13 @@ fn analyze_one(
     let Some(start) = peel(&cmd.words) else {
         return;
     };
+    // A command word with blanks is a command line given as one string
+    // (`env -S 'curl …'`, `watch 'curl …'`).
+    if cmd.words[start].contains([' ', '\t']) {
+        let script = cmd.words[start..].join(" ");
+        analyze_nested(&script, ctx, depth);
+        return;
+    }
     if let Some(real) = hidden_tool_name(&cmd.words[start]) {
         if depth < shell::MAX_DEPTH {
             let mut sub = cmd.clone();
@@ -728,6 +740,7 @@ fn analyze_one(
                 );
             }
         }
+        _ if interpreter(name).is_none() => unknown_wrapper(name, args, ctx, depth),
         _ => {}
     }
     if let Some(lang) = interpreter(name) {
@@ -777,6 +790,180 @@ fn analyze_one(
         }
     }
     let _ = xargs;
+}
+
+/// Network tools a command we do not know may run.
+const NETWORK_TOOLS: &[&str] = &[
+    "curl", "wget", "wget2", "nc", "ncat", "netcat", "socat", "scp", "rsync", "sftp", "ftp",
+    "lftp", "aws", "gsutil", "rclone", "http", "https", "xh",
+];
+
+/// Commands that name tools without running them (package managers,
+/// documentation, search, process control): their arguments are not commands.
+fn names_without_running(name: &str) -> bool {
+    matches!(
+        name,
+        "apt"
+            | "apt-get"
+            | "apt-cache"
+            | "aptitude"
+            | "yum"
+            | "dnf"
+            | "zypper"
+            | "apk"
+            | "pacman"
+            | "brew"
+            | "port"
+            | "snap"
+            | "choco"
+            | "winget"
+            | "scoop"
+            | "pip"
+            | "pip3"
+            | "pipx"
+            | "uv"
+            | "conda"
+            | "mamba"
+            | "micromamba"
+            | "npm"
+            | "npx"
+            | "yarn"
+            | "pnpm"
+            | "gem"
+            | "cargo"
+            | "go"
+            | "nix"
+            | "nix-env"
+            | "dpkg"
+            | "rpm"
+            | "which"
+            | "whereis"
+            | "type"
+            | "hash"
+            | "man"
+            | "info"
+            | "tldr"
+            | "help"
+            | "apropos"
+            | "whatis"
+            | "echo"
+            | "printf"
+            | "grep"
+            | "egrep"
+            | "fgrep"
+            | "rg"
+            | "ag"
+            | "ack"
+            | "sed"
+            | "awk"
+            | "gawk"
+            | "cat"
+            | "less"
+            | "more"
+            | "head"
+            | "tail"
+            | "ls"
+            | "locate"
+            | "kill"
+            | "pkill"
+            | "pgrep"
+            | "killall"
+            | "ps"
+            | "systemctl"
+            | "service"
+            | "journalctl"
+            | "alias"
+            | "unalias"
+            | "complete"
+            | "compgen"
+            | "test"
+            | "["
+            | "[["
+            | "git"
+            | "notify-send"
+            | "logger"
+            | "tee"
+            | "touch"
+            | "mkdir"
+            | "rm"
+            | "cp"
+            | "mv"
+            | "ln"
+            | "chmod"
+            | "chown"
+            | "stat"
+            | "file"
+            | "wc"
+            | "sort"
+            | "uniq"
+            | "cut"
+            | "tr"
+            | "jq"
+            | "yq"
+            | "diff"
+            | "vim"
+            | "vi"
+            | "nano"
+            | "emacs"
+            | "code"
+            | "open"
+            | "xdg-open"
+            | "ssh"
+            | "ssh-keygen"
+            | "make"
+            | ":"
+            | "true"
+            | "false"
+            | "history"
+            | "read"
+            | "let"
+            | "local"
+            | "declare"
+            | "export"
+            | "readonly"
+            | "unset"
+            | "cd"
+            | "pushd"
+            | "popd"
+    )
+}
+
+/// An unknown command that runs a network tool: a wrapper we have no rule
+/// for (`chrt -r 50 curl …`, `firejail curl …`, `strace -f curl …`) or one
+/// given a command string (`tmux new -d 'curl …'`, `expect -c 'spawn curl
+/// …'`). Package managers, documentation and search tools that merely name
+/// a tool are not read this way.
+fn unknown_wrapper(name: &str, args: &[String], ctx: &mut Context<'_>, depth: usize) {
+    if names_without_running(name) || depth >= shell::MAX_DEPTH {
+        return;
+    }
+    for (i, a) in args.iter().enumerate() {
+        let mut tokens = a.split_whitespace();
+        let first = tokens.next().unwrap_or("");
+        if NETWORK_TOOLS.contains(&basename(a)) && i + 1 < args.len() {
+            let sub = SimpleCommand {
+                words: args[i..].to_vec(),
+                ..SimpleCommand::default()
+            };
+            analyze_one(&sub, None, ctx, depth + 1);
+            return;
+        }
+        // A command string: `'curl …'`, `'spawn curl …'`.
+        let tool = if matches!(first, "spawn" | "exec") {
+            tokens.next().unwrap_or("")
+        } else {
+            first
+        };
+        if a.contains(' ') && NETWORK_TOOLS.contains(&basename(tool)) {
+            let script = a.trim_start();
+            let script = script
+                .strip_prefix("spawn ")
+                .or_else(|| script.strip_prefix("exec "))
+                .unwrap_or(script);
+            analyze_nested(script, ctx, depth);
+            return;
+        }
+    }
 }
 
 /// `cu$@rl`, `w${x}get`, `c$(…)url`: a command name with expansions that are
