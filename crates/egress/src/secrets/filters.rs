@@ -116,6 +116,14 @@ const DOCUMENTATION_KEYS: &[&str] = &[
     "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
     // Google reCAPTCHA v2's published test secret key.
     "6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe",
+    // RFC 7515's JWS example (HS256), matched by its signature.
+    "dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+    // The Telegram Bot API documentation's example token.
+    "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+    // Discord's API reference example bot token.
+    "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
+    // Slack's API documentation example bot token.
+    "xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy",
 ];
 
 /// Whether `value` is, or (for a JWT) ends with, a documentation key.
