@@ -33,7 +33,7 @@ fn patterns() -> &'static Patterns {
                 r"|(?:http|https|net|tls)\.(?:request|connect|createConnection)\([^)]*\)[\s\S]{0,200}\.(?:write|end)\(\s*[^)\s]",
                 r"|\.pipe\(\s*(?:https?\.request|req|request|socket|client)",
                 r"|sendBeacon|XMLHttpRequest[\s\S]{0,200}\.send\(\s*[^)\s]",
-                r"|LWP|HTTP::Request->new\(\s*['\x22]?(?:POST|PUT)|->post\(|->put\(|Net::HTTP(?:::Post|\.post|\.put)",
+                r"|HTTP::Request->new\(\s*['\x22]?(?:POST|PUT)|->post\(|->put\(|Net::HTTP(?:::Post|\.post|\.put)",
                 r"|IO::Socket|TCPSocket|fsockopen|CURLOPT_POST|CURLOPT_UPLOAD|['\x22]method['\x22]\s*=>\s*['\x22]POST",
                 r"|file_put_contents\(\s*['\x22](?:https?|ftp)://",
                 r"|Upload(?:File|String|Data|Values)(?:Async)?\s*\(|UploadFromFile|-InFile\b",
@@ -205,6 +205,10 @@ mod tests {
 
     #[test]
     fn downloads_are_not_uploads() {
+        assert_eq!(
+            code_upload("use LWP::Simple; getstore('https://x.example/f', 'f')"),
+            None
+        );
         assert_eq!(
             code_upload("import requests; print(requests.get('https://x.example').text)"),
             None

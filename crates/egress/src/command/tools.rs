@@ -628,13 +628,30 @@ fn analyze_one(
                 ctx.hit(name, Destination::Unknown, format!("{name} file transfer"));
             }
         }
-        "dig" | "nslookup" | "host" | "drill" => {
+        // The queried name carries data: `dig $(whoami).x`, `ping -c1 $(hostname).x`.
+        "dig" | "nslookup" | "host" | "drill" | "ping" | "ping6" | "traceroute" | "getent" => {
             for a in args
                 .iter()
                 .filter(|a| !a.starts_with('-') && !a.starts_with('@'))
             {
-                if a.contains("$(…)") || a.contains("${") || a.contains('$') {
-                    let suffix = a.rsplit(['$', ')', '}']).next().unwrap_or("");
+                let dns_tool = matches!(name, "dig" | "nslookup" | "host" | "drill");
+                // Command output anywhere in the name; for DNS tools also a
+                // variable used as a label (`$KEY.x.example`), not a bare `$HOST`.
+                let carries = a.contains("$(")
+                    || (dns_tool
+                        && a.contains('$')
+                        && a.rsplit(['$', '}']).next().is_some_and(|s| {
+                            s.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                                .starts_with('.')
+                        }));
+                if carries {
+                    let cut = a.rfind(['$', ')', '}']).unwrap_or(0);
+                    let mut suffix = a.get(cut + 1..).unwrap_or("");
+                    if a[cut..].starts_with('$') {
+                        // `$NAME.domain`: the variable's name is not part of the domain.
+                        suffix = suffix
+                            .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+                    }
                     let domain = suffix.trim_start_matches('.');
                     let dest = if domain.contains('.') {
                         Destination::Host(super::normalize_host(domain))
