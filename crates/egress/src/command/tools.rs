@@ -109,6 +109,10 @@ fn peel(words: &[String]) -> Option<usize> {
             | "do" | "else" | "elif" | "if" | "while" | "until" | "!" | "{" | "}" | "torsocks"
             | "tsocks" | "caffeinate" | "setsid" | "busybox" => (&["-a"], 0),
             "nice" | "ionice" => (&["-n", "-c"], 0),
+            "sshpass" => (&["-p", "-f", "-d", "-P", "-e"], 0),
+            "pkexec" => (&["--user"], 0),
+            // `gosu USER COMMAND…`, `su-exec USER COMMAND…`.
+            "gosu" | "su-exec" => (&[], 1),
             "timeout" => (&["-s", "-k", "--signal", "--kill-after"], 1),
             "stdbuf" => (&["-i", "-o", "-e"], 0),
             "watch" => (&["-n", "-d", "--interval"], 0),
