@@ -2374,8 +2374,12 @@ fn git_destination(url: &str) -> Destination {
 
 /// `/dev/tcp/host/port` anywhere in a word or redirect target.
 fn dev_tcp(word: &str, ctx: &mut Context<'_>) {
+    // Every word passes through here: look for the markers only at slashes
+    // (most words have none) instead of building a substring search per marker.
+    let bytes = word.as_bytes();
+    let at = |marker: &[u8]| memchr_iter_slash(bytes).find(|&i| bytes[i..].starts_with(marker));
     for marker in ["/dev/tcp/", "/dev/udp/"] {
-        if let Some(i) = word.find(marker) {
+        if let Some(i) = at(marker.as_bytes()) {
             let host = word[i + marker.len()..].split('/').next().unwrap_or("");
             let dest = if host.is_empty() || host.contains('$') {
                 Destination::Unknown
@@ -2386,7 +2390,7 @@ fn dev_tcp(word: &str, ctx: &mut Context<'_>) {
         }
     }
     // gawk's `/inet/tcp/LPORT/HOST/RPORT` (also inet4, inet6, udp); host 0 listens.
-    if let Some(i) = word.find("/inet") {
+    if let Some(i) = at(b"/inet") {
         let mut parts = word[i + 1..].split('/');
         let family = parts.next().unwrap_or("");
         let proto = parts.next().unwrap_or("");
@@ -2405,6 +2409,15 @@ fn dev_tcp(word: &str, ctx: &mut Context<'_>) {
             ctx.hit("gawk /inet", dest, "gawk network connection");
         }
     }
+}
+
+/// Positions of `/` in `bytes`.
+fn memchr_iter_slash(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'/')
+        .map(|(i, _)| i)
 }
 
 /// `docker run [OPTIONS] IMAGE COMMAND…`, `docker exec [OPTIONS] CONTAINER
