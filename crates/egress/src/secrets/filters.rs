@@ -2,7 +2,33 @@
 //! values, Hermes markers.
 
 use super::{Check, SecretRule, Tier};
+use aho_corasick::AhoCorasick;
 use palisade_common::Span;
+use std::sync::OnceLock;
+
+/// Whether `haystack` contains any of `words`, ASCII case-insensitively,
+/// with one automaton per word list built on first use.
+fn contains_any(
+    cell: &'static OnceLock<Option<AhoCorasick>>,
+    words: &[&str],
+    haystack: &str,
+) -> bool {
+    let automaton = cell.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(words)
+            .ok()
+    });
+    match automaton {
+        Some(a) => a.is_match(haystack),
+        // Unreachable for the constant lists here (covered by tests); were
+        // building to fail, the plain search gives the same answer.
+        None => {
+            let lower = haystack.to_ascii_lowercase();
+            words.iter().any(|w| lower.contains(w))
+        }
+    }
+}
 
 /// Whether `value` is a placeholder, a documentation example or an already
 /// masked value rather than a secret: `<your-api-key>`, `sk-...`, `xxxx`,
@@ -32,7 +58,6 @@ pub fn is_placeholder(value: &str) -> bool {
     if is_documentation_key(value) {
         return true;
     }
-    let lower = value.to_ascii_lowercase();
     const MARKERS: &[&str] = &[
         "xxxx",
         "your",
@@ -61,7 +86,8 @@ pub fn is_placeholder(value: &str) -> bool {
         "here-",
         " here",
     ];
-    if MARKERS.iter().any(|m| lower.contains(m)) {
+    static MARKER_WORDS: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    if contains_any(&MARKER_WORDS, MARKERS, value) {
         return true;
     }
     if has_interpolation_template(value) {
@@ -520,7 +546,7 @@ fn names_a_non_secret(text: &str, span: Span) -> bool {
         .rev()
         .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
         .map_or(0, |(i, c)| i + c.len_utf8());
-    let name = head[name_start..].to_ascii_lowercase();
+    let name = &head[name_start..];
     const NON_SECRET: &[&str] = &[
         "public",
         "publishable",
@@ -546,7 +572,8 @@ fn names_a_non_secret(text: &str, span: Span) -> bool {
         "digest",
         "fingerprint",
     ];
-    NON_SECRET.iter().any(|w| name.contains(w))
+    static NON_SECRET_WORDS: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    contains_any(&NON_SECRET_WORDS, NON_SECRET, name)
 }
 
 /// The char boundary at most `max` bytes before `end`.
