@@ -448,13 +448,14 @@ impl SecretScanner {
         // candidate that lost to it may now win, a window measured in bytes
         // reaches further, a line's fields shift), so a second pass could
         // find what the first did not, and redaction would not be
-        // idempotent. Scan the masked text, map what it finds back (it never
-        // includes a mask), and mask again until a pass finds nothing. Only a
-        // text with findings pays for it, and the keyword pass is reused.
+        // idempotent. Scan the masked text, map what it finds back (a match
+        // that takes in a mask is no finding), and mask again until a pass
+        // finds nothing. Only a text with findings pays for it, and the
+        // keyword pass is reused.
         //
         // Format rules need no second pass unless one ran out of its match
-        // or re-reading budget: they read no context beyond a character on
-        // either side of a match, which the mask checks cover, and every
+        // or re-reading budget: they read no context beyond a few characters
+        // on either side of a match, which the mask checks cover, and every
         // match nested in one of theirs was already a candidate (the search
         // resumes inside matches), so whatever they find in the masked text
         // they found, and resolved, in the original.
@@ -468,10 +469,10 @@ impl SecretScanner {
                 break;
             }
             let masked = Masked::new(text, &found);
-            let rehits = match hits.after_masking(self, &masked) {
-                Some(h) if !saturated => h,
-                _ => self.keyword_hits(&masked.text),
-            };
+            let derived = (!saturated)
+                .then(|| hits.after_masking(self, &masked))
+                .flatten();
+            let rehits = derived.unwrap_or_else(|| self.keyword_hits(&masked.text));
             let (more, _) = self.find(&masked.text, &rehits, &keep, settle_from);
             if more.is_empty() {
                 break;
@@ -774,8 +775,9 @@ struct KeywordHits {
 
 impl KeywordHits {
     /// Put in `out` the regions of `text` a rule's regex must search; false
-    /// when the rule's keywords do not occur. Format rules (specific tier) search the
-    /// whole text: their regexes have literal prefixes and are fast. Context
+    /// when the rule's keywords do not occur. Format rules (specific tier)
+    /// search the whole text: their regexes have literal prefixes and are
+    /// fast. Context
     /// rules search only the lines around their keyword hits, so a long text
     /// with a few `password`/`key` mentions does not pay for a full pass of
     /// the heavier context regexes.
@@ -890,6 +892,8 @@ impl Masked {
         Masked { text: out, pieces }
     }
 
+    /// Whether a mask leaves the keyword hit `hit` (original offsets)
+    /// incomplete.
     fn covers(&self, hit: Span) -> bool {
         let i = self.pieces.partition_point(|p| p.original.end <= hit.start);
         self.pieces.get(i).is_some_and(|p| p.covers(hit))
@@ -957,7 +961,7 @@ impl Masked {
                 absorbed = true;
             }
             // Two new findings widened over the same masked value are one.
-            if let Some(last) = out.last_mut().filter(|l| l.span.end > span.start) {
+            while let Some(last) = out.last().filter(|l| l.span.end > span.start) {
                 span = Span::new(last.span.start.min(span.start), span.end.max(last.span.end));
                 absorbed = true;
                 out.pop();
