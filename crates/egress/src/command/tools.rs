@@ -2377,7 +2377,8 @@ fn dev_tcp(word: &str, ctx: &mut Context<'_>) {
     // Every word passes through here: look for the markers only at slashes
     // (most words have none) instead of building a substring search per marker.
     let bytes = word.as_bytes();
-    let at = |marker: &[u8]| memchr_iter_slash(bytes).find(|&i| bytes[i..].starts_with(marker));
+    let at =
+        |marker: &[u8]| memchr::memchr_iter(b'/', bytes).find(|&i| bytes[i..].starts_with(marker));
     for marker in ["/dev/tcp/", "/dev/udp/"] {
         if let Some(i) = at(marker.as_bytes()) {
             let host = word[i + marker.len()..].split('/').next().unwrap_or("");
@@ -2409,15 +2410,6 @@ fn dev_tcp(word: &str, ctx: &mut Context<'_>) {
             ctx.hit("gawk /inet", dest, "gawk network connection");
         }
     }
-}
-
-/// Positions of `/` in `bytes`.
-fn memchr_iter_slash(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, &b)| b == b'/')
-        .map(|(i, _)| i)
 }
 
 /// `docker run [OPTIONS] IMAGE COMMAND…`, `docker exec [OPTIONS] CONTAINER
