@@ -96,10 +96,16 @@ const MASK_TAIL: &str = "****";
 /// Where a masked preview's visible first characters end (`AKIA…****`).
 const ELLIPSIS: &str = "…";
 
-/// Passes over a masked text before redaction is taken as settled. Real
-/// texts settle after the first; each further pass masks more of the
-/// original, so this only bounds the cost of crafted input.
-const SETTLE_ROUNDS: usize = 8;
+/// Bytes the settle passes may scan, as a multiple of the text's length
+/// (plus [`SETTLE_SLACK`]). Real texts settle after one pass; each further
+/// pass masks more of the original, so this only bounds the cost of crafted
+/// input (a soup of nested keys can need a dozen passes, a flood of 16,384+
+/// matches per rule one pass per 16,384).
+const SETTLE_FACTOR: usize = 8;
+
+/// Settle bytes on top of [`SETTLE_FACTOR`], so a short text may take as
+/// many passes as it needs.
+const SETTLE_SLACK: usize = 256 << 10;
 
 /// A structure check a rule's candidates must pass.
 ///
@@ -464,11 +470,13 @@ impl SecretScanner {
         } else {
             Tier::Contextual
         };
-        for _ in 0..SETTLE_ROUNDS {
-            if found.is_empty() {
-                break;
-            }
+        let mut settle_budget = text.len().saturating_mul(SETTLE_FACTOR) + SETTLE_SLACK;
+        while !found.is_empty() {
             let masked = Masked::new(text, &found);
+            match settle_budget.checked_sub(masked.text.len()) {
+                Some(left) => settle_budget = left,
+                None => break,
+            }
             let derived = (!saturated)
                 .then(|| hits.after_masking(self, &masked))
                 .flatten();
