@@ -2798,6 +2798,22 @@ mod cue_tests {
 
     /// One detector and one oracle regex for every proptest case (building
     /// them is slow in a debug build).
+    /// The key/value split read from the pattern's capture groups, the way
+    /// it was done before `split_key_value` (the reference for both tests).
+    fn key_value_by_captures<'a>(re: &Regex, body: &'a str) -> Option<(&'a str, &'a str, &'a str)> {
+        re.captures(body).and_then(|c| {
+            let whole = c.get(0)?;
+            let value = &body[whole.end()..];
+            (!value.contains('\n')).then(|| {
+                (
+                    c.name("key").map_or("", |m| m.as_str()).trim(),
+                    c.name("sep").map_or("", |m| m.as_str()),
+                    value.trim(),
+                )
+            })
+        })
+    }
+
     fn shared() -> &'static (ClaimDetector, Regex) {
         static SHARED: std::sync::OnceLock<(ClaimDetector, Regex)> = std::sync::OnceLock::new();
         SHARED.get_or_init(|| (ClaimDetector::new(Scope::Decisions), contrast_regex()))
@@ -2957,18 +2973,7 @@ mod cue_tests {
         #[test]
         fn key_value_split_equals_captures(body in "[a-z _.：＝=:\\n\\t状态é]{0,40}") {
             let re = &shared().0.fixed.key_value;
-            let by_captures = re.captures(&body).and_then(|c| {
-                let whole = c.get(0)?;
-                let value = &body[whole.end()..];
-                (!value.contains('\n')).then(|| {
-                    (
-                        c.name("key").map_or("", |m| m.as_str()).trim(),
-                        c.name("sep").map_or("", |m| m.as_str()),
-                        value.trim(),
-                    )
-                })
-            });
-            prop_assert_eq!(split_key_value(re, &body), by_captures);
+            prop_assert_eq!(split_key_value(re, &body), key_value_by_captures(re, &body));
         }
 
         /// The chunked logical lines equal the whole-text split.
@@ -3045,18 +3050,11 @@ mod cue_tests {
             "no separator here",
             "éé: ü",
         ] {
-            let by_captures = re.captures(body).and_then(|c| {
-                let whole = c.get(0)?;
-                let value = &body[whole.end()..];
-                (!value.contains('\n')).then(|| {
-                    (
-                        c.name("key").map_or("", |m| m.as_str()).trim(),
-                        c.name("sep").map_or("", |m| m.as_str()),
-                        value.trim(),
-                    )
-                })
-            });
-            assert_eq!(split_key_value(re, body), by_captures, "{body:?}");
+            assert_eq!(
+                split_key_value(re, body),
+                key_value_by_captures(re, body),
+                "{body:?}"
+            );
         }
     }
 
