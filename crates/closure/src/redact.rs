@@ -3,9 +3,11 @@
 //! Two layers, so no preview ever shows a usable credential:
 //!
 //! - **the secret catalogue** ([`palisade_secrets`], the same rules that
-//!   `palisade check secrets` and the egress guard use): every credential it
-//!   finds is replaced by its masked preview, keeping only the prefix that
-//!   names its kind (`AKIA…****`, `ghp_…****`);
+//!   `palisade check secrets` and the egress guard use, read with
+//!   [`SecretScanner::redact_quoted`] so a config line quoted after a colon
+//!   counts as a line start): every credential it finds is replaced by its
+//!   masked preview, keeping only the prefix that names its kind
+//!   (`AKIA…****`, `ghp_…****`);
 //! - **closure's own labels** on top, because a review candidate quotes the
 //!   user's prose, where a secret is named rather than formatted: a value
 //!   after a label and a separator becomes `****` whatever it looks like —
@@ -180,19 +182,18 @@ struct Mask {
 /// findings (their masked previews) and the label values (`****`);
 /// overlapping spans merge into one `****`.
 fn masks(text: &str) -> Vec<Mask> {
-    let scanner = SecretScanner::builtin();
-    let mut hits: Vec<Mask> = Vec::new();
-    let mut add = |findings: Vec<palisade_secrets::SecretFinding>| {
-        hits.extend(findings.into_iter().map(|f| Mask {
+    // `redact_quoted`: a user quotes config lines and commands after a lead-in
+    // of prose, where the plain scan would not read them as a line start.
+    let mut hits: Vec<Mask> = SecretScanner::builtin()
+        .redact_quoted(text)
+        .findings
+        .into_iter()
+        .map(|f| Mask {
             start: f.span.start,
             end: f.span.end,
             with: f.preview,
-        }))
-    };
-    add(scanner.redact(text).findings);
-    if let Some(view) = lead_ins_as_line_breaks(text) {
-        add(scanner.redact(&view).findings);
-    }
+        })
+        .collect();
     label_hits(text, &mut hits);
     hits.sort_unstable_by_key(|m| (m.start, std::cmp::Reverse(m.end)));
     let mut merged: Vec<Mask> = Vec::with_capacity(hits.len());
@@ -208,26 +209,6 @@ fn masks(text: &str) -> Vec<Mask> {
         }
     }
     merged
-}
-
-/// The text with every colon lead-in (`…for deploys: `, `配置：`) turned
-/// into a line break of the same length, or `None` when it has none.
-///
-/// A user quotes a config line or a command after a lead-in of prose, but
-/// some formats are only read at the start of a line (a `.pgpass` line,
-/// `ENV NAME value`, `$pass = ConvertTo-SecureString …`). Scanning this view
-/// as well finds them where they are quoted; byte offsets and `char`
-/// boundaries are those of `text` (`: ` becomes `:\n`, `：` three ASCII
-/// bytes ending in `\n`).
-fn lead_ins_as_line_breaks(text: &str) -> Option<String> {
-    if !text.contains(": ") && !text.contains(":\t") && !text.contains('：') {
-        return None;
-    }
-    Some(
-        text.replace(": ", ":\n")
-            .replace(":\t", ":\n")
-            .replace('：', "  \n"),
-    )
 }
 
 /// Closure's own layer: values after a secret-naming label or an

@@ -64,7 +64,9 @@
 //! | closure (`turn-closure-audit`) | `post_tool_call`, `post_llm_call` observe; `on_session_end` judges | **the seed's layout instead of `plugin-data/`**: `$HERMES_HOME/turn.closure.audit/` (`turns.jsonl`, pruned to `TURN_CLOSURE_AUDIT_RETENTION_DAYS` and 64 MiB; `latest/`; `candidates/events/`), `memory/<day>.md` (daily note), `knowledge/review/turn-closure-candidates-<day>.jsonl` |
 //!
 //! Every file is created 0600 (directories 0700); secrets are masked with
-//! the palisade-egress scanner before anything is persisted. The closure
+//! the shared catalogue (`palisade-secrets`, the rules `palisade check
+//! secrets` uses) before anything is persisted — the closure trail through
+//! closure's redaction, which layers its label logic on the same catalogue. The closure
 //! trail keeps the turn-closure-audit seed's paths so tools written for the
 //! seed find it; the other guards use `plugin-data/<plugin key>/` as
 //! Hermes' own plugin-state layout suggests.

@@ -700,6 +700,73 @@ impl SecretScanner {
         }
     }
 
+    /// [`scan`](Self::scan) for text that quotes other text after a lead-in
+    /// of prose (`From now on, use this for deploys: db:5432:app:u:pw`,
+    /// `配置：ENV API_TOKEN …`): everything `scan` finds, plus what the rules
+    /// find when every colon lead-in is read as a line break.
+    ///
+    /// Some formats are only read at the start of a line (a `.pgpass` line,
+    /// `ENV NAME value`, `$pass = ConvertTo-SecureString …`); a user who
+    /// pastes one into a sentence puts it after a colon. Hosts that store
+    /// what users type (review candidates, quarantined messages) mask with
+    /// this; the egress guard and `palisade check secrets` keep
+    /// [`scan`](Self::scan), whose precision the corpora measure. Where the
+    /// two readings overlap, the wider span wins (a partial overlap becomes
+    /// one span over both, previewed afresh), so findings stay sorted and
+    /// disjoint. Costs a second scan only when the text has a lead-in.
+    ///
+    /// ```
+    /// use palisade_secrets::SecretScanner;
+    /// let s = SecretScanner::builtin();
+    /// let text = "Always use this: db.internal:5432:app:appuser:7X8s51fbLtByHwiUmr";
+    /// assert!(s.scan(text).is_empty());
+    /// let found = s.scan_quoted(text);
+    /// assert_eq!(&text[found[0].span.range()], "7X8s51fbLtByHwiUmr");
+    /// ```
+    pub fn scan_quoted(&self, text: &str) -> Vec<SecretFinding> {
+        let mut found = self.scan(text);
+        let Some(view) = lead_ins_as_line_breaks(text) else {
+            return found;
+        };
+        // The view's spans are the text's; its previews are re-taken from
+        // the text, in case a span covers a rewritten lead-in.
+        found.extend(self.scan(&view).into_iter().map(|f| SecretFinding {
+            preview: mask_secret(&text[f.span.range()]),
+            ..f
+        }));
+        found.sort_by_key(|f| (f.span.start, std::cmp::Reverse(f.span.end)));
+        let mut merged: Vec<SecretFinding> = Vec::with_capacity(found.len());
+        for f in found {
+            match merged.last_mut() {
+                Some(last) if f.span.start < last.span.end => {
+                    if f.span.end > last.span.end {
+                        last.span = Span::new(last.span.start, f.span.end);
+                        last.preview = mask_secret(&text[last.span.range()]);
+                    }
+                }
+                _ => merged.push(f),
+            }
+        }
+        merged
+    }
+
+    /// [`redact`](Self::redact) with the findings of
+    /// [`scan_quoted`](Self::scan_quoted).
+    ///
+    /// ```
+    /// use palisade_secrets::SecretScanner;
+    /// let s = SecretScanner::builtin();
+    /// let out = s.redact_quoted("配置：ENV SENTRY_AUTH_TOKEN 7f3c9a1e5b2d8f4a6c0e9b3d7f1a5c2e");
+    /// assert_eq!(out.text, "配置：ENV SENTRY_AUTH_TOKEN 7f3c…****");
+    /// ```
+    pub fn redact_quoted(&self, text: &str) -> Redacted {
+        let findings = self.scan_quoted(text);
+        Redacted {
+            text: apply_redactions(text, &findings),
+            findings,
+        }
+    }
+
     fn keyword_hits(&self, text: &str) -> KeywordHits {
         let mut hits = KeywordHits {
             triggered: vec![false; self.rules.len()],
@@ -1026,6 +1093,21 @@ fn line_window(text: &str, pos: usize, bytes_after: usize) -> Span {
         end -= 1;
     }
     Span::new(start, end.max(start))
+}
+
+/// The text with every colon lead-in (`…for deploys: `, `配置：`) turned
+/// into a line break of the same length, or `None` when it has none: byte
+/// offsets and `char` boundaries stay those of `text` (`: ` and `:\t`
+/// become `:\n`, the three bytes of `：` become `  \n`).
+fn lead_ins_as_line_breaks(text: &str) -> Option<String> {
+    if !text.contains(": ") && !text.contains(":\t") && !text.contains('：') {
+        return None;
+    }
+    Some(
+        text.replace(": ", ":\n")
+            .replace(":\t", ":\n")
+            .replace('：', "  \n"),
+    )
 }
 
 /// Replace each finding's span in `text` by its preview. Findings must have

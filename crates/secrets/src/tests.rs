@@ -566,3 +566,90 @@ fn fuzz_a_soup_needing_many_settle_passes_settles() {
     let once = redact_idempotent(scanner, text);
     assert!(once.findings.len() > 8, "{}", once.findings.len());
 }
+
+#[test]
+fn quoted_reading_masks_every_example_after_a_lead_in() {
+    let s = SecretScanner::builtin();
+    let mut failures = Vec::new();
+    for rule in s.rules() {
+        for ex in &rule.spec().examples {
+            let secrets: Vec<&str> = s.scan(ex).iter().map(|f| &ex[f.span.range()]).collect();
+            for lead in [
+                "From now on, always use this for deploys: ",
+                "以后请一直用这个配置：",
+            ] {
+                let text = format!("{lead}{ex}");
+                let out = s.redact_quoted(&text);
+                for secret in &secrets {
+                    if out.text.contains(secret) {
+                        failures.push(format!(
+                            "{}: {secret:?} survives in {:?}",
+                            rule.spec().id,
+                            out.text
+                        ));
+                    }
+                }
+                let mut end = 0;
+                for f in &out.findings {
+                    assert!(f.span.start >= end, "{}: findings overlap", rule.spec().id);
+                    assert!(
+                        text.is_char_boundary(f.span.start) && text.is_char_boundary(f.span.end)
+                    );
+                    end = f.span.end;
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn quoted_reading_finds_nothing_in_negatives() {
+    let s = SecretScanner::builtin();
+    let mut flagged = Vec::new();
+    let negatives = include_str!("../testdata/secrets_negative.jsonl")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            serde_json::from_str::<Case>(l)
+                .expect("negative case parses")
+                .input
+        });
+    let examples = s
+        .rules()
+        .iter()
+        .flat_map(|r| r.spec().negative_examples.iter().cloned());
+    for neg in negatives.chain(examples) {
+        for text in [neg.clone(), format!("Please keep this in mind: {neg}")] {
+            if s.scan(&text).is_empty() && !s.scan_quoted(&text).is_empty() {
+                flagged.push(text);
+            }
+        }
+    }
+    assert!(
+        flagged.is_empty(),
+        "{} flagged:\n{}",
+        flagged.len(),
+        flagged.join("\n")
+    );
+}
+
+#[test]
+fn quoted_reading_is_a_superset_of_scan() {
+    let s = SecretScanner::builtin();
+    for line in include_str!("../testdata/secrets.jsonl").lines() {
+        let case: Case = serde_json::from_str(line).expect("case parses");
+        let plain = s.scan(&case.input);
+        let quoted = s.scan_quoted(&case.input);
+        for f in &plain {
+            assert!(
+                quoted
+                    .iter()
+                    .any(|q| q.span.start <= f.span.start && f.span.end <= q.span.end),
+                "{}: {:?} lost",
+                case.name,
+                f.span
+            );
+        }
+    }
+}

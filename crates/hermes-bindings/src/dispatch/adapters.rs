@@ -34,10 +34,14 @@ impl WriteTarget {
     }
 }
 
-/// Mask every credential in `text` before it is persisted (`AKIA…****`).
+/// Mask every credential in `text` before it is persisted (`AKIA…****`),
+/// with the shared catalogue `palisade check secrets` uses, reading a config
+/// line quoted after a colon lead-in as a line start
+/// ([`palisade_secrets::SecretScanner::redact_quoted`]): stored text is what
+/// users typed.
 pub(crate) fn mask_secrets(text: &str) -> String {
-    palisade_egress::secrets::SecretScanner::builtin()
-        .redact(text)
+    palisade_secrets::SecretScanner::builtin()
+        .redact_quoted(text)
         .text
 }
 
@@ -130,8 +134,10 @@ pub(crate) fn egress_policy_summary(
 }
 
 /// Mask every credential as `[REDACTED-SECRET]` (the injection seed's marker).
+///
+/// The marker hides exactly what [`mask_secrets`] would.
 pub(crate) fn mask_secrets_marker(text: &str) -> String {
-    let findings = palisade_egress::secrets::SecretScanner::builtin().scan(text);
+    let findings = palisade_secrets::SecretScanner::builtin().scan_quoted(text);
     let mut out = String::with_capacity(text.len());
     let mut cursor = 0;
     for f in &findings {

@@ -368,7 +368,7 @@ pub(crate) fn dispatch(
                         phrases: report
                             .held_phrases()
                             .into_iter()
-                            .map(str::to_owned)
+                            .map(|phrase| redact(&config, phrase))
                             .collect(),
                         text: redact(&config, &text),
                     })?,
