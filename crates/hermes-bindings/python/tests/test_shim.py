@@ -67,7 +67,8 @@ def test_pre_tool_call_fails_closed_where_the_seed_does(swap, guard, tool, block
 
 def test_other_hooks_never_raise(swap):
     swap("egress", Raising())
-    assert _shim.hook_callback("egress", "transform_llm_output")(response_text="hi") is None
+    # a transform that could not check its text withholds it (see below)
+    assert "withheld" in _shim.hook_callback("egress", "transform_llm_output")(response_text="hi")
     assert _shim.hook_callback("egress", "on_session_end")(session_id="s") is None
     assert _shim.hook_callback("egress", "pre_llm_call")(user_message="hi") is None
 
@@ -184,3 +185,39 @@ def test_encoding_drops_live_objects_and_history():
         "next_call": object(), "args": {"k": {1, 2}},
     }))
     assert out == {"session_id": "s", "user_message": "hi", "args": {"k": [1, 2]}}
+
+
+# -- issue 22 item 1: lone UTF-16 surrogates never switch redaction off ------
+
+AWS_KEY = "AKIA" + "QZ7XWJ4NB2YT6RKD"  # AWS-access-key shaped, made up
+
+
+def test_lone_surrogates_become_u_fffd_one_for_one():
+    text = "a\ud800b\udfffc" + "\ud83d\ude00"  # two lone surrogates, then a pair
+    out = _shim.scrub_surrogates(text)
+    assert out == "a\ufffdb\ufffdc\U0001F600"
+    out.encode("utf-8")  # valid UTF-8 now
+    assert out.index("b") == text.index("b") and out.index("c") == text.index("c")
+    plain = "no surrogates here"
+    assert _shim.scrub_surrogates(plain) is plain
+    encoded = _shim.encode_kwargs({"response_text": json.loads('"x \\ud800 y"')})
+    assert json.loads(encoded)["response_text"] == "x \ufffd y"
+
+
+def test_lone_surrogate_does_not_switch_off_egress_redaction(tmp_path, monkeypatch):
+    pytest.importorskip("palisade_hermes._native")
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path))
+    text = json.loads('"key ' + AWS_KEY + ' then \\ud800 end"')
+    out = _shim.hook_callback("egress", "transform_llm_output")(response_text=text, session_id="s")
+    assert isinstance(out, str), out
+    assert AWS_KEY not in out and "\ufffd end" in out
+    result = '{"output": "export KEY=' + AWS_KEY + '\udc80"}'  # a lone low surrogate
+    out = _shim.hook_callback("egress", "transform_tool_result")(
+        tool_name="terminal", args={}, result=result, session_id="s")
+    assert isinstance(out, str) and AWS_KEY not in out, out
+
+
+def test_egress_transform_withholds_when_the_guard_cannot_run(swap):
+    swap("egress", Raising())
+    out = _shim.hook_callback("egress", "transform_tool_result")(result="AKIA...", tool_name="t")
+    assert isinstance(out, str) and "withheld" in out and "fail-closed" in out

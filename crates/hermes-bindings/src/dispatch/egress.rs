@@ -281,6 +281,12 @@ pub(crate) fn fail(
         Some(Hook::PreToolCall) if closed => Directive::block(
             "[egress-guard] BLOCK: the guard could not inspect this call (fail_mode: closed).",
         ),
+        // Text the guard could not check may hold a credential: with
+        // fail_mode closed it is withheld, not passed through.
+        Some(Hook::TransformToolResult | Hook::TransformLlmOutput) if closed => Directive::Rewrite(
+            "[egress-guard] WITHHELD: the guard could not inspect this text (fail_mode: closed)."
+                .to_owned(),
+        ),
         _ => Directive::None,
     }
 }
