@@ -5,7 +5,11 @@ use palisade_hermes::{Env, GuardName, Host, Plugin, Timestamp};
 use serde_json::Value;
 
 fn env(pairs: &[(&str, &str)]) -> Env {
-    Env::from_pairs(pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())))
+    Env::from_pairs(
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
+    )
 }
 
 #[test]
@@ -23,6 +27,11 @@ fn egress_transform_fails_closed_with_fail_mode_closed() {
     }
     // fail_mode open (the default) lets the text through unchanged.
     std::fs::write(home.path().join("egress-guard.yaml"), "fail_mode: open\n").unwrap();
-    let out = p.handle_at(home.path(), "transform_llm_output", "[x", Timestamp::from_unix(1));
+    let out = p.handle_at(
+        home.path(),
+        "transform_llm_output",
+        "[x",
+        Timestamp::from_unix(1),
+    );
     assert_eq!(out.directive.to_json(), "null");
 }
