@@ -86,6 +86,10 @@ fn main() -> ExitCode {
         Command::Hud { home } => {
             let env = palisade_hermes::Env::from_process();
             let home = home.unwrap_or_else(|| env.hermes_home());
+            if let Err(message) = commands::require_home(&home) {
+                eprintln!("palisade hud: {message}");
+                return ExitCode::from(2);
+            }
             match hud::gather(&home, env, palisade_hermes::Timestamp::now()) {
                 Ok(data) => {
                     let mut out = io::stdout().lock();

@@ -146,31 +146,36 @@ pub(crate) fn run(ctx: &Ctx<'_>, state: &mut State, name: &str, args: &Value) ->
             let db = open_db(ctx)?;
             let released = db.release(&id, ctx.now)?;
             if released {
-                open_ledger(ctx)?.append(
+                let ledger = open_ledger(ctx)?;
+                ledger.append(
                     ctx.now,
                     "",
                     "release",
                     &json!({"id": id, "by": "owner"}).to_string(),
                 )?;
+                injection::anchor(&db, &ledger, ctx.now)?;
             }
             Ok(json!({"id": id, "released": released}))
         }
         (GuardName::Injection, "delete") => {
             let id = id_arg(args)?;
-            let deleted = open_db(ctx)?.delete(&id)?;
+            let db = open_db(ctx)?;
+            let deleted = db.delete(&id)?;
             if deleted {
-                open_ledger(ctx)?.append(
+                let ledger = open_ledger(ctx)?;
+                ledger.append(
                     ctx.now,
                     "",
                     "delete",
                     &json!({"id": id, "by": "owner"}).to_string(),
                 )?;
+                injection::anchor(&db, &ledger, ctx.now)?;
             }
             Ok(json!({"id": id, "deleted": deleted}))
         }
         (GuardName::Injection, "simulate") => Ok(adapters::injection_arena()?),
         (GuardName::Injection, "verify") => {
-            Ok(serde_json::to_value(open_ledger(ctx)?.verify()?).unwrap_or(Value::Null))
+            Ok(serde_json::to_value(verify_ledger(ctx)?).unwrap_or(Value::Null))
         }
         (GuardName::Closure, "status") => closure_status(ctx),
         (GuardName::Closure, "path") => Ok(closure_paths(ctx)),
@@ -466,6 +471,12 @@ fn open_ledger(ctx: &Ctx<'_>) -> Result<Ledger, CommandError> {
     Ok(Ledger::open(&injection::db_paths(ctx.home).1)?)
 }
 
+/// The ledger checked against its anchors; creates neither store.
+fn verify_ledger(ctx: &Ctx<'_>) -> Result<crate::storage::ledger::Verification, CommandError> {
+    let (guard, ledger) = injection::db_paths(ctx.home);
+    Ok(crate::storage::ledger::verify_files(&ledger, &guard)?)
+}
+
 /// The seed's posture score from live telemetry.
 ///
 /// `score = base − pending − degraded − false_positive`, floored at 0, where
@@ -512,7 +523,7 @@ fn injection_status(ctx: &Ctx<'_>) -> Res {
     let config = InjectionConfig::load(ctx.env, ctx.home);
     let db = open_db(ctx)?;
     let t = db.telemetry()?;
-    let v = open_ledger(ctx)?.verify()?;
+    let v = verify_ledger(ctx)?;
     let score = posture_score(
         config.fail_closed_on_error,
         config.redact_secrets,

@@ -35,3 +35,84 @@ fn egress_transform_fails_closed_with_fail_mode_closed() {
     );
     assert_eq!(out.directive.to_json(), "null");
 }
+
+/// Issue 22 item 5: an unreadable said store is named as such to the model
+/// (not "the user never typed it") and logged once.
+#[test]
+fn unreadable_said_store_says_so_and_warns_once() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = GuardName::Provenance.data_dir(home.path());
+    std::fs::create_dir_all(dir.join("said.jsonl")).unwrap(); // a directory: unreadable
+    let p = Plugin::new(
+        GuardName::Provenance,
+        Host::default(),
+        env(&[("PROVENANCE_GATE_MODE", "block")]),
+    );
+    let write = serde_json::json!({"tool_name": "memory", "session_id": "s", "args": {
+        "action": "add", "target": "memory",
+        "content": "User decided to ship on Friday (\"ship it on friday\")."}});
+    for i in 0..2 {
+        let out = p.handle_at(
+            home.path(),
+            "pre_tool_call",
+            &write.to_string(),
+            Timestamp::from_unix(i),
+        );
+        let v: Value = serde_json::from_str(&out.directive.to_json()).unwrap();
+        let msg = v["message"].as_str().unwrap_or_default();
+        assert_eq!(v["action"], "block", "{v}");
+        assert!(msg.contains("could not read its store"), "{msg}");
+        assert!(!msg.contains("not in what the user typed"), "{msg}");
+    }
+    let w = p.take_warnings();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("said.jsonl"), "{w:?}");
+}
+
+#[test]
+fn broken_injection_store_holds_with_the_true_reason_and_warns() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = GuardName::Injection.data_dir(home.path());
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("guard.sqlite3"),
+        b"not a database at all".repeat(200),
+    )
+    .unwrap();
+    let p = Plugin::new(GuardName::Injection, Host::default(), env(&[]));
+    let kwargs = r#"{"session_id":"s","turn_id":"t1","user_message":"hello"}"#;
+    let out = p.handle_at(home.path(), "pre_llm_call", kwargs, Timestamp::from_unix(0));
+    let v: Value = serde_json::from_str(&out.directive.to_json()).unwrap();
+    assert_eq!(v["action"], "hold", "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("could not read its store"),
+        "{v}"
+    );
+    let w = p.take_warnings();
+    assert!(
+        w.iter()
+            .any(|w| w.contains("hermes-guard") && w.contains("failed closed")),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn invalid_egress_policy_warns_once_naming_the_file() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("egress-guard.yaml"), "rules: [unclosed").unwrap();
+    let p = Plugin::new(GuardName::Egress, Host::default(), env(&[]));
+    for i in 0..3 {
+        p.handle_at(
+            home.path(),
+            "transform_llm_output",
+            r#"{"response_text":"hi"}"#,
+            Timestamp::from_unix(i),
+        );
+    }
+    let w = p.take_warnings();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("egress-guard.yaml"), "{w:?}");
+}

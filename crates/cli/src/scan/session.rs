@@ -156,7 +156,7 @@ pub fn repair_surrogate_escapes(text: &str) -> Option<String> {
     let mut out = String::new();
     let mut copied = 0; // bytes of `text` already in `out`
     let mut i = 0;
-    while let Some(off) = b.get(i..).and_then(|rest| find_backslash(rest)) {
+    while let Some(off) = b.get(i..).and_then(find_backslash) {
         let at = i + off;
         if b.get(at + 1) != Some(&b'u') {
             i = at + 2; // any other escape, `\\` included, is two bytes

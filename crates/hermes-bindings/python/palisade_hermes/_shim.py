@@ -169,13 +169,28 @@ def flush_all() -> None:
             logger.warning("palisade %s: flush failed: %s", guard, exc)
 
 
+def log_warnings(guard: str, d: Any) -> None:
+    """Log what the native side fell back on or failed closed for (an invalid
+    policy file, an unreadable store), one warning per distinct reason."""
+    take = getattr(d, "take_warnings", None)
+    if take is None:
+        return
+    try:
+        for text in take():
+            logger.warning("palisade %s: %s", guard, text)
+    except Exception:  # pragma: no cover - logging must never break a hook
+        pass
+
+
 def call_native(guard: str, hook: str, kwargs: dict) -> Any:
     """Run one hook through Rust; returns the decoded Python return value.
 
     ``None`` is "no opinion", a dict is a directive, a str is replacement text.
     Raises on any failure: callers decide what a failure means for the hook.
     """
-    out = dispatcher(guard).handle(hook, hermes_home(), encode_kwargs(kwargs))
+    d = dispatcher(guard)
+    out = d.handle(hook, hermes_home(), encode_kwargs(kwargs))
+    log_warnings(guard, d)
     if not out or out == "null":
         return None
     return json.loads(out)
@@ -343,7 +358,10 @@ def run_command(guard: str, name: str, args: Optional[dict] = None) -> str:
     """Run one of the guard's user commands in Rust; returns its JSON text."""
     try:
         args_json = scrub_surrogates(json.dumps(args or {}, ensure_ascii=False))
-        return dispatcher(guard).command(name, hermes_home(), args_json)
+        d = dispatcher(guard)
+        out = d.command(name, hermes_home(), args_json)
+        log_warnings(guard, d)
+        return out
     except Exception as exc:
         return json.dumps({"ok": False, "error": f"{SEED_NAME.get(guard, guard)}: {name} failed: {exc}"})
 

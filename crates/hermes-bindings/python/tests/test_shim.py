@@ -221,3 +221,33 @@ def test_egress_transform_withholds_when_the_guard_cannot_run(swap):
     swap("egress", Raising())
     out = _shim.hook_callback("egress", "transform_tool_result")(result="AKIA...", tool_name="t")
     assert isinstance(out, str) and "withheld" in out and "fail-closed" in out
+
+
+# -- issue 22 item 5: fallbacks and fail-closed decisions reach the log -------
+
+def test_invalid_policy_is_logged_once_naming_the_file(tmp_path, monkeypatch, caplog):
+    pytest.importorskip("palisade_hermes._native")
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path))
+    (tmp_path / "egress-guard.yaml").write_text("rules: [unclosed")
+    monkeypatch.setitem(_shim._DISPATCHERS, "egress", _shim._native.Guard("egress", "0.19.0"))
+    cb = _shim.hook_callback("egress", "transform_llm_output")
+    with caplog.at_level("WARNING", logger="palisade_hermes"):
+        cb(response_text="hello", session_id="s")
+        cb(response_text="hello again", session_id="s")
+    lines = [r.getMessage() for r in caplog.records if "egress-guard.yaml" in r.getMessage()]
+    assert len(lines) == 1, [r.getMessage() for r in caplog.records]
+
+
+def test_broken_injection_store_is_logged_and_named_to_the_model(tmp_path, monkeypatch, caplog):
+    pytest.importorskip("palisade_hermes._native")
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path))
+    data = tmp_path / "plugin-data" / "hermes-guard"
+    data.mkdir(parents=True)
+    (data / "guard.sqlite3").write_bytes(b"this is not a database" * 100)
+    monkeypatch.setitem(_shim._DISPATCHERS, "injection", _shim._native.Guard("injection", "0.19.0"))
+    with caplog.at_level("WARNING", logger="palisade_hermes"):
+        injection.pre_llm_call(session_id="s-store", turn_id="t1", user_message="hello")
+    reply = injection.HELD.reply_for("s-store", "t1")
+    assert reply and "could not read its store" in reply, reply
+    assert any("hermes-guard" in r.getMessage() and "failed closed" in r.getMessage()
+               for r in caplog.records), [r.getMessage() for r in caplog.records]

@@ -64,6 +64,9 @@ pub(crate) fn policy<'s>(
     let (_, _, config, policy) = state.cached.get_or_insert_with(|| {
         let mut config = EgressConfig::load(ctx.env, ctx.home);
         let policy = adapters::egress_policy(&mut config);
+        for note in &config.notes {
+            ctx.warn(format!("egress-guard: {note}"));
+        }
         (ctx.home.to_path_buf(), now_stamps, config, policy)
     });
     (config, policy)

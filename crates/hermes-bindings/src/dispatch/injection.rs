@@ -117,9 +117,14 @@ impl InjectionState {
                 payload: d.payload.clone(),
             })
             .collect();
+        let now = self
+            .pending
+            .last()
+            .map_or(Timestamp::from_unix(0), |d| d.ts);
         let result = ledger
             .append_batch(&entries)
-            .and_then(|_| db.record_batch(&events));
+            .and_then(|_| db.record_batch(&events))
+            .and_then(|()| anchor(db, ledger, now));
         match result {
             Ok(()) => {
                 self.pending.clear();
@@ -177,6 +182,13 @@ fn config(ctx: &Ctx<'_>, state: &mut InjectionState) -> InjectionConfig {
             c
         }
     }
+}
+
+/// Record the ledger's head in the quarantine store (the anchor `verify`
+/// cross-checks; see [`crate::storage::ledger`]).
+pub(crate) fn anchor(db: &GuardDb, ledger: &Ledger, now: Timestamp) -> rusqlite::Result<()> {
+    let (seq, hash) = ledger.head()?;
+    db.anchor(seq, &hash, now)
 }
 
 pub(crate) fn db_paths(home: &Path) -> (PathBuf, PathBuf) {
@@ -515,6 +527,7 @@ pub(crate) fn fail(
     let session = session_of(call);
     // The layer that failed is unknown here: the whole dispatch ran degraded.
     let layer = "dispatch";
+    let store_error = super::is_store_error(error);
     if dbs(ctx, state).is_ok() {
         let tier = if closed { "block" } else { "flag" };
         let payload = json!({"hook": hook.map(Hook::name), "reason": "internal_error", "error": redact(&config, error), "fail_closed": closed});
@@ -531,9 +544,24 @@ pub(crate) fn fail(
         );
     }
     match hook {
+        Some(Hook::PreToolCall) if closed && store_error => Directive::block(
+            "[hermes-guard] BLOCK: the guard could not read its store, so this call was refused (fail_closed_on_error).",
+        ),
         Some(Hook::PreToolCall) if closed => Directive::block(
             "[hermes-guard] BLOCK: the guard could not scan this call (fail_closed_on_error).",
         ),
+        Some(Hook::PreLlmCall) if closed && store_error => {
+            if let Some(HookCall::PreLlmCall(p)) = call {
+                state
+                    .held_turn
+                    .insert(session.clone(), p.turn_id.clone().unwrap_or_default());
+            }
+            Directive::Hold {
+                message: "hermes-guard: this message was held before it reached the model because the guard could not read its store (fail_closed_on_error); nothing was found in it. Ask the owner to check the guard's storage, then re-send it.".to_owned(),
+                context: "[hermes-guard] BLOCK: the guard could not read its store, so the user message was held unscanned (fail_closed_on_error). Do not call tools for it; tell the user it was held.".to_owned(),
+                quarantine_id: None,
+            }
+        }
         Some(Hook::PreLlmCall) if closed => {
             if let Some(HookCall::PreLlmCall(p)) = call {
                 state

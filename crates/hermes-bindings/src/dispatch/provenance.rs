@@ -97,6 +97,8 @@ pub(crate) struct SaidCache {
     index: SaidIndex,
     /// msg_id of each indexed message.
     ids: Vec<String>,
+    /// Why the file could not be read at the last refresh, if it could not.
+    unreadable: Option<String>,
 }
 
 impl SaidCache {
@@ -107,16 +109,19 @@ impl SaidCache {
             indexed: 0,
             index: SaidIndex::new(),
             ids: Vec::new(),
+            unreadable: None,
         }
     }
 
     /// Read new rows (a rewrite rebuilds the index). An unreadable file
     /// means "nothing typed": the index is emptied and claims then fail.
     pub(crate) fn refresh(&mut self, log: &JsonlLog, cutoff: Timestamp) {
-        if log.read_incremental(&mut self.rows).is_err() {
+        if let Err(e) = log.read_incremental(&mut self.rows) {
             *self = SaidCache::new(self.path.clone());
+            self.unreadable = Some(e.to_string());
             return;
         }
+        self.unreadable = None;
         if self.rows.rows().len() < self.indexed {
             let path = self.path.clone();
             let rows = std::mem::take(&mut self.rows);
@@ -278,6 +283,12 @@ pub(crate) fn said_index<'s>(
         .said
         .get_or_insert_with(|| SaidCache::new(said.path().to_path_buf()));
     cache.refresh(&said, ctx.now.minus_days(config.retention_days));
+    if let Some(e) = &cache.unreadable {
+        ctx.warn(format!(
+            "provenance-gate: cannot read {}: {e}; quoted user decisions are refused until it can be read",
+            cache.path.display()
+        ));
+    }
     cache
 }
 
@@ -424,6 +435,7 @@ fn check(
     // Taken out for the call: the said index below borrows the state.
     let mut prepared = std::mem::take(&mut state.prepared);
     let said = said_index(ctx, config, state);
+    let store_unreadable = said.unreadable.is_some();
     let report = check_write_cached(
         gate,
         &p.tool_name,
@@ -479,7 +491,15 @@ fn check(
         return Ok(Directive::None);
     }
     let reason = report.reason.unwrap_or(Reason::NoQuote);
-    let message = refusal_message(&report);
+    let message = if store_unreadable {
+        // Not "the user never typed it": the guard could not look.
+        format!(
+            "provenance-gate: the guard could not read its store ({}), so it cannot confirm the user's quoted words for this write. Nothing was written; try again later or ask the owner to check the guard.",
+            said_log.path().display()
+        )
+    } else {
+        refusal_message(&report)
+    };
     match config.mode {
         ProvenanceMode::Observe => Ok(Directive::None),
         ProvenanceMode::Ask => Ok(Directive::approve(message, reason.rule_key().to_string())),

@@ -145,6 +145,11 @@ impl GuardDb {
                 suppressed INTEGER NOT NULL DEFAULT 0,
                 updated TEXT NOT NULL
             );
+            CREATE TABLE IF NOT EXISTS ledger_anchor (
+                seq INTEGER PRIMARY KEY,
+                hash TEXT NOT NULL,
+                ts TEXT NOT NULL
+            );
             CREATE TABLE IF NOT EXISTS telemetry (
                 id INTEGER PRIMARY KEY,
                 ts TEXT NOT NULL,
@@ -155,6 +160,32 @@ impl GuardDb {
             );",
         )?;
         Ok(GuardDb { conn })
+    }
+
+    /// Record the decision ledger's head `(seq, hash)` as of `now`, outside
+    /// the ledger's own file (see [`crate::storage::ledger`]); keeps the
+    /// newest [`crate::storage::ledger::KEEP_ANCHORS`].
+    ///
+    /// ```
+    /// use palisade_hermes::{storage::quarantine::GuardDb, Timestamp};
+    /// let db = GuardDb::in_memory().unwrap();
+    /// db.anchor(3, "ab", Timestamp::from_unix(0)).unwrap();
+    /// db.anchor(0, "00", Timestamp::from_unix(0)).unwrap(); // an empty ledger: nothing to anchor
+    /// ```
+    pub fn anchor(&self, seq: i64, hash: &str, now: Timestamp) -> rusqlite::Result<()> {
+        if seq <= 0 {
+            return Ok(());
+        }
+        let tx = self.conn.unchecked_transaction()?;
+        tx.execute(
+            "INSERT OR REPLACE INTO ledger_anchor (seq, hash, ts) VALUES (?1, ?2, ?3)",
+            params![seq, hash, now.to_string()],
+        )?;
+        tx.execute(
+            "DELETE FROM ledger_anchor WHERE seq <= (SELECT seq FROM ledger_anchor ORDER BY seq DESC LIMIT 1 OFFSET ?1)",
+            [crate::storage::ledger::KEEP_ANCHORS],
+        )?;
+        tx.commit()
     }
 
     /// Hold a message; returns its id. Phrases are counted in the pattern store.
