@@ -407,6 +407,10 @@ fn egress_status(ctx: &Ctx<'_>, state: &mut State) -> Res {
     let (config, policy): (&EgressConfig, _) = egress::policy(ctx, &mut state.egress);
     Ok(json!({
         "guard": "egress-guard",
+        "policy_file": config.file().map_or_else(
+            || "built-in defaults (no policy file found)".to_owned(),
+            |p| p.display().to_string(),
+        ),
         "source": config.source,
         "observe": config.observe,
         "notes": config.notes,

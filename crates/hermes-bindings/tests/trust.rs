@@ -116,3 +116,40 @@ fn invalid_egress_policy_warns_once_naming_the_file() {
     assert_eq!(w.len(), 1, "{w:?}");
     assert!(w[0].contains("egress-guard.yaml"), "{w:?}");
 }
+
+/// Issue 22 item 6: EGRESS_GUARD_POLICY → $HERMES_HOME/egress-guard.yaml →
+/// ~/.hermes/egress-guard.yaml → built-in; status names the file used.
+#[test]
+fn egress_policy_lookup_order_and_status_names_the_file() {
+    let user = tempfile::tempdir().unwrap();
+    let seed_dir = user.path().join(".hermes");
+    let profile = seed_dir.join("profiles/work");
+    std::fs::create_dir_all(&profile).unwrap();
+    let status = |env: &Env| -> String {
+        let p = Plugin::new(GuardName::Egress, Host::default(), env.clone());
+        let v = p.command_at(&profile, "status", "{}", Timestamp::from_unix(0));
+        v["result"]["policy_file"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let home_var = user.path().to_str().unwrap().to_owned();
+    let base = env(&[("HOME", &home_var)]);
+    assert!(status(&base).contains("built-in"), "{}", status(&base));
+    // the seed's ~/.hermes file applies to a profile that has none of its own
+    let seed_file = seed_dir.join("egress-guard.yaml");
+    std::fs::write(&seed_file, "preset: dev\n").unwrap();
+    assert_eq!(status(&base), seed_file.display().to_string());
+    // the profile's own file wins over it
+    let own = profile.join("egress-guard.yaml");
+    std::fs::write(&own, "preset: dev\n").unwrap();
+    assert_eq!(status(&base), own.display().to_string());
+    // and EGRESS_GUARD_POLICY over both
+    let named = user.path().join("named.yaml");
+    std::fs::write(&named, "preset: dev\n").unwrap();
+    let with_var = env(&[
+        ("HOME", &home_var),
+        ("EGRESS_GUARD_POLICY", named.to_str().unwrap()),
+    ]);
+    assert_eq!(status(&with_var), named.display().to_string());
+}
