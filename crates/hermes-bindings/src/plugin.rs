@@ -89,7 +89,8 @@ impl GuardName {
     /// ```
     pub fn hooks(self) -> &'static [Hook] {
         match self {
-            GuardName::Provenance => &[Hook::PreLlmCall, Hook::PreToolCall],
+            // post_tool_call records how the human answered an ask-mode write.
+            GuardName::Provenance => &[Hook::PreLlmCall, Hook::PreToolCall, Hook::PostToolCall],
             GuardName::Egress => &[
                 Hook::PreToolCall,
                 Hook::TransformToolResult,

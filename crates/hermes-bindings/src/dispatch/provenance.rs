@@ -35,6 +35,55 @@ pub(crate) struct ProvenanceState {
     prune_checked: Option<(PathBuf, i64)>,
     /// Stored texts (MEMORY.md, skill files) normalized once, by content.
     prepared: StoredCache,
+    /// Writes sent to the approval gate (ask mode), by tool call, waiting
+    /// for post_tool_call to say how the human answered.
+    asked: HashMap<String, AskedWrite>,
+}
+
+/// A write sent to Hermes' approval gate, until its outcome is known.
+#[derive(Clone, Debug)]
+struct AskedWrite {
+    session: String,
+    tool: String,
+    target: String,
+    reason: &'static str,
+}
+
+/// Asked writes remembered at once (a host that never reports an outcome
+/// must not grow memory).
+const MAX_ASKED: usize = 1024;
+
+/// The key of one tool call: its id, else session + turn + tool.
+fn call_key(session: &str, turn: Option<&str>, call_id: Option<&str>, tool: &str) -> String {
+    match call_id.filter(|id| !id.is_empty()) {
+        Some(id) => format!("id:{id}"),
+        None => format!("s:{session}\u{1f}{}\u{1f}{tool}", turn.unwrap_or_default()),
+    }
+}
+
+/// What the human's answer was, from the post_tool_call of an asked write:
+/// the write ran (`approved`), or Hermes' gate refused it, because the
+/// human said no (`denied`), did not answer in time (`timed_out`) or no
+/// one was there to ask (`no_approver`).
+fn ask_outcome(p: &crate::hooks::PostToolCall) -> &'static str {
+    if p.succeeded() {
+        return "approved";
+    }
+    let text = format!(
+        "{} {}",
+        p.error_message.as_deref().unwrap_or_default(),
+        p.result_text()
+    )
+    .to_ascii_lowercase();
+    if text.contains("timed out") || text.contains("timeout") {
+        "timed_out"
+    } else if text.contains("no interactive user") || text.contains("no gateway") {
+        "no_approver"
+    } else if p.status.as_deref() == Some("blocked") || text.contains("denied") {
+        "denied"
+    } else {
+        "approved_but_failed"
+    }
 }
 
 /// How often one process looks at the logs' `.pruned` markers.
@@ -202,8 +251,39 @@ pub(crate) fn dispatch(
             Ok(Directive::None)
         }
         HookCall::PreToolCall(p) if is_write_tool(&p.tool_name) => check(ctx, &config, state, p),
+        HookCall::PostToolCall(p) if is_write_tool(&p.tool_name) => {
+            record_ask_outcome(ctx, &config, state, p);
+            Ok(Directive::None)
+        }
         _ => Ok(Directive::None),
     }
+}
+
+/// The evidence row for the human's answer to an asked write, so `report`
+/// shows what landed (the `approve` row only says a human was asked).
+fn record_ask_outcome(
+    ctx: &Ctx<'_>,
+    config: &ProvenanceConfig,
+    state: &mut ProvenanceState,
+    p: &crate::hooks::PostToolCall,
+) {
+    let session = p.session_id.clone().unwrap_or_default();
+    let key = call_key(
+        &session,
+        p.turn_id.as_deref(),
+        p.tool_call_id.as_deref(),
+        &p.tool_name,
+    );
+    let Some(asked) = state.asked.remove(&key) else {
+        return;
+    };
+    let (_, evidence) = files(ctx.home);
+    let _ = evidence.append(&json!({
+        "ts": ctx.now.to_string(), "session": asked.session, "guard": "provenance-gate",
+        "tool": asked.tool, "target": asked.target, "claim": null, "quote": null,
+        "verdict": ask_outcome(p), "reason": asked.reason, "outcome_of": "approve",
+        "mode": config.mode,
+    }));
 }
 
 fn is_write_tool(name: &str) -> bool {
@@ -368,6 +448,18 @@ fn stored_text(files: &mut FileCache, home: &Path, tool: &str, args: &Value) -> 
 }
 
 /// The seed's refusal message for a failing report.
+/// The approval prompt: the refusal's reasons, worded as the question the
+/// human is asked (a prompt that ends "Nothing was written." while asking
+/// to allow the write reads as if the answer did not matter).
+pub(crate) fn ask_question(refusal: &str) -> String {
+    let reasons = refusal
+        .strip_suffix(" Nothing was written.")
+        .unwrap_or(refusal);
+    format!(
+        "{reasons} Allow this write anyway? Approve to write it as it is; deny, or leave it unanswered, and nothing is written."
+    )
+}
+
 pub(crate) fn refusal_message(report: &Report) -> String {
     let failing: Option<&ClaimVerdict> = report.claims.iter().find(|c| c.outcome == Outcome::Block);
     let reason = report.reason.unwrap_or(Reason::NoQuote);
@@ -494,7 +586,7 @@ fn check(
     let message = if store_unreadable {
         // Not "the user never typed it": the guard could not look.
         format!(
-            "provenance-gate: the guard could not read its store ({}), so it cannot confirm the user's quoted words for this write. Nothing was written; try again later or ask the owner to check the guard.",
+            "provenance-gate: the guard could not read its store ({}), so it cannot confirm the user's quoted words for this write; ask the owner to check the guard. Nothing was written.",
             said_log.path().display()
         )
     } else {
@@ -502,7 +594,29 @@ fn check(
     };
     match config.mode {
         ProvenanceMode::Observe => Ok(Directive::None),
-        ProvenanceMode::Ask => Ok(Directive::approve(message, reason.rule_key().to_string())),
+        ProvenanceMode::Ask => {
+            if state.asked.len() >= MAX_ASKED {
+                state.asked.clear();
+            }
+            state.asked.insert(
+                call_key(
+                    &session,
+                    p.turn_id.as_deref(),
+                    p.tool_call_id.as_deref(),
+                    &p.tool_name,
+                ),
+                AskedWrite {
+                    session: session.clone(),
+                    tool: p.tool_name.clone(),
+                    target: target.label.clone(),
+                    reason: reason.as_str(),
+                },
+            );
+            Ok(Directive::approve(
+                ask_question(&message),
+                reason.rule_key().to_string(),
+            ))
+        }
         ProvenanceMode::Block => {
             let key = (
                 session,
