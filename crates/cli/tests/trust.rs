@@ -167,3 +167,14 @@ fn reading_commands_on_a_missing_home_exit_2_and_create_nothing() {
         assert!(!missing.exists(), "{args:?} created {}", missing.display());
     }
 }
+
+/// Issue 22 item 9: `release` of an unknown id exits 2, as `show` does.
+#[test]
+fn release_of_an_unknown_id_exits_2() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path().to_str().unwrap();
+    for cmd in ["show", "release", "delete"] {
+        let out = palisade(&["injection", cmd, "nope", "--home", h]);
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+    }
+}

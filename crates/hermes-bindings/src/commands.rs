@@ -144,6 +144,10 @@ pub(crate) fn run(ctx: &Ctx<'_>, state: &mut State, name: &str, args: &Value) ->
         (GuardName::Injection, "release") => {
             let id = id_arg(args)?;
             let db = open_db(ctx)?;
+            // An unknown id is an error, as it is for `show`.
+            if db.show(&id)?.is_none() {
+                return Err(CommandError::BadArgs(format!("no quarantine entry {id:?}")));
+            }
             let released = db.release(&id, ctx.now)?;
             if released {
                 let ledger = open_ledger(ctx)?;
@@ -161,6 +165,9 @@ pub(crate) fn run(ctx: &Ctx<'_>, state: &mut State, name: &str, args: &Value) ->
             let id = id_arg(args)?;
             let db = open_db(ctx)?;
             let deleted = db.delete(&id)?;
+            if !deleted {
+                return Err(CommandError::BadArgs(format!("no quarantine entry {id:?}")));
+            }
             if deleted {
                 let ledger = open_ledger(ctx)?;
                 ledger.append(
@@ -345,7 +352,7 @@ fn provenance_report(ctx: &Ctx<'_>, args: &Value) -> Res {
         .collect();
     Ok(json!({
         "rows": rows.len(), "by_verdict": by_verdict, "by_reason": by_reason,
-        "newest_flagged": flagged, "skipped_lines": read.skipped, "partial": read.partial,
+        "newest_flagged": flagged, "skipped_lines": read.skipped, "skipped_at": read.skipped_at, "partial": read.partial,
     }))
 }
 
@@ -368,7 +375,7 @@ fn provenance_log(ctx: &Ctx<'_>, args: &Value) -> Res {
         .filter(|r| verdict.is_none_or(|v| r["verdict"] == v))
         .take(limit)
         .collect();
-    Ok(json!({"rows": rows, "skipped_lines": read.skipped}))
+    Ok(json!({"rows": rows, "skipped_lines": read.skipped, "skipped_at": read.skipped_at}))
 }
 
 fn provenance_check(ctx: &Ctx<'_>, state: &mut State, args: &Value) -> Res {
@@ -390,10 +397,17 @@ fn provenance_check(ctx: &Ctx<'_>, state: &mut State, args: &Value) -> Res {
         said.index(),
         session,
     );
+    // What the configured mode would record: observe never blocks.
+    let failed = match config.mode {
+        crate::config::ProvenanceMode::Observe => "would_block",
+        crate::config::ProvenanceMode::Ask => "approve",
+        crate::config::ProvenanceMode::Block => "block",
+    };
     let claims =
-        provenance::evidence_rows(&report, said, |pass| if pass { "pass" } else { "block" });
+        provenance::evidence_rows(&report, said, |pass| if pass { "pass" } else { failed });
     Ok(json!({
-        "verdict": report.outcome.as_str(),
+        "verdict": if report.is_pass() { "pass" } else { failed },
+        "outcome": report.outcome.as_str(),
         "reason": report.reason.map(|r| r.as_str()),
         "message": if report.is_pass() { Value::Null } else { json!(provenance::refusal_message(&report)) },
         "claims": claims,
@@ -437,7 +451,7 @@ fn egress_report(ctx: &Ctx<'_>) -> Res {
     let last: Vec<&Value> = read.rows.iter().rev().take(5).collect();
     Ok(json!({
         "entries": read.rows.len(), "by_rule": by_rule, "by_action": by_action, "last": last,
-        "skipped_lines": read.skipped, "partial": read.partial,
+        "skipped_lines": read.skipped, "skipped_at": read.skipped_at, "partial": read.partial,
     }))
 }
 

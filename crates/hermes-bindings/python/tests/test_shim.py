@@ -251,3 +251,24 @@ def test_broken_injection_store_is_logged_and_named_to_the_model(tmp_path, monke
     assert reply and "could not read its store" in reply, reply
     assert any("hermes-guard" in r.getMessage() and "failed closed" in r.getMessage()
                for r in caplog.records), [r.getMessage() for r in caplog.records]
+
+
+def test_plugin_list_descriptions_say_what_each_plugin_does():
+    """Issue 22 item 9: Hermes 0.19.0 lists every entry point of one wheel
+    with the wheel's Summary, so the Summary names each plugin key, and each
+    directory plugin has its own description."""
+    import pathlib
+    import tomllib
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    keys = list(project["entry-points"]["hermes_agent.plugins"])
+    assert len(keys) == 4
+    for key in keys:
+        assert key in project["description"], key
+    descriptions = set()
+    for key in keys:
+        text = (root / "palisade_hermes" / "plugin_dirs" / key / "plugin.yaml").read_text()
+        line = next(l for l in text.splitlines() if l.startswith("description:"))
+        descriptions.add(line)
+    assert len(descriptions) == 4

@@ -127,6 +127,9 @@ impl GuardDb {
 
     fn init(conn: Connection) -> rusqlite::Result<GuardDb> {
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // A deleted entry's text is overwritten with zeros, not left in the
+        // file's free pages.
+        conn.pragma_update(None, "secure_delete", "ON")?;
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS quarantine (
                 id TEXT PRIMARY KEY,
@@ -324,10 +327,20 @@ impl GuardDb {
     /// assert!(!db.delete("nope").unwrap());
     /// ```
     pub fn delete(&self, id: &str) -> rusqlite::Result<bool> {
-        Ok(self
+        let deleted = self
             .conn
             .execute("DELETE FROM quarantine WHERE id = ?1", [id])?
-            > 0)
+            > 0;
+        if deleted {
+            // Delete means gone: secure_delete zeroes the freed pages, and a
+            // checkpoint writes them back and truncates the WAL, which still
+            // holds the old pages. Best effort: a reader holding the WAL open
+            // defers the truncation to the next checkpoint.
+            let _ = self
+                .conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        }
+        Ok(deleted)
     }
 
     /// Whether a released phrase is suppressed (compared case- and space-insensitively).
