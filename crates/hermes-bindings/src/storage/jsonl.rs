@@ -67,6 +67,15 @@ pub struct ReadReport {
 pub const MAX_LOCATED: usize = 20;
 
 /// Where a skipped (corrupt) line is.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("a.jsonl");
+/// std::fs::write(&path, "{\"n\":1}\nbroken\n").unwrap();
+/// let r = palisade_hermes::storage::jsonl::JsonlLog::new(&path).read_all().unwrap();
+/// assert_eq!(r.skipped_at[0].line, Some(2));
+/// assert_eq!(r.skipped_at[0].offset, 8);
+/// ```
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Serialize)]
 pub struct SkippedLine {
     /// 1-based line number in the file, when the whole file was read (a
