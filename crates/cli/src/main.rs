@@ -6,7 +6,7 @@
 //! |---|---|
 //! | 0 | success; for `check`, every line was answered (bad lines get an `{"error"}` line) |
 //! | 1 | `scan` found something at or above `--fail-on` |
-//! | 2 | usage error, or an input that cannot be read at all |
+//! | 2 | usage error, an input that cannot be read at all, or (`scan`) a line that could not be read: the rest is still scanned and reported, and the unreadable lines are named by number |
 
 #![forbid(unsafe_code)]
 
@@ -86,6 +86,10 @@ fn main() -> ExitCode {
         Command::Hud { home } => {
             let env = palisade_hermes::Env::from_process();
             let home = home.unwrap_or_else(|| env.hermes_home());
+            if let Err(message) = commands::require_home(&home) {
+                eprintln!("palisade hud: {message}");
+                return ExitCode::from(2);
+            }
             match hud::gather(&home, env, palisade_hermes::Timestamp::now()) {
                 Ok(data) => {
                     let mut out = io::stdout().lock();
@@ -167,6 +171,15 @@ fn run_scan(path: &std::path::Path, json: bool, fail_on: scan::FailOn) -> ExitCo
         }
     }
     if out.flush().is_err() || sink.write_failed {
+        return ExitCode::from(2);
+    }
+    if outcome.error_count > 0 {
+        // An audit that could not read part of its input must not look clean.
+        eprintln!(
+            "palisade scan: {source}: {} line(s) could not be read (first: line {}); exit 2",
+            outcome.error_count,
+            outcome.errors.first().map_or(0, |e| e.line)
+        );
         return ExitCode::from(2);
     }
     if outcome.worst().is_some_and(|worst| fail_on.trips(worst)) {

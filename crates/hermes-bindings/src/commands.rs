@@ -144,33 +144,45 @@ pub(crate) fn run(ctx: &Ctx<'_>, state: &mut State, name: &str, args: &Value) ->
         (GuardName::Injection, "release") => {
             let id = id_arg(args)?;
             let db = open_db(ctx)?;
+            // An unknown id is an error, as it is for `show`.
+            if db.show(&id)?.is_none() {
+                return Err(CommandError::BadArgs(format!("no quarantine entry {id:?}")));
+            }
             let released = db.release(&id, ctx.now)?;
             if released {
-                open_ledger(ctx)?.append(
+                let ledger = open_ledger(ctx)?;
+                ledger.append(
                     ctx.now,
                     "",
                     "release",
                     &json!({"id": id, "by": "owner"}).to_string(),
                 )?;
+                injection::anchor(&db, &ledger, ctx.now)?;
             }
             Ok(json!({"id": id, "released": released}))
         }
         (GuardName::Injection, "delete") => {
             let id = id_arg(args)?;
-            let deleted = open_db(ctx)?.delete(&id)?;
+            let db = open_db(ctx)?;
+            let deleted = db.delete(&id)?;
+            if !deleted {
+                return Err(CommandError::BadArgs(format!("no quarantine entry {id:?}")));
+            }
             if deleted {
-                open_ledger(ctx)?.append(
+                let ledger = open_ledger(ctx)?;
+                ledger.append(
                     ctx.now,
                     "",
                     "delete",
                     &json!({"id": id, "by": "owner"}).to_string(),
                 )?;
+                injection::anchor(&db, &ledger, ctx.now)?;
             }
             Ok(json!({"id": id, "deleted": deleted}))
         }
         (GuardName::Injection, "simulate") => Ok(adapters::injection_arena()?),
         (GuardName::Injection, "verify") => {
-            Ok(serde_json::to_value(open_ledger(ctx)?.verify()?).unwrap_or(Value::Null))
+            Ok(serde_json::to_value(verify_ledger(ctx)?).unwrap_or(Value::Null))
         }
         (GuardName::Closure, "status") => closure_status(ctx),
         (GuardName::Closure, "path") => Ok(closure_paths(ctx)),
@@ -340,7 +352,7 @@ fn provenance_report(ctx: &Ctx<'_>, args: &Value) -> Res {
         .collect();
     Ok(json!({
         "rows": rows.len(), "by_verdict": by_verdict, "by_reason": by_reason,
-        "newest_flagged": flagged, "skipped_lines": read.skipped, "partial": read.partial,
+        "newest_flagged": flagged, "skipped_lines": read.skipped, "skipped_at": read.skipped_at, "partial": read.partial,
     }))
 }
 
@@ -363,7 +375,7 @@ fn provenance_log(ctx: &Ctx<'_>, args: &Value) -> Res {
         .filter(|r| verdict.is_none_or(|v| r["verdict"] == v))
         .take(limit)
         .collect();
-    Ok(json!({"rows": rows, "skipped_lines": read.skipped}))
+    Ok(json!({"rows": rows, "skipped_lines": read.skipped, "skipped_at": read.skipped_at}))
 }
 
 fn provenance_check(ctx: &Ctx<'_>, state: &mut State, args: &Value) -> Res {
@@ -385,10 +397,17 @@ fn provenance_check(ctx: &Ctx<'_>, state: &mut State, args: &Value) -> Res {
         said.index(),
         session,
     );
+    // What the configured mode would record: observe never blocks.
+    let failed = match config.mode {
+        crate::config::ProvenanceMode::Observe => "would_block",
+        crate::config::ProvenanceMode::Ask => "approve",
+        crate::config::ProvenanceMode::Block => "block",
+    };
     let claims =
-        provenance::evidence_rows(&report, said, |pass| if pass { "pass" } else { "block" });
+        provenance::evidence_rows(&report, said, |pass| if pass { "pass" } else { failed });
     Ok(json!({
-        "verdict": report.outcome.as_str(),
+        "verdict": if report.is_pass() { "pass" } else { failed },
+        "outcome": report.outcome.as_str(),
         "reason": report.reason.map(|r| r.as_str()),
         "message": if report.is_pass() { Value::Null } else { json!(provenance::refusal_message(&report)) },
         "claims": claims,
@@ -402,6 +421,10 @@ fn egress_status(ctx: &Ctx<'_>, state: &mut State) -> Res {
     let (config, policy): (&EgressConfig, _) = egress::policy(ctx, &mut state.egress);
     Ok(json!({
         "guard": "egress-guard",
+        "policy_file": config.file().map_or_else(
+            || "built-in defaults (no policy file found)".to_owned(),
+            |p| p.display().to_string(),
+        ),
         "source": config.source,
         "observe": config.observe,
         "notes": config.notes,
@@ -428,7 +451,7 @@ fn egress_report(ctx: &Ctx<'_>) -> Res {
     let last: Vec<&Value> = read.rows.iter().rev().take(5).collect();
     Ok(json!({
         "entries": read.rows.len(), "by_rule": by_rule, "by_action": by_action, "last": last,
-        "skipped_lines": read.skipped, "partial": read.partial,
+        "skipped_lines": read.skipped, "skipped_at": read.skipped_at, "partial": read.partial,
     }))
 }
 
@@ -464,6 +487,12 @@ fn open_db(ctx: &Ctx<'_>) -> Result<GuardDb, CommandError> {
 
 fn open_ledger(ctx: &Ctx<'_>) -> Result<Ledger, CommandError> {
     Ok(Ledger::open(&injection::db_paths(ctx.home).1)?)
+}
+
+/// The ledger checked against its anchors; creates neither store.
+fn verify_ledger(ctx: &Ctx<'_>) -> Result<crate::storage::ledger::Verification, CommandError> {
+    let (guard, ledger) = injection::db_paths(ctx.home);
+    Ok(crate::storage::ledger::verify_files(&ledger, &guard)?)
 }
 
 /// The seed's posture score from live telemetry.
@@ -512,7 +541,7 @@ fn injection_status(ctx: &Ctx<'_>) -> Res {
     let config = InjectionConfig::load(ctx.env, ctx.home);
     let db = open_db(ctx)?;
     let t = db.telemetry()?;
-    let v = open_ledger(ctx)?.verify()?;
+    let v = verify_ledger(ctx)?;
     let score = posture_score(
         config.fail_closed_on_error,
         config.redact_secrets,

@@ -8,7 +8,7 @@
 //! | guard | source, in order | keys |
 //! |---|---|---|
 //! | provenance | env | `PROVENANCE_GATE_MODE` (`observe`/`ask`/`block`), then `HERMES_GUARD_MODE` (`observe`/`act`=block/`ask`), `PROVENANCE_GATE_SEARCH`, `PROVENANCE_GATE_SCOPE`, `PROVENANCE_GATE_RETENTION_DAYS` |
-//! | egress | `EGRESS_GUARD_POLICY` → `$HERMES_HOME/egress-guard.yaml` → built-in defaults | the policy document; `HERMES_GUARD_MODE=observe` turns every action into an audit-only warning |
+//! | egress | `EGRESS_GUARD_POLICY` → `$HERMES_HOME/egress-guard.yaml` → `~/.hermes/egress-guard.yaml` (the seed's path, when a profile's home is elsewhere) → built-in defaults (the bundled file sets nothing) | the policy document; `HERMES_GUARD_MODE=observe` turns every action into an audit-only warning |
 //! | egress, closure logs | env | `EGRESS_GUARD_RETENTION_DAYS` (`audit.jsonl`), `TURN_CLOSURE_AUDIT_RETENTION_DAYS` (`turns.jsonl`, daily review files): days to keep, default 30, like `PROVENANCE_GATE_RETENTION_DAYS`; every log is also capped at 64 MiB (see [`log_retention`]) |
 //! | injection | `$HERMES_HOME/config.yaml` `plugins.entries.hermes-guard.settings` (or the entry itself) | `fail_closed_on_error`, `quarantine_mode`, `callid_race_window_s`, `taint_ttl_minutes`, `redact_secrets`; `HERMES_GUARD_MODE` |
 //!
@@ -311,6 +311,9 @@ pub enum PolicySource {
     Env(PathBuf),
     /// `$HERMES_HOME/egress-guard.yaml`.
     Home(PathBuf),
+    /// `~/.hermes/egress-guard.yaml` (the seed's path), looked up after the
+    /// profile's own home when that is somewhere else.
+    User(PathBuf),
     /// No file (or an invalid one): the built-in defaults.
     Builtin,
 }
@@ -359,7 +362,24 @@ impl EgressConfig {
             files.push(PathBuf::from(p));
         }
         files.push(home.join("egress-guard.yaml"));
+        if let Some(user) = user_policy(env, home) {
+            files.push(user);
+        }
         files
+    }
+
+    /// The file the policy was read from, or `None` for the built-in
+    /// defaults.
+    ///
+    /// ```
+    /// let c = palisade_hermes::config::EgressConfig::load(&palisade_hermes::Env::default(), std::path::Path::new("/nonexistent"));
+    /// assert_eq!(c.file(), None);
+    /// ```
+    pub fn file(&self) -> Option<&Path> {
+        match &self.source {
+            PolicySource::Env(p) | PolicySource::Home(p) | PolicySource::User(p) => Some(p),
+            PolicySource::Builtin => None,
+        }
     }
 
     /// Look the policy up in order and parse it.
@@ -383,9 +403,12 @@ impl EgressConfig {
             candidates.push(PolicySource::Env(PathBuf::from(p)));
         }
         candidates.push(PolicySource::Home(home.join("egress-guard.yaml")));
+        if let Some(user) = user_policy(env, home) {
+            candidates.push(PolicySource::User(user));
+        }
         for candidate in candidates {
             let path = match &candidate {
-                PolicySource::Env(p) | PolicySource::Home(p) => p.clone(),
+                PolicySource::Env(p) | PolicySource::Home(p) | PolicySource::User(p) => p.clone(),
                 PolicySource::Builtin => continue,
             };
             let text = match std::fs::read_to_string(&path) {
@@ -434,6 +457,16 @@ impl EgressConfig {
             notes,
         }
     }
+}
+
+/// `~/.hermes/egress-guard.yaml` when `$HOME` is set and the profile's home
+/// is not `~/.hermes` itself.
+fn user_policy(env: &Env, home: &Path) -> Option<PathBuf> {
+    let user_home = env.get("HOME").filter(|h| !h.trim().is_empty())?;
+    let seed_home = Path::new(user_home).join(".hermes");
+    // Compared as written (no filesystem call on the hook path): a home
+    // reached through a symlink is at worst looked up twice.
+    (seed_home != home).then(|| seed_home.join("egress-guard.yaml"))
 }
 
 /// Parse a YAML document into JSON. An empty or comment-only file is `{}`;

@@ -89,7 +89,8 @@ impl GuardName {
     /// ```
     pub fn hooks(self) -> &'static [Hook] {
         match self {
-            GuardName::Provenance => &[Hook::PreLlmCall, Hook::PreToolCall],
+            // post_tool_call records how the human answered an ask-mode write.
+            GuardName::Provenance => &[Hook::PreLlmCall, Hook::PreToolCall, Hook::PostToolCall],
             GuardName::Egress => &[
                 Hook::PreToolCall,
                 Hook::TransformToolResult,
@@ -155,6 +156,7 @@ pub struct Plugin {
     host: Host,
     env: Env,
     state: Mutex<State>,
+    warnings: Mutex<dispatch::Warnings>,
 }
 
 impl Plugin {
@@ -171,6 +173,7 @@ impl Plugin {
             host,
             env,
             state: Mutex::new(State::default()),
+            warnings: Mutex::new(dispatch::Warnings::default()),
         }
     }
 
@@ -260,6 +263,7 @@ impl Plugin {
             now,
             host: &self.host,
             env: &self.env,
+            warnings: &self.warnings,
         };
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let call = match HookCall::parse(hook, kwargs_json) {
@@ -267,6 +271,7 @@ impl Plugin {
             Err(err) => {
                 let error = err.to_string();
                 let directive = dispatch::fail(&ctx, &mut state, Hook::parse(hook), None, &error);
+                ctx.warn(fail_warning(self.guard, hook, &error, &directive));
                 return Outcome {
                     directive,
                     error: Some(error),
@@ -296,10 +301,40 @@ impl Plugin {
             }
         };
         let directive = dispatch::fail(&ctx, &mut state, Some(call.hook()), Some(&call), &error);
+        ctx.warn(fail_warning(
+            self.guard,
+            call.hook().name(),
+            &error,
+            &directive,
+        ));
         Outcome {
             directive,
             error: Some(error),
         }
+    }
+
+    /// The warnings queued since the last call, for the host's log: each
+    /// fallback (an invalid policy file, an unreadable store) and each
+    /// fail-mode decision, naming the file or error and what the guard did
+    /// instead; each distinct text once per process.
+    ///
+    /// ```
+    /// use palisade_hermes::{Env, GuardName, Host, Plugin};
+    /// let home = tempfile::tempdir().unwrap();
+    /// std::fs::write(home.path().join("egress-guard.yaml"), "rules: [unclosed").unwrap();
+    /// let p = Plugin::new(GuardName::Egress, Host::default(), Env::default());
+    /// p.handle(home.path(), "transform_llm_output", r#"{"response_text":"hi"}"#);
+    /// p.handle(home.path(), "transform_llm_output", r#"{"response_text":"hi"}"#);
+    /// let w = p.take_warnings();
+    /// assert_eq!(w.len(), 1, "{w:?}");
+    /// assert!(w[0].contains("egress-guard.yaml"));
+    /// assert!(p.take_warnings().is_empty());
+    /// ```
+    pub fn take_warnings(&self) -> Vec<String> {
+        self.warnings
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
     }
 
     /// Write every decision still buffered in memory (the injection guard
@@ -361,6 +396,7 @@ impl Plugin {
             now,
             host: &self.host,
             env: &self.env,
+            warnings: &self.warnings,
         };
         let result = catch_unwind(AssertUnwindSafe(|| {
             let args: serde_json::Value = if args_json.trim().is_empty() {
@@ -376,6 +412,12 @@ impl Plugin {
             crate::commands::run(&ctx, &mut state, name, &args)
         }));
         match result {
+            // A verification that failed is a failed command (exit code,
+            // `ok`), with its findings kept for the report.
+            Ok(Ok(value)) if is_verify(name) && value["ok"] == false => serde_json::json!({
+                "ok": false, "command": name, "result": value,
+                "error": format!("ledger verification failed: {}", value["problem"].as_str().unwrap_or("unknown problem")),
+            }),
             Ok(Ok(value)) => serde_json::json!({"ok": true, "command": name, "result": value}),
             Ok(Err(err)) => {
                 serde_json::json!({"ok": false, "command": name, "error": err.to_string()})
@@ -383,6 +425,27 @@ impl Plugin {
             Err(_) => serde_json::json!({"ok": false, "command": name, "error": "internal panic"}),
         }
     }
+}
+
+/// The log line for a fail-mode decision: the guard, the hook, the error
+/// (secrets masked) and what was decided instead.
+fn fail_warning(guard: GuardName, hook: &str, error: &str, directive: &Directive) -> String {
+    let decided = if directive.is_block() || directive.is_hold() {
+        "failed closed (refused)"
+    } else if matches!(directive, Directive::Rewrite(_)) {
+        "failed closed (text withheld)"
+    } else {
+        "failed open (passed unchecked)"
+    };
+    format!(
+        "{}: {hook}: {}; {decided}",
+        guard.plugin_key(),
+        crate::dispatch::adapters::mask_secrets(error)
+    )
+}
+
+fn is_verify(name: &str) -> bool {
+    name.trim().trim_start_matches('/') == "verify"
 }
 
 #[cfg(test)]

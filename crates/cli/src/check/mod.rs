@@ -80,6 +80,10 @@ pub fn run(guard: Guard, input: impl BufRead, mut output: impl Write) -> io::Res
             Err(err) if err.kind() == io::ErrorKind::InvalidData => {
                 Err(format!("line {number}: not valid UTF-8"))
             }
+            Err(err) if err.get_ref().is_some_and(|e| e.is::<LineTooLong>()) => Err(format!(
+                "line {number}: longer than {} MiB ({err}); skipped",
+                MAX_LINE_BYTES >> 20
+            )),
             Err(err) => return Err(err),
             Ok(text) => {
                 answer_line(checker.as_mut(), &text).map_err(|msg| format!("line {number}: {msg}"))
@@ -114,29 +118,76 @@ fn answer_line(checker: &mut dyn LineChecker, text: &str) -> Result<Value, Strin
     checker.check(value)
 }
 
-/// Lines of `input` without their terminators; invalid UTF-8 is reported per line.
-fn split_lines(mut input: impl BufRead) -> impl Iterator<Item = io::Result<String>> {
+/// A line longer than this gets an error line and is skipped without being
+/// held (as in `palisade scan`).
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// Lines of `input` without their terminators; invalid UTF-8 is reported per
+/// line (`InvalidData`), a line over `max` bytes as `FileTooLarge`-style
+/// `Other` error carrying its length, without holding more than `max` bytes.
+fn split_lines(input: impl BufRead) -> impl Iterator<Item = io::Result<String>> {
+    split_lines_capped(input, MAX_LINE_BYTES)
+}
+
+fn split_lines_capped(
+    mut input: impl BufRead,
+    max: usize,
+) -> impl Iterator<Item = io::Result<String>> {
     let mut buf = Vec::new();
     std::iter::from_fn(move || {
         buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => None,
-            Ok(_) => {
-                if buf.last() == Some(&b'\n') {
-                    buf.pop();
-                    if buf.last() == Some(&b'\r') {
-                        buf.pop();
-                    }
-                }
-                Some(
-                    String::from_utf8(std::mem::take(&mut buf))
-                        .map_err(|_| io::Error::from(io::ErrorKind::InvalidData)),
-                )
+        let mut len = 0usize;
+        let mut ended = false;
+        while !ended {
+            let chunk = match input.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Some(Err(e)),
+            };
+            if chunk.is_empty() {
+                break;
             }
-            Err(e) => Some(Err(e)),
+            let (take, found) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            let body = if found { take - 1 } else { take };
+            if len + body <= max {
+                buf.extend_from_slice(&chunk[..body]);
+            } else {
+                buf.clear();
+            }
+            len += body;
+            ended = found;
+            input.consume(take);
         }
+        if len == 0 && !ended {
+            return None;
+        }
+        if len > max {
+            return Some(Err(io::Error::other(LineTooLong(len))));
+        }
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+        Some(
+            String::from_utf8(std::mem::take(&mut buf))
+                .map_err(|_| io::Error::from(io::ErrorKind::InvalidData)),
+        )
     })
 }
+
+/// The error of a line over the cap: its length in bytes.
+#[derive(Debug)]
+struct LineTooLong(usize);
+
+impl std::fmt::Display for LineTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line of {} bytes", self.0)
+    }
+}
+
+impl std::error::Error for LineTooLong {}
 
 fn build(guard: Guard) -> Box<dyn LineChecker> {
     match guard {
@@ -154,7 +205,102 @@ fn build(guard: Guard) -> Box<dyn LineChecker> {
 /// Deserialize the input object into a typed request, with a shape error that
 /// names the problem.
 pub fn parse<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, String> {
-    serde_json::from_value(input).map_err(|e| format!("wrong shape: {e}"))
+    match T::deserialize(&input) {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            // serde_json names the expected type but not the field: find
+            // it by re-reading the compact text, whose error has a column.
+            let text = input.to_string();
+            let msg = e.to_string();
+            // "missing field `x`" and "unknown field `x`" name it already.
+            let typed = msg.starts_with("invalid type") || msg.starts_with("invalid value");
+            let field = serde_json::from_str::<T>(&text)
+                .err()
+                .filter(|_| typed)
+                .and_then(|e2| field_at(&text, e2.column()));
+            Err(match field {
+                Some(field) => format!("wrong shape: field `{field}`: {e}"),
+                None => format!("wrong shape: {e}"),
+            })
+        }
+    }
+}
+
+/// The dotted path (`turn.tool_calls[0].name`) of the value that a parse
+/// error at 1-based `column` of the compact one-line JSON `text` points
+/// into; `None` at the top level.
+fn field_at(text: &str, column: usize) -> Option<String> {
+    #[derive(Clone)]
+    enum Step {
+        Key(String),
+        Index(usize),
+    }
+    // One frame per open container: (is array, current step).
+    let mut stack: Vec<(bool, Option<Step>)> = Vec::new();
+    let bytes = text.as_bytes();
+    let end = column.min(bytes.len());
+    let mut i = 0;
+    let mut expect_key = false;
+    while i < end {
+        match bytes[i] {
+            b'{' => {
+                stack.push((false, None));
+                expect_key = true;
+            }
+            b'[' => {
+                stack.push((true, Some(Step::Index(0))));
+            }
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => {
+                if let Some((is_array, step)) = stack.last_mut() {
+                    if *is_array {
+                        if let Some(Step::Index(n)) = step {
+                            *n += 1;
+                        }
+                    } else {
+                        expect_key = true;
+                    }
+                }
+            }
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if expect_key {
+                    let key = serde_json::from_str::<String>(
+                        text.get(start - 1..=i.min(bytes.len() - 1))?,
+                    )
+                    .ok()?;
+                    if let Some((_, step)) = stack.last_mut() {
+                        *step = Some(Step::Key(key));
+                    }
+                    expect_key = false;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut path = String::new();
+    for (_, step) in &stack {
+        match step {
+            Some(Step::Key(k)) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+            }
+            Some(Step::Index(n)) => {
+                let _ = std::fmt::Write::write_fmt(&mut path, format_args!("[{n}]"));
+            }
+            None => {}
+        }
+    }
+    (!path.is_empty()).then_some(path)
 }
 
 #[cfg(test)]
@@ -185,6 +331,50 @@ mod tests {
             out.push(v);
         }
         out
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)] // only deserialized
+    struct Shape {
+        text: String,
+        turn: Option<Turn>,
+    }
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)] // only deserialized
+    struct Turn {
+        calls: Vec<Call>,
+    }
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)] // only deserialized
+    struct Call {
+        name: String,
+    }
+
+    #[test]
+    fn type_errors_name_the_field() {
+        let e = parse::<Shape>(json!({"text": 5})).unwrap_err();
+        assert!(e.contains("field `text`"), "{e}");
+        let e =
+            parse::<Shape>(json!({"text": "x", "turn": {"calls": [{"name": "a"}, {"name": []}]}}))
+                .unwrap_err();
+        assert!(e.contains("field `turn.calls[1].name`"), "{e}");
+        let e = parse::<Shape>(json!({"turn": null})).unwrap_err();
+        assert!(
+            e.contains("missing field `text`") && !e.contains("field `turn`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn lines_over_the_cap_get_an_error_line_and_the_run_goes_on() {
+        let input = io::BufReader::with_capacity(4, &b"ab\n0123456789\ncd"[..]);
+        let got: Vec<String> = split_lines_capped(input, 5)
+            .map(|l| match l {
+                Ok(t) => t,
+                Err(e) => format!("ERR {e}"),
+            })
+            .collect();
+        assert_eq!(got, ["ab", "ERR line of 10 bytes", "cd"]);
     }
 
     #[test]

@@ -272,6 +272,15 @@ pub fn run(command: GuardCommand) -> ExitCode {
     };
     let env = Env::from_process();
     let home = opts.home.clone().unwrap_or_else(|| env.hermes_home());
+    // `simulate` runs in memory and `check` is a dry run; every other
+    // command reads (or writes) the profile's stores, and must not create
+    // them under a mistyped path and report a clean posture.
+    if !matches!(name, "simulate" | "check") {
+        if let Err(message) = require_home(&home) {
+            eprintln!("palisade {guard} {}: {message}", name.replace('_', "-"));
+            return ExitCode::from(2);
+        }
+    }
     let plugin = Plugin::new(guard, Host::default(), env);
     let out: Value = serde_json::from_str(&plugin.command(&home, name, &args.to_string()))
         .unwrap_or_else(|e| json!({"ok": false, "error": format!("bad command output: {e}")}));
@@ -280,7 +289,8 @@ pub fn run(command: GuardCommand) -> ExitCode {
     let mut w = stdout.lock();
     if opts.json {
         let _ = writeln!(w, "{out}");
-    } else if ok {
+    } else if ok || out.get("result").is_some() {
+        // A failed verification still shows what it checked.
         let _ = w.write_all(render::outline(&out["result"]).as_bytes());
     }
     if !ok {
@@ -292,6 +302,18 @@ pub fn run(command: GuardCommand) -> ExitCode {
         return ExitCode::from(2);
     }
     ExitCode::SUCCESS
+}
+
+/// `Err("no Hermes home at …")` when `home` is not an existing directory.
+pub fn require_home(home: &std::path::Path) -> Result<(), String> {
+    if home.is_dir() {
+        Ok(())
+    } else {
+        Err(format!(
+            "no Hermes home at {} (pass --home DIR or set HERMES_HOME); nothing was read or created",
+            home.display()
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -22,9 +22,34 @@ pub fn outline(value: &Value) -> String {
     out
 }
 
+/// `text` with control characters escaped (ESC → `\x{1b}`, a bare CR →
+/// `\r`), so stored text cannot move the cursor, clear the screen or
+/// forge lines on the reader's terminal. Newlines and tabs are kept (the
+/// callers flatten newlines where a line is expected).
+pub fn escape_controls(text: &str) -> String {
+    if !text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\x{{{:02x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 fn scalar(v: &Value) -> String {
     match v {
-        Value::String(s) => s.clone(),
+        Value::String(s) => escape_controls(s),
         Value::Null => "—".to_owned(),
         other => other.to_string(),
     }
@@ -39,7 +64,7 @@ fn compact(v: &Value) -> String {
                 Value::String(_) | Value::Number(_) | Value::Bool(_) => {
                     format!("{k}={}", scalar(x))
                 }
-                other => format!("{k}={other}"),
+                other => format!("{k}={}", escape_controls(&other.to_string())),
             })
             .collect::<Vec<_>>()
             .join("  "),
@@ -82,7 +107,7 @@ fn write_value(out: &mut String, value: &Value, depth: usize) {
                     }
                     // Messages are shown whole: they are the point of a dry run.
                     Value::String(text) => {
-                        let _ = writeln!(out, "{pad}{k}: {text}");
+                        let _ = writeln!(out, "{pad}{k}: {}", escape_controls(text));
                     }
                     other => {
                         let _ = writeln!(out, "{pad}{k}: {}", compact(other));
@@ -118,5 +143,18 @@ mod tests {
         assert!(text.contains("  would_block: 1"));
         assert!(text.contains("- claim=User decided to ship  reason=no_quote"));
         assert!(text.contains("empty: (none)"));
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        let text = outline(
+            &json!({"preview": "ok\u{1b}[2J\rfake line\u{7}", "list": [{"t": "a\u{1b}b"}]}),
+        );
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\r') && !text.contains('\u{7}'),
+            "{text:?}"
+        );
+        assert!(text.contains("ok\\x{1b}[2J\\rfake line\\x{07}"), "{text:?}");
+        assert!(text.contains("t=a\\x{1b}b"), "{text:?}");
     }
 }

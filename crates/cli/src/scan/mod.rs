@@ -217,6 +217,16 @@ pub fn scan(input: impl BufRead, sink: &mut dyn Sink) -> io::Result<Outcome> {
                 fail("not valid UTF-8".into(), &mut outcome, sink);
                 continue;
             }
+            Ok(Line::Gzip(len)) => {
+                bytes += len as u64 + 1;
+                fail(
+                    "gzip-compressed data (decompress the session first: gzip -dc FILE | palisade scan -)"
+                        .into(),
+                    &mut outcome,
+                    sink,
+                );
+                continue;
+            }
             Ok(Line::TooLong(len)) => {
                 bytes += len as u64 + 1;
                 fail(
@@ -328,6 +338,9 @@ enum Line<'a> {
     Text(&'a str),
     /// Not UTF-8; its length in bytes.
     NotUtf8(usize),
+    /// Not UTF-8 and the first line of the input starts with the gzip magic
+    /// bytes; its length in bytes.
+    Gzip(usize),
     /// Longer than the limit (and not held); its length in bytes.
     TooLong(usize),
 }
@@ -338,6 +351,7 @@ struct LineReader<R> {
     input: R,
     buf: Vec<u8>,
     max: usize,
+    first: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -346,6 +360,7 @@ impl<R: BufRead> LineReader<R> {
             input,
             buf: Vec::new(),
             max,
+            first: true,
         }
     }
 
@@ -384,6 +399,7 @@ impl<R: BufRead> LineReader<R> {
         if len == 0 && !ended {
             return None;
         }
+        let first = std::mem::replace(&mut self.first, false);
         if len > self.max {
             return Some(Ok(Line::TooLong(len)));
         }
@@ -392,6 +408,7 @@ impl<R: BufRead> LineReader<R> {
         }
         Some(Ok(match std::str::from_utf8(&self.buf) {
             Ok(text) => Line::Text(text),
+            Err(_) if first && self.buf.starts_with(&[0x1f, 0x8b]) => Line::Gzip(len),
             Err(_) => Line::NotUtf8(len),
         }))
     }

@@ -89,7 +89,13 @@ pub fn render_human(source: &str, outcome: &Outcome) -> String {
     for note in &outcome.notes {
         let _ = writeln!(out, "\nnote: {note}");
     }
-    if outcome.finding_count() == 0 {
+    if outcome.finding_count() == 0 && outcome.error_count > 0 {
+        let _ = writeln!(
+            out,
+            "\nnothing found in the lines that could be read; {} could not be",
+            outcome.error_count
+        );
+    } else if outcome.finding_count() == 0 {
         let _ = writeln!(out, "\nnothing found");
     }
     out

@@ -80,8 +80,20 @@ struct RawFunction {
 ///
 /// Returns an error that says what is wrong (not JSON, not an object, no
 /// `role`…); the caller reports it with the line number and goes on.
+///
+/// A `\uD800`-style escape of a lone UTF-16 surrogate (which JSON allows
+/// but no UTF-8 string can hold; Python's `json.dumps` writes them) is decoded
+/// lossily as U+FFFD, so the rest of the message is still scanned.
 pub fn parse_line(line_no: usize, text: &str) -> Result<Vec<Message>, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let value: Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(e) => match repair_surrogate_escapes(text) {
+            Some(repaired) => {
+                serde_json::from_str(&repaired).map_err(|e| format!("not valid JSON: {e}"))?
+            }
+            None => return Err(format!("not valid JSON: {e}")),
+        },
+    };
     let Value::Object(map) = &value else {
         return Err("expected a JSON object (one message per line)".into());
     };
@@ -131,6 +143,56 @@ fn parse_message(line: usize, value: Value) -> Result<Message, String> {
     })
 }
 
+/// `text` with every escape of a lone UTF-16 surrogate (`\uD800`…`\uDFFF`
+/// not forming a high-low pair) replaced by `\uFFFD`, or `None` when there
+/// is none. An escaped backslash (`\\uD800`) is not an escape and is kept.
+/// Linear time: one pass over the bytes.
+pub fn repair_surrogate_escapes(text: &str) -> Option<String> {
+    fn hex4(b: &[u8], at: usize) -> Option<u32> {
+        let digits = std::str::from_utf8(b.get(at..at + 4)?).ok()?;
+        u32::from_str_radix(digits, 16).ok()
+    }
+    let b = text.as_bytes();
+    let mut out = String::new();
+    let mut copied = 0; // bytes of `text` already in `out`
+    let mut i = 0;
+    while let Some(off) = b.get(i..).and_then(find_backslash) {
+        let at = i + off;
+        if b.get(at + 1) != Some(&b'u') {
+            i = at + 2; // any other escape, `\\` included, is two bytes
+            continue;
+        }
+        let Some(unit) = hex4(b, at + 2) else {
+            i = at + 2;
+            continue;
+        };
+        i = at + 6;
+        if !(0xD800..=0xDFFF).contains(&unit) {
+            continue;
+        }
+        if unit < 0xDC00 && b.get(at + 6) == Some(&b'\\') && b.get(at + 7) == Some(&b'u') {
+            if let Some(low) = hex4(b, at + 8) {
+                if (0xDC00..=0xDFFF).contains(&low) {
+                    i = at + 12; // a valid pair
+                    continue;
+                }
+            }
+        }
+        out.push_str(&text[copied..at]);
+        out.push_str("\\uFFFD");
+        copied = at + 6;
+    }
+    if copied == 0 {
+        return None;
+    }
+    out.push_str(&text[copied..]);
+    Some(out)
+}
+
+fn find_backslash(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&c| c == b'\\')
+}
+
 /// Tool-call arguments are a JSON string in the chat format; decode it when
 /// it is JSON, keep the raw string when it is not.
 fn decode_arguments(args: Value) -> Value {
@@ -173,6 +235,23 @@ mod tests {
         let m = parse_line(1, r#"{"session_id":"s","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}"#).unwrap();
         assert_eq!(m.len(), 2);
         assert_eq!(m[1].text, "b");
+    }
+
+    #[test]
+    fn lone_surrogate_escapes_are_decoded_lossily() {
+        let m = parse_line(
+            1,
+            r#"{"role":"user","content":"a \ud800 b \udc80 c \ud83d\ude00 \\ud800"}"#,
+        )
+        .unwrap();
+        assert_eq!(m[0].text, "a \u{FFFD} b \u{FFFD} c \u{1F600} \\ud800");
+        assert_eq!(repair_surrogate_escapes(r#"{"a":"\\ud800 \u00e9"}"#), None);
+        assert_eq!(
+            repair_surrogate_escapes(r#""\uD800\u0041""#).unwrap(),
+            r#""\uFFFD\u0041""#
+        );
+        // a truncated escape at the end is left for the JSON parser to reject
+        assert!(parse_line(1, r#"{"role":"user","content":"\ud8"#).is_err());
     }
 
     #[test]

@@ -12,8 +12,16 @@ Every Hermes hook callback built here does the same three things:
 Hermes 0.19.0 swallows an exception raised by a hook and then runs the tool
 anyway (fail open), and it has no hook timeout.  So no callback here ever
 raises: on an internal error a ``pre_tool_call`` callback returns the guard's
-fail-closed ``block`` (where the seed fails closed) and every other callback
-returns ``None``.  The Rust side is linear-time and bounds its lock waits, so
+fail-closed ``block`` (where the seed fails closed), an egress ``transform_*``
+callback returns a stand-in that withholds the text it could not check, and
+every other callback returns ``None``.
+
+Python strings may hold lone UTF-16 surrogates (``json.loads('"\\ud800"')``
+makes one) which no UTF-8 string can carry to Rust.  ``encode_kwargs`` replaces
+each lone surrogate with U+FFFD (one code point for one code point, so
+character offsets stay where they were; a valid pair written as two
+surrogates becomes the one character it encodes) and the guard decides on that
+text; a transform hook then returns the guard's rewrite of it.  The Rust side is linear-time and bounds its lock waits, so
 a call never holds the agent for long.
 """
 
@@ -22,6 +30,7 @@ from __future__ import annotations
 import atexit
 import json
 import logging
+import re
 import threading
 import time
 from types import SimpleNamespace
@@ -82,10 +91,25 @@ def _default(obj: Any) -> Any:
     return str(obj)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def scrub_surrogates(text: str) -> str:
+    """``text`` with every lone UTF-16 surrogate replaced by U+FFFD.
+
+    A pair of surrogates that encodes one character becomes that character;
+    every other surrogate becomes one U+FFFD, so offsets of the text around it
+    do not move.  Text without surrogates is returned as is (one regex scan).
+    """
+    if _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
 def encode_kwargs(kwargs: dict) -> str:
-    """JSON for the native side; never raises on odd values."""
+    """JSON for the native side (valid UTF-8); never raises on odd values."""
     clean = {k: v for k, v in kwargs.items() if k not in _DROP_KWARGS}
-    return json.dumps(clean, default=_default, ensure_ascii=False)
+    return scrub_surrogates(json.dumps(clean, default=_default, ensure_ascii=False))
 
 
 def native_available() -> bool:
@@ -145,13 +169,28 @@ def flush_all() -> None:
             logger.warning("palisade %s: flush failed: %s", guard, exc)
 
 
+def log_warnings(guard: str, d: Any) -> None:
+    """Log what the native side fell back on or failed closed for (an invalid
+    policy file, an unreadable store), one warning per distinct reason."""
+    take = getattr(d, "take_warnings", None)
+    if take is None:
+        return
+    try:
+        for text in take():
+            logger.warning("palisade %s: %s", guard, text)
+    except Exception:  # pragma: no cover - logging must never break a hook
+        pass
+
+
 def call_native(guard: str, hook: str, kwargs: dict) -> Any:
     """Run one hook through Rust; returns the decoded Python return value.
 
     ``None`` is "no opinion", a dict is a directive, a str is replacement text.
     Raises on any failure: callers decide what a failure means for the hook.
     """
-    out = dispatcher(guard).handle(hook, hermes_home(), encode_kwargs(kwargs))
+    d = dispatcher(guard)
+    out = d.handle(hook, hermes_home(), encode_kwargs(kwargs))
+    log_warnings(guard, d)
     if not out or out == "null":
         return None
     return json.loads(out)
@@ -199,6 +238,12 @@ def to_pre_tool_call(directive: Any, args: Any) -> Optional[dict]:
         # 0.19.0 ignores an action it does not know.
         return {"action": "modify", "args": dict(directive["args"])}
     return None
+
+
+def withheld_text(guard: str, error: BaseException) -> str:
+    """The stand-in a transform hook returns for text it could not check."""
+    return (f"[{SEED_NAME.get(guard, guard)}: this text was withheld because the guard could not "
+            f"check it ({type(error).__name__}; fail-closed).]")
 
 
 def to_text(value: Any) -> Optional[str]:
@@ -292,7 +337,8 @@ def hook_callback(guard: str, hook: str) -> Callable[..., Any]:
                 return to_text(call_native(guard, hook, kwargs))
             except Exception as exc:
                 logger.warning("palisade %s %s failed: %s", guard, hook, exc)
-                return None
+                # Text the egress guard could not check may hold a credential.
+                return withheld_text(guard, exc) if guard == "egress" else None
 
         _transform.__name__ = f"palisade_{guard}_{hook}"
         return _transform
@@ -311,7 +357,11 @@ def hook_callback(guard: str, hook: str) -> Callable[..., Any]:
 def run_command(guard: str, name: str, args: Optional[dict] = None) -> str:
     """Run one of the guard's user commands in Rust; returns its JSON text."""
     try:
-        return dispatcher(guard).command(name, hermes_home(), json.dumps(args or {}))
+        args_json = scrub_surrogates(json.dumps(args or {}, ensure_ascii=False))
+        d = dispatcher(guard)
+        out = d.command(name, hermes_home(), args_json)
+        log_warnings(guard, d)
+        return out
     except Exception as exc:
         return json.dumps({"ok": False, "error": f"{SEED_NAME.get(guard, guard)}: {name} failed: {exc}"})
 

@@ -27,7 +27,7 @@ HELD = _shim.HeldTurns()
 
 DEFAULT_HELD_REPLY = (
     "hermes-guard: this message was held before it reached the model ({why}). "
-    "Review it with guard_review (list / show) and re-send it yourself if it is safe."
+    "It was not kept for review; re-send it yourself if it is safe."
 )
 
 REVIEW_ACTIONS = ["status", "list", "show", "simulate", "clean_copy", "release", "delete"]

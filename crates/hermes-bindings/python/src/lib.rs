@@ -67,6 +67,13 @@ impl Guard {
         py.detach(|| self.plugin.handle(Path::new(home), hook, kwargs_json))
     }
 
+    /// The warnings queued since the last call (fallbacks and fail-mode
+    /// decisions, each distinct text once); the shim logs them through
+    /// Hermes' logging.
+    fn take_warnings(&self) -> Vec<String> {
+        self.plugin.take_warnings()
+    }
+
     /// Writes the decisions the dispatcher still buffers in memory (the
     /// injection guard batches its `pass` rows); the shim calls it at exit.
     /// Returns the error text of a failed write, or `None`.

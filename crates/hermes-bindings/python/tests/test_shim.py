@@ -67,7 +67,8 @@ def test_pre_tool_call_fails_closed_where_the_seed_does(swap, guard, tool, block
 
 def test_other_hooks_never_raise(swap):
     swap("egress", Raising())
-    assert _shim.hook_callback("egress", "transform_llm_output")(response_text="hi") is None
+    # a transform that could not check its text withholds it (see below)
+    assert "withheld" in _shim.hook_callback("egress", "transform_llm_output")(response_text="hi")
     assert _shim.hook_callback("egress", "on_session_end")(session_id="s") is None
     assert _shim.hook_callback("egress", "pre_llm_call")(user_message="hi") is None
 
@@ -184,3 +185,90 @@ def test_encoding_drops_live_objects_and_history():
         "next_call": object(), "args": {"k": {1, 2}},
     }))
     assert out == {"session_id": "s", "user_message": "hi", "args": {"k": [1, 2]}}
+
+
+# -- issue 22 item 1: lone UTF-16 surrogates never switch redaction off ------
+
+AWS_KEY = "AKIA" + "QZ7XWJ4NB2YT6RKD"  # AWS-access-key shaped, made up
+
+
+def test_lone_surrogates_become_u_fffd_one_for_one():
+    text = "a\ud800b\udfffc" + "\ud83d\ude00"  # two lone surrogates, then a pair
+    out = _shim.scrub_surrogates(text)
+    assert out == "a\ufffdb\ufffdc\U0001F600"
+    out.encode("utf-8")  # valid UTF-8 now
+    assert out.index("b") == text.index("b") and out.index("c") == text.index("c")
+    plain = "no surrogates here"
+    assert _shim.scrub_surrogates(plain) is plain
+    encoded = _shim.encode_kwargs({"response_text": json.loads('"x \\ud800 y"')})
+    assert json.loads(encoded)["response_text"] == "x \ufffd y"
+
+
+def test_lone_surrogate_does_not_switch_off_egress_redaction(tmp_path, monkeypatch):
+    pytest.importorskip("palisade_hermes._native")
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path))
+    text = json.loads('"key ' + AWS_KEY + ' then \\ud800 end"')
+    out = _shim.hook_callback("egress", "transform_llm_output")(response_text=text, session_id="s")
+    assert isinstance(out, str), out
+    assert AWS_KEY not in out and "\ufffd end" in out
+    result = '{"output": "export KEY=' + AWS_KEY + '\udc80"}'  # a lone low surrogate
+    out = _shim.hook_callback("egress", "transform_tool_result")(
+        tool_name="terminal", args={}, result=result, session_id="s")
+    assert isinstance(out, str) and AWS_KEY not in out, out
+
+
+def test_egress_transform_withholds_when_the_guard_cannot_run(swap):
+    swap("egress", Raising())
+    out = _shim.hook_callback("egress", "transform_tool_result")(result="AKIA...", tool_name="t")
+    assert isinstance(out, str) and "withheld" in out and "fail-closed" in out
+
+
+# -- issue 22 item 5: fallbacks and fail-closed decisions reach the log -------
+
+def test_invalid_policy_is_logged_once_naming_the_file(tmp_path, monkeypatch, caplog):
+    pytest.importorskip("palisade_hermes._native")
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path))
+    (tmp_path / "egress-guard.yaml").write_text("rules: [unclosed")
+    monkeypatch.setitem(_shim._DISPATCHERS, "egress", _shim._native.Guard("egress", "0.19.0"))
+    cb = _shim.hook_callback("egress", "transform_llm_output")
+    with caplog.at_level("WARNING", logger="palisade_hermes"):
+        cb(response_text="hello", session_id="s")
+        cb(response_text="hello again", session_id="s")
+    lines = [r.getMessage() for r in caplog.records if "egress-guard.yaml" in r.getMessage()]
+    assert len(lines) == 1, [r.getMessage() for r in caplog.records]
+
+
+def test_broken_injection_store_is_logged_and_named_to_the_model(tmp_path, monkeypatch, caplog):
+    pytest.importorskip("palisade_hermes._native")
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path))
+    data = tmp_path / "plugin-data" / "hermes-guard"
+    data.mkdir(parents=True)
+    (data / "guard.sqlite3").write_bytes(b"this is not a database" * 100)
+    monkeypatch.setitem(_shim._DISPATCHERS, "injection", _shim._native.Guard("injection", "0.19.0"))
+    with caplog.at_level("WARNING", logger="palisade_hermes"):
+        injection.pre_llm_call(session_id="s-store", turn_id="t1", user_message="hello")
+    reply = injection.HELD.reply_for("s-store", "t1")
+    assert reply and "could not read its store" in reply, reply
+    assert any("hermes-guard" in r.getMessage() and "failed closed" in r.getMessage()
+               for r in caplog.records), [r.getMessage() for r in caplog.records]
+
+
+def test_plugin_list_descriptions_say_what_each_plugin_does():
+    """Issue 22 item 9: Hermes 0.19.0 lists every entry point of one wheel
+    with the wheel's Summary, so the Summary names each plugin key, and each
+    directory plugin has its own description."""
+    import pathlib
+    import tomllib
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    keys = list(project["entry-points"]["hermes_agent.plugins"])
+    assert len(keys) == 4
+    for key in keys:
+        assert key in project["description"], key
+    descriptions = set()
+    for key in keys:
+        text = (root / "palisade_hermes" / "plugin_dirs" / key / "plugin.yaml").read_text()
+        line = next(l for l in text.splitlines() if l.startswith("description:"))
+        descriptions.add(line)
+    assert len(descriptions) == 4

@@ -64,6 +64,9 @@ pub(crate) fn policy<'s>(
     let (_, _, config, policy) = state.cached.get_or_insert_with(|| {
         let mut config = EgressConfig::load(ctx.env, ctx.home);
         let policy = adapters::egress_policy(&mut config);
+        for note in &config.notes {
+            ctx.warn(format!("egress-guard: {note}"));
+        }
         (ctx.home.to_path_buf(), now_stamps, config, policy)
     });
     (config, policy)
@@ -280,6 +283,12 @@ pub(crate) fn fail(
     match hook {
         Some(Hook::PreToolCall) if closed => Directive::block(
             "[egress-guard] BLOCK: the guard could not inspect this call (fail_mode: closed).",
+        ),
+        // Text the guard could not check may hold a credential: with
+        // fail_mode closed it is withheld, not passed through.
+        Some(Hook::TransformToolResult | Hook::TransformLlmOutput) if closed => Directive::Rewrite(
+            "[egress-guard] WITHHELD: the guard could not inspect this text (fail_mode: closed)."
+                .to_owned(),
         ),
         _ => Directive::None,
     }

@@ -23,6 +23,54 @@ pub(crate) struct Ctx<'a> {
     pub now: Timestamp,
     pub host: &'a Host,
     pub env: &'a Env,
+    pub warnings: &'a std::sync::Mutex<Warnings>,
+}
+
+impl Ctx<'_> {
+    /// Queue a warning for the host's log (once per distinct text).
+    pub fn warn(&self, message: impl Into<String>) {
+        let mut w = self.warnings.lock().unwrap_or_else(|p| p.into_inner());
+        w.push(message.into());
+    }
+}
+
+/// Warnings for the host's log: every fallback and fail-closed decision,
+/// each distinct text once per process (so a broken store is one line, not
+/// one per message).
+#[derive(Default)]
+pub(crate) struct Warnings {
+    pending: Vec<String>,
+    seen: std::collections::HashSet<String>,
+}
+
+/// Distinct warnings remembered; past it, the set is cleared (a warning
+/// may then repeat, never be lost).
+const MAX_SEEN_WARNINGS: usize = 256;
+/// Warnings waiting to be taken; past it the oldest are dropped.
+const MAX_PENDING_WARNINGS: usize = 64;
+
+impl Warnings {
+    pub(crate) fn push(&mut self, message: String) {
+        if self.seen.len() >= MAX_SEEN_WARNINGS {
+            self.seen.clear();
+        }
+        if self.seen.insert(message.clone()) {
+            if self.pending.len() >= MAX_PENDING_WARNINGS {
+                self.pending.remove(0);
+            }
+            self.pending.push(message);
+        }
+    }
+
+    pub(crate) fn take(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.pending)
+    }
+}
+
+/// Whether an internal error text is a storage failure (the `Display` of
+/// [`DispatchError::Io`] and [`DispatchError::Db`]).
+pub(crate) fn is_store_error(error: &str) -> bool {
+    error.starts_with("storage error") || error.starts_with("database error")
 }
 
 /// Per-plugin state kept between calls.

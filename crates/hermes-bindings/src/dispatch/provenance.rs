@@ -35,6 +35,55 @@ pub(crate) struct ProvenanceState {
     prune_checked: Option<(PathBuf, i64)>,
     /// Stored texts (MEMORY.md, skill files) normalized once, by content.
     prepared: StoredCache,
+    /// Writes sent to the approval gate (ask mode), by tool call, waiting
+    /// for post_tool_call to say how the human answered.
+    asked: HashMap<String, AskedWrite>,
+}
+
+/// A write sent to Hermes' approval gate, until its outcome is known.
+#[derive(Clone, Debug)]
+struct AskedWrite {
+    session: String,
+    tool: String,
+    target: String,
+    reason: &'static str,
+}
+
+/// Asked writes remembered at once (a host that never reports an outcome
+/// must not grow memory).
+const MAX_ASKED: usize = 1024;
+
+/// The key of one tool call: its id, else session + turn + tool.
+fn call_key(session: &str, turn: Option<&str>, call_id: Option<&str>, tool: &str) -> String {
+    match call_id.filter(|id| !id.is_empty()) {
+        Some(id) => format!("id:{id}"),
+        None => format!("s:{session}\u{1f}{}\u{1f}{tool}", turn.unwrap_or_default()),
+    }
+}
+
+/// What the human's answer was, from the post_tool_call of an asked write:
+/// the write ran (`approved`), or Hermes' gate refused it, because the
+/// human said no (`denied`), did not answer in time (`timed_out`) or no
+/// one was there to ask (`no_approver`).
+fn ask_outcome(p: &crate::hooks::PostToolCall) -> &'static str {
+    if p.succeeded() {
+        return "approved";
+    }
+    let text = format!(
+        "{} {}",
+        p.error_message.as_deref().unwrap_or_default(),
+        p.result_text()
+    )
+    .to_ascii_lowercase();
+    if text.contains("timed out") || text.contains("timeout") {
+        "timed_out"
+    } else if text.contains("no interactive user") || text.contains("no gateway") {
+        "no_approver"
+    } else if p.status.as_deref() == Some("blocked") || text.contains("denied") {
+        "denied"
+    } else {
+        "approved_but_failed"
+    }
 }
 
 /// How often one process looks at the logs' `.pruned` markers.
@@ -97,6 +146,8 @@ pub(crate) struct SaidCache {
     index: SaidIndex,
     /// msg_id of each indexed message.
     ids: Vec<String>,
+    /// Why the file could not be read at the last refresh, if it could not.
+    unreadable: Option<String>,
 }
 
 impl SaidCache {
@@ -107,16 +158,19 @@ impl SaidCache {
             indexed: 0,
             index: SaidIndex::new(),
             ids: Vec::new(),
+            unreadable: None,
         }
     }
 
     /// Read new rows (a rewrite rebuilds the index). An unreadable file
     /// means "nothing typed": the index is emptied and claims then fail.
     pub(crate) fn refresh(&mut self, log: &JsonlLog, cutoff: Timestamp) {
-        if log.read_incremental(&mut self.rows).is_err() {
+        if let Err(e) = log.read_incremental(&mut self.rows) {
             *self = SaidCache::new(self.path.clone());
+            self.unreadable = Some(e.to_string());
             return;
         }
+        self.unreadable = None;
         if self.rows.rows().len() < self.indexed {
             let path = self.path.clone();
             let rows = std::mem::take(&mut self.rows);
@@ -197,8 +251,39 @@ pub(crate) fn dispatch(
             Ok(Directive::None)
         }
         HookCall::PreToolCall(p) if is_write_tool(&p.tool_name) => check(ctx, &config, state, p),
+        HookCall::PostToolCall(p) if is_write_tool(&p.tool_name) => {
+            record_ask_outcome(ctx, &config, state, p);
+            Ok(Directive::None)
+        }
         _ => Ok(Directive::None),
     }
+}
+
+/// The evidence row for the human's answer to an asked write, so `report`
+/// shows what landed (the `approve` row only says a human was asked).
+fn record_ask_outcome(
+    ctx: &Ctx<'_>,
+    config: &ProvenanceConfig,
+    state: &mut ProvenanceState,
+    p: &crate::hooks::PostToolCall,
+) {
+    let session = p.session_id.clone().unwrap_or_default();
+    let key = call_key(
+        &session,
+        p.turn_id.as_deref(),
+        p.tool_call_id.as_deref(),
+        &p.tool_name,
+    );
+    let Some(asked) = state.asked.remove(&key) else {
+        return;
+    };
+    let (_, evidence) = files(ctx.home);
+    let _ = evidence.append(&json!({
+        "ts": ctx.now.to_string(), "session": asked.session, "guard": "provenance-gate",
+        "tool": asked.tool, "target": asked.target, "claim": null, "quote": null,
+        "verdict": ask_outcome(p), "reason": asked.reason, "outcome_of": "approve",
+        "mode": config.mode,
+    }));
 }
 
 fn is_write_tool(name: &str) -> bool {
@@ -278,6 +363,12 @@ pub(crate) fn said_index<'s>(
         .said
         .get_or_insert_with(|| SaidCache::new(said.path().to_path_buf()));
     cache.refresh(&said, ctx.now.minus_days(config.retention_days));
+    if let Some(e) = &cache.unreadable {
+        ctx.warn(format!(
+            "provenance-gate: cannot read {}: {e}; quoted user decisions are refused until it can be read",
+            cache.path.display()
+        ));
+    }
     cache
 }
 
@@ -357,6 +448,18 @@ fn stored_text(files: &mut FileCache, home: &Path, tool: &str, args: &Value) -> 
 }
 
 /// The seed's refusal message for a failing report.
+/// The approval prompt: the refusal's reasons, worded as the question the
+/// human is asked (a prompt that ends "Nothing was written." while asking
+/// to allow the write reads as if the answer did not matter).
+pub(crate) fn ask_question(refusal: &str) -> String {
+    let reasons = refusal
+        .strip_suffix(" Nothing was written.")
+        .unwrap_or(refusal);
+    format!(
+        "{reasons} Allow this write anyway? Approve to write it as it is; deny, or leave it unanswered, and nothing is written."
+    )
+}
+
 pub(crate) fn refusal_message(report: &Report) -> String {
     let failing: Option<&ClaimVerdict> = report.claims.iter().find(|c| c.outcome == Outcome::Block);
     let reason = report.reason.unwrap_or(Reason::NoQuote);
@@ -424,6 +527,7 @@ fn check(
     // Taken out for the call: the said index below borrows the state.
     let mut prepared = std::mem::take(&mut state.prepared);
     let said = said_index(ctx, config, state);
+    let store_unreadable = said.unreadable.is_some();
     let report = check_write_cached(
         gate,
         &p.tool_name,
@@ -479,10 +583,40 @@ fn check(
         return Ok(Directive::None);
     }
     let reason = report.reason.unwrap_or(Reason::NoQuote);
-    let message = refusal_message(&report);
+    let message = if store_unreadable {
+        // Not "the user never typed it": the guard could not look.
+        format!(
+            "provenance-gate: the guard could not read its store ({}), so it cannot confirm the user's quoted words for this write; ask the owner to check the guard. Nothing was written.",
+            said_log.path().display()
+        )
+    } else {
+        refusal_message(&report)
+    };
     match config.mode {
         ProvenanceMode::Observe => Ok(Directive::None),
-        ProvenanceMode::Ask => Ok(Directive::approve(message, reason.rule_key().to_string())),
+        ProvenanceMode::Ask => {
+            if state.asked.len() >= MAX_ASKED {
+                state.asked.clear();
+            }
+            state.asked.insert(
+                call_key(
+                    &session,
+                    p.turn_id.as_deref(),
+                    p.tool_call_id.as_deref(),
+                    &p.tool_name,
+                ),
+                AskedWrite {
+                    session: session.clone(),
+                    tool: p.tool_name.clone(),
+                    target: target.label.clone(),
+                    reason: reason.as_str(),
+                },
+            );
+            Ok(Directive::approve(
+                ask_question(&message),
+                reason.rule_key().to_string(),
+            ))
+        }
         ProvenanceMode::Block => {
             let key = (
                 session,

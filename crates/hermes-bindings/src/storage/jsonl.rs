@@ -23,7 +23,7 @@
 //! `append` acknowledged, because the page cache outlives it; a power cut may
 //! lose the last rows).
 
-use super::{ensure_dir, private_options, restrict_mode};
+use super::{ensure_dir, private_options};
 use crate::time::Timestamp;
 use serde::Serialize;
 use serde_json::Value;
@@ -54,10 +54,35 @@ pub struct ReadReport {
     pub rows: Vec<Value>,
     /// Lines that were not JSON objects (corrupt, torn, hand-edited).
     pub skipped: usize,
+    /// Where the first [`MAX_LOCATED`] of them are, so they can be found
+    /// and fixed.
+    pub skipped_at: Vec<SkippedLine>,
     /// The file does not exist (nothing written yet, or purged by hand).
     pub missing: bool,
     /// Only the tail was read: older rows exist that are not in `rows`.
     pub partial: bool,
+}
+
+/// Skipped lines located in a [`ReadReport`].
+pub const MAX_LOCATED: usize = 20;
+
+/// Where a skipped (corrupt) line is.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("a.jsonl");
+/// std::fs::write(&path, "{\"n\":1}\nbroken\n").unwrap();
+/// let r = palisade_hermes::storage::jsonl::JsonlLog::new(&path).read_all().unwrap();
+/// assert_eq!(r.skipped_at[0].line, Some(2));
+/// assert_eq!(r.skipped_at[0].offset, 8);
+/// ```
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Serialize)]
+pub struct SkippedLine {
+    /// 1-based line number in the file, when the whole file was read (a
+    /// tail read does not count the lines before it).
+    pub line: Option<u64>,
+    /// Byte offset of the line's start in the file.
+    pub offset: u64,
 }
 
 /// What a rewrite kept and removed.
@@ -219,11 +244,13 @@ impl JsonlLog {
             .append(true)
             .read(true)
             .open(&self.path)?;
-        let len = file.metadata()?.len();
+        let meta = file.metadata()?;
+        let len = meta.len();
+        // A log created by someone else (or by an older version) with a
+        // looser mode is tightened to 0600 on open, as the SQLite files are.
+        super::restrict_open_file(&file, &meta)?;
         let mut buf = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 1);
-        if len == 0 {
-            restrict_mode(&self.path)?;
-        } else if last_byte(&mut file, len)? != Some(b'\n') {
+        if len > 0 && last_byte(&mut file, len)? != Some(b'\n') {
             // A writer died mid-line: end the torn fragment so it stays one
             // (skipped) line and does not swallow this row.
             buf.push(b'\n');
@@ -273,6 +300,7 @@ impl JsonlLog {
         let mut bytes = Vec::new();
         (&mut file).take(len - start).read_to_end(&mut bytes)?;
         let mut body: &[u8] = &bytes;
+        let mut body_start = start;
         let partial = start > 0;
         if partial {
             // Drop the partial first line unless we happen to start on a boundary.
@@ -281,7 +309,10 @@ impl JsonlLog {
             file.read_exact(&mut prev)?;
             if prev[0] != b'\n' {
                 body = match body.iter().position(|&b| b == b'\n') {
-                    Some(i) => &body[i + 1..],
+                    Some(i) => {
+                        body_start += i as u64 + 1;
+                        &body[i + 1..]
+                    }
                     None => &[],
                 };
             }
@@ -290,7 +321,26 @@ impl JsonlLog {
             partial,
             ..ReadReport::default()
         };
-        parse_lines(body, &mut report.rows, &mut report.skipped);
+        let mut offset = body_start;
+        for (index, line) in body.split(|&b| b == b'\n').enumerate() {
+            let line_start = offset;
+            offset += line.len() as u64 + 1;
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            match serde_json::from_slice::<Value>(line) {
+                Ok(row) if row.is_object() => report.rows.push(row),
+                _ => {
+                    report.skipped += 1;
+                    if report.skipped_at.len() < MAX_LOCATED {
+                        report.skipped_at.push(SkippedLine {
+                            line: (!partial).then_some(index as u64 + 1),
+                            offset: line_start,
+                        });
+                    }
+                }
+            }
+        }
         Ok(report)
     }
 
@@ -739,6 +789,8 @@ mod tests {
         let r = log.read_all().unwrap();
         assert_eq!(r.rows, vec![json!({"n": 1}), json!({"n": 3})]);
         assert_eq!(r.skipped, 1);
+        assert_eq!(r.skipped_at.len(), 1);
+        assert!(r.skipped_at[0].line.is_some());
     }
 
     #[test]

@@ -74,6 +74,21 @@ pub(crate) fn private_options() -> fs::OpenOptions {
     options
 }
 
+/// Tighten an open file to 0600 when its mode lets group or others in (a
+/// no-op elsewhere); `meta` is the file's metadata, already read.
+pub(crate) fn restrict_open_file(file: &fs::File, meta: &fs::Metadata) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if meta.permissions().mode() & 0o077 != 0 {
+            file.set_permissions(fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (file, meta);
+    Ok(())
+}
+
 /// Tighten an existing file to 0600 (a no-op elsewhere).
 pub(crate) fn restrict_mode(path: &Path) -> io::Result<()> {
     #[cfg(unix)]

@@ -127,6 +127,9 @@ impl GuardDb {
 
     fn init(conn: Connection) -> rusqlite::Result<GuardDb> {
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // A deleted entry's text is overwritten with zeros, not left in the
+        // file's free pages.
+        conn.pragma_update(None, "secure_delete", "ON")?;
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS quarantine (
                 id TEXT PRIMARY KEY,
@@ -145,6 +148,11 @@ impl GuardDb {
                 suppressed INTEGER NOT NULL DEFAULT 0,
                 updated TEXT NOT NULL
             );
+            CREATE TABLE IF NOT EXISTS ledger_anchor (
+                seq INTEGER PRIMARY KEY,
+                hash TEXT NOT NULL,
+                ts TEXT NOT NULL
+            );
             CREATE TABLE IF NOT EXISTS telemetry (
                 id INTEGER PRIMARY KEY,
                 ts TEXT NOT NULL,
@@ -155,6 +163,32 @@ impl GuardDb {
             );",
         )?;
         Ok(GuardDb { conn })
+    }
+
+    /// Record the decision ledger's head `(seq, hash)` as of `now`, outside
+    /// the ledger's own file (see [`crate::storage::ledger`]); keeps the
+    /// newest [`crate::storage::ledger::KEEP_ANCHORS`].
+    ///
+    /// ```
+    /// use palisade_hermes::{storage::quarantine::GuardDb, Timestamp};
+    /// let db = GuardDb::in_memory().unwrap();
+    /// db.anchor(3, "ab", Timestamp::from_unix(0)).unwrap();
+    /// db.anchor(0, "00", Timestamp::from_unix(0)).unwrap(); // an empty ledger: nothing to anchor
+    /// ```
+    pub fn anchor(&self, seq: i64, hash: &str, now: Timestamp) -> rusqlite::Result<()> {
+        if seq <= 0 {
+            return Ok(());
+        }
+        let tx = self.conn.unchecked_transaction()?;
+        tx.execute(
+            "INSERT OR REPLACE INTO ledger_anchor (seq, hash, ts) VALUES (?1, ?2, ?3)",
+            params![seq, hash, now.to_string()],
+        )?;
+        tx.execute(
+            "DELETE FROM ledger_anchor WHERE seq <= (SELECT seq FROM ledger_anchor ORDER BY seq DESC LIMIT 1 OFFSET ?1)",
+            [crate::storage::ledger::KEEP_ANCHORS],
+        )?;
+        tx.commit()
     }
 
     /// Hold a message; returns its id. Phrases are counted in the pattern store.
@@ -293,10 +327,20 @@ impl GuardDb {
     /// assert!(!db.delete("nope").unwrap());
     /// ```
     pub fn delete(&self, id: &str) -> rusqlite::Result<bool> {
-        Ok(self
+        let deleted = self
             .conn
             .execute("DELETE FROM quarantine WHERE id = ?1", [id])?
-            > 0)
+            > 0;
+        if deleted {
+            // Delete means gone: secure_delete zeroes the freed pages, and a
+            // checkpoint writes them back and truncates the WAL, which still
+            // holds the old pages. Best effort: a reader holding the WAL open
+            // defers the truncation to the next checkpoint.
+            let _ = self
+                .conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        }
+        Ok(deleted)
     }
 
     /// Whether a released phrase is suppressed (compared case- and space-insensitively).

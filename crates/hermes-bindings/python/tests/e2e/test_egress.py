@@ -94,3 +94,17 @@ def test_guard_command_is_registered(session):
     outs = [c["output"] for c in r["command_output"]]
     assert all(isinstance(o, str) and o for o in outs), outs
     assert "error" not in outs[0].lower()[:200], outs[0]
+
+
+def test_key_next_to_a_lone_surrogate_is_still_masked(session):
+    """Issue 22: a reply holding a lone UTF-16 surrogate (the model's JSON said
+    ``\\ud800``) used to reach the user unredacted, because Python could not
+    hand the string to Rust.  The shim replaces the surrogate with U+FFFD and
+    the egress guard redacts the key."""
+    require('egress')
+    key = "AKIA" + "QZ7XWJ4NB2YT6RKD"  # AWS-access-key shaped, made up
+    reply = f"Your key is {key} \ud800 keep it safe."
+    r = session([{"user": "What was the key?", "script": [{"text": reply}]}], PLUGIN, toolsets=TOOLS)
+    final = r["turns"][0]["final_response"]
+    assert key not in final, final
+    assert "keep it safe" in final, final

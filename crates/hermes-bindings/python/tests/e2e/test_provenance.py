@@ -53,7 +53,12 @@ def test_ask_mode_reaches_the_approval_gate_with_the_rule_key(session):
     r = session([{"user": USER, "script": [add(UNQUOTED), {"text": "ok"}]}], PLUGIN,
                 env={"PROVENANCE_GATE_MODE": "ask"}, human="always")
     assert len(r["approval_prompts"]) == 1, r["approval_prompts"]
+    # issue 22 item 7: the prompt asks a question, and the answer is recorded
+    prompt = r["approval_prompts"][0]["description"]
+    assert "Allow this write anyway?" in prompt and not prompt.endswith("Nothing was written."), prompt
     assert UNQUOTED in memory_md(r)  # approved by the (simulated) human
+    verdicts = [row.get("verdict") for row in jsonl_rows(r, "provenance")]
+    assert "approve" in verdicts and "approved" in verdicts, verdicts
     cfg = r["files"].get("config.yaml") or ""
     assert "plugin_rule:provenance-gate:" in cfg, cfg[-2000:]
 
@@ -65,3 +70,5 @@ def test_ask_mode_with_nobody_present_writes_nothing(session):
     out = r["turns"][0]["tool_results"][0]
     assert "BLOCKED" in out and "requires approval" in out, out
     assert UNQUOTED not in memory_md(r)
+    verdicts = [row.get("verdict") for row in jsonl_rows(r, "provenance")]
+    assert "no_approver" in verdicts, verdicts
