@@ -12,6 +12,7 @@
 
 mod check;
 mod commands;
+mod hook;
 mod hud;
 mod scan;
 
@@ -52,6 +53,15 @@ enum Command {
     /// Write the posture page: one self-contained HTML file (`palisade hud > hud.html`).
     Hud {
         /// The Hermes home (profile) to read; default `$HERMES_HOME`, else `~/.hermes`.
+        #[arg(long, value_name = "DIR")]
+        home: Option<std::path::PathBuf>,
+    },
+    /// Answer one host hook event (stdin JSON) in the host's own protocol.
+    Hook {
+        /// The host that runs the hook.
+        #[arg(value_enum)]
+        host: hook::HostKind,
+        /// The profile to keep state in; default `$PALISADE_HOME/<host>`, else `~/.palisade/<host>`.
         #[arg(long, value_name = "DIR")]
         home: Option<std::path::PathBuf>,
     },
@@ -103,6 +113,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Hook { host, home } => hook::run_process(host, home),
         Command::Guard(command) => commands::run(command),
     }
 }
