@@ -387,12 +387,11 @@ fn judge_turn(
     completed: bool,
 ) -> Result<(), String> {
     let (turn, stored_prompt, calls) = session::update(g.home, session, |s| {
-        let out = (
+        (
             s.turn_id(None),
             std::mem::take(&mut s.prompt),
             std::mem::take(&mut s.calls),
-        );
-        out
+        )
     })
     .map_err(io)?;
     let user = match prompt {
