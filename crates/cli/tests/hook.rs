@@ -592,3 +592,75 @@ fn garbage_on_a_gate_fails_closed() {
     // Codex needs a non-empty stderr for an exit 2 to block.
     assert!(!out.stderr.is_empty());
 }
+
+fn hooks_cmd(args: &[&str], home: &Path) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_palisade"))
+        .arg("hooks")
+        .args(args)
+        .env("HOME", home)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+#[test]
+fn hooks_install_merges_backs_up_and_uninstalls() {
+    let home = tempfile::tempdir().unwrap();
+    let settings = home.path().join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let mine = json!({"permissions": {"allow": ["Bash(ls)"]},
+        "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]}});
+    std::fs::write(&settings, mine.to_string()).unwrap();
+
+    let (code, text) = hooks_cmd(
+        &["install", "claude-code", "--user", "--dry-run"],
+        home.path(),
+    );
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("hook claude-code"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        mine.to_string()
+    );
+
+    let (code, text) = hooks_cmd(&["install", "claude-code"], home.path());
+    assert_eq!(code, 0, "{text}");
+    let installed: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(installed["permissions"], mine["permissions"]);
+    assert_eq!(installed["hooks"]["Stop"].as_array().unwrap().len(), 2);
+    let cmd = installed["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(cmd.ends_with("palisade hook claude-code"), "{cmd}");
+    let backup =
+        std::fs::read_to_string(home.path().join(".claude/settings.json.palisade-backup")).unwrap();
+    assert_eq!(backup, mine.to_string());
+
+    let (_, again) = hooks_cmd(&["install", "claude-code"], home.path());
+    assert!(again.contains("already up to date"), "{again}");
+
+    let (code, _) = hooks_cmd(&["uninstall", "claude-code"], home.path());
+    assert_eq!(code, 0);
+    let after: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(after, mine);
+
+    // Project scope for the other hosts, each in its own file.
+    let project = tempfile::tempdir().unwrap();
+    for (host, file) in [
+        ("codex", ".codex/hooks.json"),
+        ("cursor", ".cursor/hooks.json"),
+        ("gemini", ".gemini/settings.json"),
+    ] {
+        let dir = project.path().to_str().unwrap();
+        let (code, text) = hooks_cmd(&["install", host, "--project", "--dir", dir], home.path());
+        assert_eq!(code, 0, "{text}");
+        let v: Value =
+            serde_json::from_str(&std::fs::read_to_string(project.path().join(file)).unwrap())
+                .unwrap();
+        assert!(v["hooks"].as_object().unwrap().len() >= 4, "{host}: {v}");
+    }
+}

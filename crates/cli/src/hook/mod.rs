@@ -23,6 +23,7 @@ pub(crate) mod codex;
 pub(crate) mod cursor;
 pub(crate) mod engine;
 pub(crate) mod gemini;
+pub(crate) mod install;
 pub(crate) mod memory;
 pub(crate) mod session;
 
@@ -52,6 +53,82 @@ impl HostKind {
             HostKind::Codex => "codex",
             HostKind::Cursor => "cursor",
             HostKind::Gemini => "gemini",
+        }
+    }
+}
+
+/// `palisade hooks install|uninstall`: print what was done, pick the exit code.
+pub(crate) fn run_install(
+    host: HostKind,
+    uninstall: bool,
+    project: bool,
+    dry_run: bool,
+    dir: Option<PathBuf>,
+    command: Option<String>,
+) -> std::process::ExitCode {
+    let scope = if project {
+        install::Scope::Project
+    } else {
+        install::Scope::User
+    };
+    let project_dir = dir
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    let user_home = std::env::var("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from("."));
+    let path = install::settings_path(host, scope, &project_dir, &user_home);
+    let command = if uninstall {
+        None
+    } else {
+        let binary = command.or_else(|| {
+            std::env::current_exe()
+                .ok()
+                .map(|p| p.display().to_string())
+        });
+        Some(install::hook_command(
+            &binary.unwrap_or_else(|| "palisade".to_owned()),
+            host,
+        ))
+    };
+    let verb = if uninstall { "uninstall" } else { "install" };
+    match install::apply(&path, host, command.as_deref(), dry_run) {
+        Ok(report) => {
+            if dry_run {
+                println!(
+                    "palisade hooks {verb} {} --dry-run: {} would become:",
+                    host.name(),
+                    path.display()
+                );
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report.content).unwrap_or_default()
+                );
+            } else if !report.changed {
+                println!(
+                    "palisade hooks {verb} {}: {} already up to date",
+                    host.name(),
+                    path.display()
+                );
+            } else {
+                let backup = report
+                    .backup
+                    .map(|b| format!(" (backup {})", b.display()))
+                    .unwrap_or_default();
+                println!(
+                    "palisade hooks {verb} {}: wrote {}{backup}",
+                    host.name(),
+                    path.display()
+                );
+                if !uninstall {
+                    println!("{}", install::host_note(host));
+                }
+            }
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("palisade hooks {verb} {}: {e}", host.name());
+            std::process::ExitCode::from(2)
         }
     }
 }
