@@ -14,6 +14,7 @@ mod check;
 mod commands;
 mod hook;
 mod hud;
+mod mcp;
 mod scan;
 
 use clap::{Parser, Subcommand};
@@ -89,6 +90,15 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         command: Option<String>,
     },
+    /// A stdio MCP proxy in front of a server: `palisade mcp-proxy -- npx some-server`.
+    McpProxy {
+        /// The profile to keep state in: `$PALISADE_HOME/<NAME>` (default `mcp`).
+        #[arg(long, value_name = "NAME")]
+        profile: Option<String>,
+        /// The server command and its arguments.
+        #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
     /// Guard commands over a Hermes profile's data (`palisade provenance report`, …).
     #[command(flatten)]
     Guard(commands::GuardCommand),
@@ -145,6 +155,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Hook { host, home } => hook::run_process(host, home),
+        Command::McpProxy { profile, command } => mcp::run(profile, command),
         Command::Hooks {
             action,
             host,
