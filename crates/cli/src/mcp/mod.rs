@@ -483,9 +483,13 @@ pub(crate) fn run(profile: Option<String>, command: Vec<String>) -> ExitCode {
             }
         }
     };
+    let child = Arc::new(Mutex::new(child));
     let server_thread = {
         let proxy = Arc::clone(&proxy);
         let send = send.clone();
+        let child = Arc::clone(&child);
+        let home = home.clone();
+        let session = session.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(server_out).lines() {
                 let Ok(line) = line else { break };
@@ -494,6 +498,16 @@ pub(crate) fn run(profile: Option<String>, command: Vec<String>) -> ExitCode {
                 }
                 send(proxy.server_line(&line));
             }
+            // The server closed its stdout: nothing more can be answered.
+            // The client is told by EOF on ours; the process ends here
+            // even while the main thread still waits on the client.
+            crate::hook::session::remove(&home, &session);
+            let code = match lock(&child).wait() {
+                Ok(status) if status.success() => 0,
+                Ok(_) => 1,
+                Err(_) => 2,
+            };
+            std::process::exit(code);
         })
     };
     let stdin = std::io::stdin();
@@ -518,7 +532,8 @@ pub(crate) fn run(profile: Option<String>, command: Vec<String>) -> ExitCode {
     lock(&to_server).take();
     let _ = server_thread.join();
     crate::hook::session::remove(&home, &session);
-    match child.wait() {
+    let status = lock(&child).wait();
+    match status {
         Ok(status) if status.success() => ExitCode::SUCCESS,
         Ok(_) => ExitCode::from(1),
         Err(_) => ExitCode::from(2),
