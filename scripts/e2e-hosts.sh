@@ -9,8 +9,9 @@
 #     before the command runs.
 #  2. Codex CLI (npm @openai/codex) against a scripted OpenAI Responses API
 #     (scripts/e2e-hosts/fake_openai.py), hooks by `palisade hooks install
-#     codex`: the same destructive call denied. Skipped, and said so, when
-#     the fake endpoint cannot drive this Codex version.
+#     codex`: a destructive call denied, a credential masked before the
+#     command runs, an injected result replaced. Skipped, and said so, when
+#     the fake endpoint cannot drive the installed Codex version.
 #  3. `palisade mcp-proxy` between the official Python MCP SDK client and an
 #     official-SDK server (package `mcp`): tools listed, a clean result
 #     unchanged, an injected result never reaches the client, a raw
@@ -112,11 +113,8 @@ if [ "$HAVE_NPM" = 1 ]; then
   else fail "claude-code: no quarantine entry"; fi
   kill "$(cat "$W/api.pid")" 2>/dev/null; rm -f "$W/api.pid"
 
-  if [ -f "$ROOT/scripts/e2e-hosts/codex.sh" ]; then
-    . "$ROOT/scripts/e2e-hosts/codex.sh"
-  else
-    skip "codex: no scripted OpenAI endpoint in this checkout"
-  fi
+  # shellcheck source=e2e-hosts/codex.sh
+  . "$ROOT/scripts/e2e-hosts/codex.sh"
 fi
 
 if [ "$HAVE_MCP" = 1 ]; then
