@@ -68,8 +68,9 @@ fn pre(a: &PreAnswer) -> Output {
             "decision": "deny",
             "reason": format!("{} (Gemini CLI hooks cannot ask for approval, so Palisade refuses)", a.reason),
         })),
+        // No `decision`: an `allow` could skip Gemini's own confirmation;
+        // the override applies without one.
         (Decision::Allow, Some(input)) => Output::json(json!({
-            "decision": "allow",
             "systemMessage": a.reason,
             "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": input},
         })),
