@@ -117,8 +117,16 @@ fn pre_tool(platform: &str, g: &Guards<'_>, ev: &ToolEvent) -> Result<PreAnswer,
             updated_input: None,
         });
     }
+    // A Codex patch is file content, not a shell command: the guards get it
+    // under a key they read as text (egress parses `command` as shell).
+    let patch = ev.tool == "apply_patch" && ev.input["command"].is_string();
+    let guard_args = if patch {
+        json!({ "patch": ev.input["command"] })
+    } else {
+        ev.input.clone()
+    };
     let kwargs = json!({
-        "tool_name": ev.tool, "args": ev.input, "session_id": ev.session,
+        "tool_name": ev.tool, "args": guard_args, "session_id": ev.session,
         "turn_id": turn, "platform": platform,
     });
     let mut answer = PreAnswer {
@@ -151,14 +159,14 @@ fn pre_tool(platform: &str, g: &Guards<'_>, ev: &ToolEvent) -> Result<PreAnswer,
     };
     // The tool-call guard first: a destructive call is refused whatever else it carries.
     let injection = g.call(GuardName::Injection, "pre_tool_call", &kwargs)?;
-    apply(injection, &mut answer, &ev.input);
+    apply(injection, &mut answer, &guard_args);
     if tainted && answer.decision < Decision::Deny {
         if let Some(reason) = tainted_check(ev, now_ms) {
-            apply(Directive::block(reason), &mut answer, &ev.input);
+            apply(Directive::block(reason), &mut answer, &guard_args);
         }
     }
     let egress = g.call(GuardName::Egress, "pre_tool_call", &kwargs)?;
-    apply(egress, &mut answer, &ev.input);
+    apply(egress, &mut answer, &guard_args);
     let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
     if let Some(added) = super::memory::added_text(&ev.tool, &ev.input, ev.cwd.as_deref(), &read) {
         if !added.trim().is_empty() {
@@ -167,7 +175,14 @@ fn pre_tool(platform: &str, g: &Guards<'_>, ev: &ToolEvent) -> Result<PreAnswer,
                 "args": {"action": "add", "target": "memory", "content": added},
             });
             let provenance = g.call(GuardName::Provenance, "pre_tool_call", &memory)?;
-            apply(provenance, &mut answer, &ev.input);
+            apply(provenance, &mut answer, &guard_args);
+        }
+    }
+    if patch {
+        if let Some(redacted) = answer.updated_input.take() {
+            let mut input = ev.input.clone();
+            input["command"] = redacted["patch"].clone();
+            answer.updated_input = Some(input);
         }
     }
     answer.reason = reasons.join(" ");
