@@ -12,7 +12,10 @@
 #     codex`: a destructive call denied, a credential masked before the
 #     command runs, an injected result replaced. Skipped, and said so, when
 #     the fake endpoint cannot drive the installed Codex version.
-#  3. `palisade mcp-proxy` between the official Python MCP SDK client and an
+#  3. Gemini CLI (npm @google/gemini-cli) against a scripted Gemini API
+#     (scripts/e2e-hosts/fake_gemini.py, GOOGLE_GEMINI_BASE_URL): the same
+#     three checks as Codex.
+#  4. `palisade mcp-proxy` between the official Python MCP SDK client and an
 #     official-SDK server (package `mcp`): tools listed, a clean result
 #     unchanged, an injected result never reaches the client, a raw
 #     credential in call arguments never reaches the server.
@@ -41,10 +44,10 @@ echo "== installing the clients into $CACHE"
 mkdir -p "$CACHE"
 HAVE_NPM=0
 if command -v npm >/dev/null && timeout 600 npm install --silent --no-audit --no-fund --prefix "$CACHE/npm" \
-    @anthropic-ai/claude-code @openai/codex >"$W/npm.log" 2>&1; then
+    @anthropic-ai/claude-code @openai/codex @google/gemini-cli >"$W/npm.log" 2>&1; then
   HAVE_NPM=1
 else
-  skip "npm registry unreachable or npm missing: Claude Code and Codex parts skipped ($(tail -1 "$W/npm.log" 2>/dev/null))"
+  skip "npm registry unreachable or npm missing: Claude Code, Codex and Gemini CLI parts skipped ($(tail -1 "$W/npm.log" 2>/dev/null))"
 fi
 HAVE_MCP=0
 if [ ! -x "$CACHE/venv/bin/python" ]; then python3 -m venv "$CACHE/venv" >/dev/null 2>&1; fi
@@ -115,6 +118,8 @@ if [ "$HAVE_NPM" = 1 ]; then
 
   # shellcheck source=e2e-hosts/codex.sh
   . "$ROOT/scripts/e2e-hosts/codex.sh"
+  # shellcheck source=e2e-hosts/gemini.sh
+  . "$ROOT/scripts/e2e-hosts/gemini.sh"
 fi
 
 if [ "$HAVE_MCP" = 1 ]; then
