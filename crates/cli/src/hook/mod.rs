@@ -275,7 +275,7 @@ pub(crate) fn run_process(host: HostKind, home: Option<PathBuf>) -> std::process
     let env = palisade_hermes::Env::from_process();
     let out = match read {
         Ok(_) => handle(host, &home, &env, &input),
-        Err(e) => fail_output(host, None, &format!("cannot read the event: {e}")),
+        Err(e) => fail_output(None, &format!("cannot read the event: {e}")),
     };
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(out.stdout.as_bytes());
@@ -310,8 +310,8 @@ pub(crate) fn handle(
     }));
     match result {
         Ok(Ok(out)) => out,
-        Ok(Err((kind, error))) => fail_output(host, kind.as_deref(), &error),
-        Err(_) => fail_output(host, None, "internal panic"),
+        Ok(Err((kind, error))) => fail_output(kind.as_deref(), &error),
+        Err(_) => fail_output(None, "internal panic"),
     }
 }
 
@@ -335,13 +335,12 @@ fn render(host: HostKind, raw: &Value, event: &Event, answer: &Answer) -> Output
 
 /// An internal failure: fail closed where the event can block (exit 2 with
 /// the reason on stderr: every host reads that as a block), silent elsewhere.
-fn fail_output(host: HostKind, kind: Option<&str>, error: &str) -> Output {
+fn fail_output(kind: Option<&str>, error: &str) -> Output {
     let blocking = match kind {
         Some(k) => is_gate_event(k),
         // Unknown event (unparseable input): a gate must not open on garbage.
         None => true,
     };
-    let _ = host;
     if blocking {
         Output {
             stdout: String::new(),
