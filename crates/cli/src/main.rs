@@ -12,7 +12,9 @@
 
 mod check;
 mod commands;
+mod hook;
 mod hud;
+mod mcp;
 mod scan;
 
 use clap::{Parser, Subcommand};
@@ -55,9 +57,58 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         home: Option<std::path::PathBuf>,
     },
+    /// Answer one host hook event (stdin JSON) in the host's own protocol.
+    Hook {
+        /// The host that runs the hook.
+        #[arg(value_enum)]
+        host: hook::HostKind,
+        /// The profile to keep state in; default `$PALISADE_HOME/<host>`, else `~/.palisade/<host>`.
+        #[arg(long, value_name = "DIR")]
+        home: Option<std::path::PathBuf>,
+    },
+    /// Add or remove Palisade's entries in a host's hook settings.
+    Hooks {
+        /// `install` or `uninstall`.
+        #[arg(value_enum)]
+        action: HooksAction,
+        /// The host whose settings to change.
+        #[arg(value_enum)]
+        host: hook::HostKind,
+        /// The project's settings (`.claude/settings.json` under --dir, default the current directory).
+        #[arg(long, conflicts_with = "user")]
+        project: bool,
+        /// The user's settings (`~/.claude/settings.json`, …); the default.
+        #[arg(long)]
+        user: bool,
+        /// Print the resulting file; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// The project directory for --project.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+        /// The palisade binary the hooks run; default this binary's path.
+        #[arg(long, value_name = "PATH")]
+        command: Option<String>,
+    },
+    /// A stdio MCP proxy in front of a server: `palisade mcp-proxy -- npx some-server`.
+    McpProxy {
+        /// The profile to keep state in: `$PALISADE_HOME/<NAME>` (default `mcp`).
+        #[arg(long, value_name = "NAME")]
+        profile: Option<String>,
+        /// The server command and its arguments.
+        #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
     /// Guard commands over a Hermes profile's data (`palisade provenance report`, …).
     #[command(flatten)]
     Guard(commands::GuardCommand),
+}
+
+/// What `palisade hooks` does.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum HooksAction {
+    Install,
+    Uninstall,
 }
 
 fn main() -> ExitCode {
@@ -107,6 +158,24 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Hook { host, home } => hook::run_process(host, home),
+        Command::McpProxy { profile, command } => mcp::run(profile, command),
+        Command::Hooks {
+            action,
+            host,
+            project,
+            user: _,
+            dry_run,
+            dir,
+            command,
+        } => hook::run_install(
+            host,
+            matches!(action, HooksAction::Uninstall),
+            project,
+            dry_run,
+            dir,
+            command,
+        ),
         Command::Guard(command) => commands::run(command),
     }
 }

@@ -15,6 +15,7 @@
 //! [`MAX_SAID_BYTES`] of user text is kept to check quotes against.
 
 mod guards;
+mod hosts;
 mod report;
 mod session;
 
@@ -243,7 +244,8 @@ pub fn scan(input: impl BufRead, sink: &mut dyn Sink) -> io::Result<Outcome> {
         if raw.trim().is_empty() {
             continue;
         }
-        let messages = match session::parse_line(line_no, raw) {
+        // Claude Code transcripts and Codex rollouts are mapped in hosts.rs.
+        let messages = match hosts::parse_line(line_no, raw) {
             Ok(m) => m,
             Err(error) => {
                 fail(error, &mut outcome, sink);
