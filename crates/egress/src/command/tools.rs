@@ -1,8 +1,8 @@
 //! Per-tool rules: wrappers peeled, options read as each tool reads them,
 //! destination extracted.
 
-use super::shell::{self, Parsed, SimpleCommand, Stdin};
 use super::{code, Destination, MatchMode, NetworkOptions, UploadFinding};
+use palisade_shell::{self as shell, basename, peel, Parsed, SimpleCommand, Stdin};
 use std::collections::HashMap;
 
 /// State shared across the simple commands of one command string.
@@ -76,96 +76,6 @@ fn analyze_nested(script: &str, ctx: &mut Context<'_>, depth: usize) {
     let parsed = shell::parse(script);
     ctx.problems.extend(parsed.problems.iter().cloned());
     analyze(&parsed, ctx, depth + 1);
-}
-
-fn basename(word: &str) -> &str {
-    let w = word.rsplit(['/', '\\']).next().unwrap_or(word);
-    // Windows binaries (`curl.exe`, `C:\\Windows\\System32\\curl.exe`).
-    match w.len().checked_sub(4) {
-        Some(cut) if w.is_char_boundary(cut) && w[cut..].eq_ignore_ascii_case(".exe") => &w[..cut],
-        _ => w,
-    }
-}
-
-/// Peel wrappers and assignments; return the index of the real command word.
-fn peel(words: &[String]) -> Option<usize> {
-    let mut i = 0;
-    let mut guard = 0;
-    while i < words.len() && guard < 64 {
-        guard += 1;
-        let w = words[i].as_str();
-        if shell::split_assignment(w).is_some() {
-            i += 1;
-            continue;
-        }
-        let name = basename(w);
-        let (skip_opts_with_arg, positional_args): (&[&str], usize) = match name {
-            "sudo" | "doas" => (
-                &["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"],
-                0,
-            ),
-            "env" => (&["-u", "-C", "-S", "--unset", "--chdir"], 0),
-            "command" | "builtin" | "exec" | "nohup" | "time" | "chronic" | "unbuffer" | "then"
-            | "do" | "else" | "elif" | "if" | "while" | "until" | "!" | "{" | "}" | "torsocks"
-            | "tsocks" | "caffeinate" | "setsid" | "busybox" => (&["-a"], 0),
-            "nice" | "ionice" => (&["-n", "-c"], 0),
-            "sshpass" => (&["-p", "-f", "-d", "-P", "-e"], 0),
-            "pkexec" => (&["--user"], 0),
-            // `gosu USER COMMAND…`, `su-exec USER COMMAND…`.
-            "gosu" | "su-exec" => (&[], 1),
-            "timeout" => (&["-s", "-k", "--signal", "--kill-after"], 1),
-            "stdbuf" => (&["-i", "-o", "-e"], 0),
-            "watch" => (&["-n", "-d", "--interval"], 0),
-            "proxychains" | "proxychains4" => (&["-f"], 0),
-            "parallel" => (&["-j", "-S", "--jobs", "--sshlogin", "-a", "--arg-file"], 0),
-            "flock" => (&["-w", "-E", "--timeout"], 1),
-            "xargs" => (
-                &[
-                    "-I",
-                    "-L",
-                    "-n",
-                    "-P",
-                    "-d",
-                    "-E",
-                    "-s",
-                    "-a",
-                    "--max-args",
-                    "--max-procs",
-                    "--delimiter",
-                    "--arg-file",
-                ],
-                0,
-            ),
-            _ => return Some(i),
-        };
-        i += 1;
-        while i < words.len() {
-            let o = words[i].as_str();
-            if o == "--" {
-                i += 1;
-                break;
-            }
-            if name == "env" && shell::split_assignment(o).is_some() {
-                i += 1;
-                continue;
-            }
-            if name == "env" && (o == "-S" || o == "--split-string") {
-                // `env -S 'curl -d …'`: the string is the command line.
-                i += 1;
-                break;
-            }
-            if o.starts_with('-') && o.len() > 1 {
-                i += 1;
-                if skip_opts_with_arg.contains(&o) {
-                    i += 1;
-                }
-                continue;
-            }
-            break;
-        }
-        i += positional_args;
-    }
-    (i < words.len()).then_some(i)
 }
 
 fn analyze_one(
