@@ -6,6 +6,7 @@
 //!
 //! | feature | crate | what it decides |
 //! |---|---|---|
+//! | `secrets` | [`palisade_secrets`] | does a text hold a credential? The one catalogue every guard masks with (also reachable as `egress::secrets`) |
 //! | `provenance` | [`palisade_provenance`] | does a memory/skill write claim a user decision without the user's own quoted words? |
 //! | `egress` | [`palisade_egress`] | does outgoing text carry a credential, an upload, a small count or record-level data? |
 //! | `injection` | [`palisade_injection`] | does an inbound message or tool call carry a prompt injection? |
@@ -34,3 +35,5 @@ pub use palisade_hermes as hermes;
 pub use palisade_injection as injection;
 #[cfg(feature = "provenance")]
 pub use palisade_provenance as provenance;
+#[cfg(feature = "secrets")]
+pub use palisade_secrets as secrets;

@@ -25,7 +25,7 @@ use crate::cues::{CueClass, CueHit, CueSet};
 use crate::detect::{
     call_outcome, detect_write, Effect, Outcome, RetentionPolicy, ToolCall, WriteEvent,
 };
-use crate::redact::{collapse_whitespace, preview_text, redact_text};
+use crate::redact::{collapse_whitespace, preview_text, redact_ranges, redact_text};
 use crate::schema::{CandidateRecord, FinalSink, Risk};
 use serde_json::{json, Map, Value};
 
@@ -640,11 +640,10 @@ impl Classifier {
             }
             spans.sort_unstable_by_key(|s| s.start);
             spans.dedup();
-            let words: String = spans
-                .iter()
-                .map(|s| &user[s.range()])
-                .collect::<Vec<_>>()
-                .join(" ");
+            // Masked over the whole message, so a secret that spans a
+            // sentence end or a line break is masked in every piece.
+            let ranges: Vec<_> = spans.iter().map(|s| s.range()).collect();
+            let words = redact_ranges(user, &ranges);
             let prefix = if class == CueClass::Boundary {
                 "User boundary"
             } else {

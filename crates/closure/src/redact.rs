@@ -1,49 +1,57 @@
 //! Preview redaction for audit artifacts.
 //!
-//! A labelled secret value becomes `****`; a bare credential is masked with
-//! [`palisade_common::mask::mask_secret`], keeping only the prefix that names
-//! its kind (`AKIA…****`). No preview ever shows a usable credential. Three sources of secrets are recognised:
+//! Two layers, so no preview ever shows a usable credential:
 //!
-//! - **labels** followed by a separator: `password: …`, `api_key=…`,
-//!   identifiers ending in `_key`/`_token`/`_secret` (`STRIPE_SECRET_KEY='…'`,
-//!   a quoted value is masked up to its closing quote),
-//!   `token：…`, `密码：…`, `口令=…`, `令牌: …`, `暗号是…`, `密钥 …`. After
-//!   `is`/`是`/`为` the value is masked only when it looks like a secret
-//!   (English: has a digit, a symbol or inner capitals; Chinese: is not a
-//!   question word), so "the password is required" and "forgot my password
-//!   again" stay readable;
-//! - **headers**: `Authorization: Bearer …`, `Authorization: Basic …`,
-//!   `Cookie:`/`Set-Cookie:` values, and a bare `Bearer <token>`;
-//! - **bare credentials**: `sk-…`, `ghp_…`, `github_pat_…`, `AKIA…`, Slack
-//!   `xox?-…`, Google `AIza…`, JWTs, PEM private keys, passwords in URLs.
+//! - **the secret catalogue** ([`palisade_secrets`], the same rules that
+//!   `palisade check secrets` and the egress guard use): every credential it
+//!   finds is replaced by its masked preview, keeping only the prefix that
+//!   names its kind (`AKIA…****`, `ghp_…****`);
+//! - **closure's own labels** on top, because a review candidate quotes the
+//!   user's prose, where a secret is named rather than formatted: a value
+//!   after a label and a separator becomes `****` whatever it looks like —
+//!   `password: …`, `api_key=…`, identifiers ending in
+//!   `_key`/`_token`/`_secret` (`STRIPE_SECRET_KEY='…'`, a quoted value is
+//!   masked up to its closing quote), `token：…`, `密码：…`, `口令=…`,
+//!   `令牌: …`, `暗号是…`, `密钥 …`, and `Authorization:` / `Cookie:`
+//!   header values. After `is`/`是`/`为` the value is masked only when it
+//!   looks like a secret (English: has a digit, a symbol or inner capitals;
+//!   Chinese: is not a question word), so "the password is required" and
+//!   "forgot my password again" stay readable.
 //!
-//! In JSON, the value of a key such as `password`, `api_key`, `client_secret`
-//! or `Authorization` is masked whatever its type; keys that merely contain
-//! such a word (`tokens_used`, `session_id`, `secretary`) are not.
+//! Where both layers find something, the union of their spans becomes
+//! `****`. In JSON, the value of a key such as `password`, `api_key`,
+//! `client_secret` or `Authorization` is masked whatever its type; keys that
+//! merely contain such a word (`tokens_used`, `session_id`, `secretary`) are
+//! not.
 //!
-//! Redaction is idempotent: masked values are left alone on a second pass.
+//! Redaction is idempotent: masked values are left alone on a second pass,
+//! and a text is redacted again until nothing changes (a mask can change
+//! what a context rule reads around it), at most [`MAX_ROUNDS`] times.
 
-use palisade_common::mask::{mask_secret, preview_line};
+use palisade_common::mask::preview_line;
+use palisade_secrets::SecretScanner;
 use regex::Regex;
 use serde_json::Value;
+use std::ops::Range;
 use std::sync::LazyLock;
 
-/// Text longer than this is cut before redaction when only a preview is
-/// wanted; the cut lies far beyond any preview limit.
 /// What a labelled secret value becomes.
 pub const MASK: &str = "****";
 
+/// Redaction passes over one text before it is returned: the first masks
+/// what both layers find, later ones only what an earlier mask exposed
+/// (none in practice; the bound keeps a crafted text from looping).
+pub const MAX_ROUNDS: usize = 4;
+
+/// Text longer than this is cut before redaction when only a preview is
+/// wanted; the cut lies far beyond any preview limit.
 const PREVIEW_WORK_CHARS: usize = 8192;
 
 struct Patterns {
     label: Regex,
     auth: Regex,
-    bearer: Regex,
-    basic: Regex,
-    bare: Vec<Regex>,
-    url_cred: Regex,
-    /// One cheap scan that every secret-bearing text matches; texts that do
-    /// not match skip the other passes.
+    /// One cheap scan that every labelled text matches; texts that do not
+    /// match skip the label passes.
     trigger: Regex,
 }
 
@@ -67,25 +75,9 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
             r"(?i)(?-u:\b)(?:proxy-)?authorization(?-u:\b)[ \t]*[:=：][ \t]*",
             r"(?:(?:bearer|basic|token|digest)[ \t]+)?(?P<value>[^\s,;]+)"
         )),
-        bearer: re(r"(?i)(?-u:\b)bearer[ \t]+(?P<value>[A-Za-z0-9._~+/=\-]{8,})"),
-        basic: re(r"(?i)(?-u:\b)basic[ \t]+(?P<value>[A-Za-z0-9+/]{12,}={0,2})"),
-        bare: vec![
-            re(r"(?-u:\b)sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{20,}"),
-            re(r"(?-u:\b)gh[pousr]_[A-Za-z0-9]{30,}"),
-            re(r"(?-u:\b)github_pat_[A-Za-z0-9_]{30,}"),
-            re(r"(?-u:\b)(?:AKIA|ASIA)[A-Z0-9]{16}(?-u:\b)"),
-            re(r"(?-u:\b)xox[baprs]-[A-Za-z0-9\-]{10,}"),
-            re(r"(?-u:\b)AIza[0-9A-Za-z_\-]{35}"),
-            re(r"(?-u:\b)eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
-            re(
-                r"-----BEGIN [A-Z ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z ]*PRIVATE KEY-----|\z)",
-            ),
-        ],
-        url_cred: re(r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]+:(?P<value>[^\s/@]+)@"),
         trigger: re(concat!(
-            r"(?i:key|secret|token|passw|passcode|passphrase|pwd|cookie|authorization|bearer|basic)",
-            r"|密码|口令|令牌|暗号|密钥|秘钥|sk-|gh[pousr]_|github_pat_|AKIA|ASIA|xox[baprs]-|AIza|eyJ",
-            r"|-----BEGIN|://[^\s:/@]+:"
+            r"(?i:key|secret|token|pass|pwd|cookie|authorization)",
+            r"|密码|口令|令牌|暗号|密钥|秘钥"
         )),
     }
 });
@@ -100,16 +92,158 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
 /// assert_eq!(redact_text("Authorization: Bearer abcdefghijklmnop1234"), "Authorization: Bearer ****");
 /// assert_eq!(redact_text("I forgot my password again"), "I forgot my password again");
 /// assert_eq!(redact_text("the password is required"), "the password is required");
-/// assert_eq!(redact_text("key AKIAIOSFODNN7EXAMPLE"), "key AKIA…****");
+/// assert_eq!(redact_text("key AKIAZ7QPMX3RWB5TLN2K"), "key AKIA…****");
+/// // Anything `palisade check secrets` masks, closure masks too.
+/// assert_eq!(redact_text("npm i --token npm_R8aWq2LmZ0xT5vNcK7pB3yHd9JfE1sUgQ4iO"), "npm i --token npm_…****");
 /// ```
 pub fn redact_text(text: &str) -> String {
-    let p = &*PATTERNS;
-    if !p.trigger.is_match(text) {
+    let mut out = redact_once(text);
+    for _ in 1..MAX_ROUNDS {
+        let next = redact_once(&out);
+        if next == out {
+            break;
+        }
+        out = next;
+    }
+    out
+}
+
+/// The given ranges of `text`, joined by a space, with every secret found in
+/// the *whole* text masked — so a secret that spans lines or sentence ends is
+/// masked even when only part of it lies in a range. Ranges are clamped to
+/// the text and to `char` boundaries; a mask that straddles a range's edge
+/// is shown once, in the first range it reaches.
+///
+/// ```
+/// use palisade_closure::redact::redact_ranges;
+/// let t = "Always use this key.\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----";
+/// let body = t.find("MIIE").unwrap();
+/// let out = redact_ranges(t, &[0..20, body..body + 32]);
+/// assert!(!out.contains("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"), "{out}");
+/// assert!(out.starts_with("Always use this key. "));
+/// ```
+pub fn redact_ranges(text: &str, ranges: &[Range<usize>]) -> String {
+    let masks = masks(text);
+    let mut shown = vec![false; masks.len()];
+    let mut pieces: Vec<String> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        let start = floor_boundary(text, r.start.min(text.len()));
+        let end = floor_boundary(text, r.end.min(text.len())).max(start);
+        let mut piece = String::with_capacity(end - start);
+        let mut at = start;
+        for (i, m) in masks.iter().enumerate() {
+            if m.end <= at || m.start >= end {
+                continue;
+            }
+            if m.start > at {
+                piece.push_str(&text[at..m.start]);
+            }
+            if !shown[i] {
+                piece.push_str(&m.with);
+                shown[i] = true;
+            }
+            at = m.end.min(end).max(at);
+        }
+        if at < end {
+            piece.push_str(&text[at..end]);
+        }
+        pieces.push(piece);
+    }
+    pieces.join(" ")
+}
+
+/// One pass of both layers over `text`.
+fn redact_once(text: &str) -> String {
+    let masks = masks(text);
+    if masks.is_empty() {
         return text.to_owned();
     }
-    // (start, end, keep a recognisable prefix): labelled values are masked
-    // whole, bare credentials keep the prefix that names their kind.
-    let mut hits: Vec<(usize, usize, bool)> = Vec::new();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for m in &masks {
+        out.push_str(&text[at..m.start]);
+        out.push_str(&m.with);
+        at = m.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// A span of the text to replace, and what replaces it.
+struct Mask {
+    start: usize,
+    end: usize,
+    with: String,
+}
+
+/// Every masked span of `text`, sorted and disjoint: the catalogue's
+/// findings (their masked previews) and the label values (`****`);
+/// overlapping spans merge into one `****`.
+fn masks(text: &str) -> Vec<Mask> {
+    let scanner = SecretScanner::builtin();
+    let mut hits: Vec<Mask> = Vec::new();
+    let mut add = |findings: Vec<palisade_secrets::SecretFinding>| {
+        hits.extend(findings.into_iter().map(|f| Mask {
+            start: f.span.start,
+            end: f.span.end,
+            with: f.preview,
+        }))
+    };
+    add(scanner.redact(text).findings);
+    if let Some(view) = lead_ins_as_line_breaks(text) {
+        add(scanner.redact(&view).findings);
+    }
+    label_hits(text, &mut hits);
+    hits.sort_unstable_by_key(|m| (m.start, std::cmp::Reverse(m.end)));
+    let mut merged: Vec<Mask> = Vec::with_capacity(hits.len());
+    for m in hits {
+        match merged.last_mut() {
+            Some(last) if m.start < last.end => {
+                last.end = last.end.max(m.end);
+                if last.with != MASK {
+                    last.with = MASK.to_owned();
+                }
+            }
+            _ => merged.push(m),
+        }
+    }
+    merged
+}
+
+/// The text with every colon lead-in (`…for deploys: `, `配置：`) turned
+/// into a line break of the same length, or `None` when it has none.
+///
+/// A user quotes a config line or a command after a lead-in of prose, but
+/// some formats are only read at the start of a line (a `.pgpass` line,
+/// `ENV NAME value`, `$pass = ConvertTo-SecureString …`). Scanning this view
+/// as well finds them where they are quoted; byte offsets and `char`
+/// boundaries are those of `text` (`: ` becomes `:\n`, `：` three ASCII
+/// bytes ending in `\n`).
+fn lead_ins_as_line_breaks(text: &str) -> Option<String> {
+    if !text.contains(": ") && !text.contains(":\t") && !text.contains('：') {
+        return None;
+    }
+    Some(
+        text.replace(": ", ":\n")
+            .replace(":\t", ":\n")
+            .replace('：', "  \n"),
+    )
+}
+
+/// Closure's own layer: values after a secret-naming label or an
+/// `Authorization:` header, masked whole.
+fn label_hits(text: &str, hits: &mut Vec<Mask>) {
+    let p = &*PATTERNS;
+    if !p.trigger.is_match(text) {
+        return;
+    }
+    let mut push = |start: usize, end: usize| {
+        hits.push(Mask {
+            start,
+            end,
+            with: MASK.to_owned(),
+        })
+    };
     for caps in p.label.captures_iter(text) {
         let (Some(value), Some(sep)) = (caps.name("value"), caps.name("sep")) else {
             continue;
@@ -163,46 +297,26 @@ pub fn redact_text(text: &str) -> String {
             looks_secret(v)
         };
         if keep {
-            hits.push((start, end, false));
+            push(start, end);
         }
     }
-    for re in [&p.auth, &p.bearer, &p.basic, &p.url_cred] {
-        for caps in re.captures_iter(text) {
-            if let Some(v) = caps.name("value") {
-                let (s, e) = trim_value(text, v.start(), v.end());
-                let val = &text[s..e];
-                let strict = std::ptr::eq(re, &p.bearer) || std::ptr::eq(re, &p.basic);
-                if !val.is_empty() && !is_masked(val) && (!strict || looks_token(val)) {
-                    hits.push((s, e, false));
-                }
+    for caps in p.auth.captures_iter(text) {
+        if let Some(v) = caps.name("value") {
+            let (s, e) = trim_value(text, v.start(), v.end());
+            let val = &text[s..e];
+            if !val.is_empty() && !is_masked(val) {
+                push(s, e);
             }
         }
     }
-    for re in &p.bare {
-        for m in re.find_iter(text) {
-            hits.push((m.start(), m.end(), true));
-        }
+}
+
+/// The largest `char` boundary of `text` at or below `at`.
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while at > 0 && !text.is_char_boundary(at) {
+        at -= 1;
     }
-    if hits.is_empty() {
-        return text.to_owned();
-    }
-    hits.sort_unstable();
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for (s, e, prefix) in hits {
-        if s < at {
-            continue; // overlaps a span already masked
-        }
-        out.push_str(&text[at..s]);
-        if prefix {
-            out.push_str(&mask_secret(&text[s..e]));
-        } else {
-            out.push_str(MASK);
-        }
-        at = e;
-    }
-    out.push_str(&text[at..]);
-    out
+    at
 }
 
 /// Drop trailing sentence punctuation from a value span.
@@ -222,13 +336,6 @@ fn looks_secret(v: &str) -> bool {
         && (v.chars().any(|c| c.is_ascii_digit())
             || v.chars().any(|c| !c.is_alphanumeric())
             || v.chars().skip(1).any(char::is_uppercase))
-}
-
-/// A bearer/basic token, not a word of prose ("bearer authentication").
-fn looks_token(v: &str) -> bool {
-    v.chars().any(|c| c.is_ascii_digit())
-        || v.contains(['.', '_', '-', '~', '+', '/', '='])
-        || v.len() >= 24
 }
 
 /// Whether a JSON key names a secret value.
@@ -369,8 +476,10 @@ fn redact_value_depth(value: &Value, depth: usize) -> Value {
 
 /// A one-line redacted preview of any value, at most `limit` characters.
 ///
-/// A string holding JSON is parsed and redacted structurally; whitespace runs
-/// collapse to one space; the cut (with `…`) happens after redaction.
+/// A string holding JSON is parsed and redacted structurally, then its
+/// serialized form is redacted as text too (a rule may need the key beside a
+/// value); whitespace runs collapse to one space; the cut (with `…`) happens
+/// after redaction.
 ///
 /// ```
 /// use palisade_closure::redact::preview;
@@ -388,12 +497,12 @@ pub fn preview(value: &Value, limit: usize) -> String {
                 && (t.ends_with('}') || t.ends_with(']'));
             match looks_json.then(|| serde_json::from_str::<Value>(t)) {
                 Some(Ok(v)) if t.len() <= crate::detect::MAX_PARSE_BYTES => {
-                    redact_value(&v).to_string()
+                    redact_text(&redact_value(&v).to_string())
                 }
-                _ => redact_text(&cut_chars(s, PREVIEW_WORK_CHARS.max(limit * 4))),
+                _ => redact_prefix(s, PREVIEW_WORK_CHARS.max(limit * 4)),
             }
         }
-        other => redact_value(other).to_string(),
+        other => redact_text(&redact_value(other).to_string()),
     };
     preview_line(&collapse_whitespace(&text), limit)
 }
@@ -405,14 +514,25 @@ pub fn preview(value: &Value, limit: usize) -> String {
 /// assert_eq!(preview_text("token = abc123xyz", 50), "token = ****");
 /// ```
 pub fn preview_text(text: &str, limit: usize) -> String {
-    let cut = cut_chars(text, PREVIEW_WORK_CHARS.max(limit * 4));
-    preview_line(&collapse_whitespace(&redact_text(&cut)), limit)
+    let red = redact_prefix(text, PREVIEW_WORK_CHARS.max(limit * 4));
+    preview_line(&collapse_whitespace(&red), limit)
 }
 
-fn cut_chars(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => s[..i].to_owned(),
-        None => s.to_owned(),
+/// The first `max` characters of `s`, redacted. When the cut splits a word,
+/// that word is dropped after redaction: half a credential may no longer
+/// look like one, and its first half must not show. (A single word longer
+/// than `max` is kept from its start: its cut end lies far beyond any
+/// preview limit.)
+fn redact_prefix(s: &str, max: usize) -> String {
+    let Some((i, _)) = s.char_indices().nth(max) else {
+        return redact_text(s);
+    };
+    let red = redact_text(&s[..i]);
+    let splits_word =
+        !s[i..].starts_with(char::is_whitespace) && !s[..i].ends_with(char::is_whitespace);
+    match red.rfind(char::is_whitespace) {
+        Some(w) if splits_word => red[..w].to_owned(),
+        _ => red,
     }
 }
 

@@ -16,7 +16,15 @@ pub mod command;
 pub mod error;
 pub mod guard;
 pub mod policy;
-pub mod secrets;
 pub mod table;
+
+/// The secret catalogue (EG-SECRET-001's rules, scanner and masking), which
+/// lives in [`palisade_secrets`] so every guard masks with the same rules.
+///
+/// ```
+/// use palisade_egress::secrets::SecretScanner;
+/// assert!(!SecretScanner::builtin().rules().is_empty());
+/// ```
+pub use palisade_secrets as secrets;
 
 pub use error::{Error, ErrorKind};

@@ -40,7 +40,7 @@ fn contains_any(
 /// would make every tutorial a finding.
 ///
 /// ```
-/// use palisade_egress::secrets::is_placeholder;
+/// use palisade_secrets::is_placeholder;
 /// assert!(is_placeholder("<your-api-key>"));
 /// assert!(is_placeholder("sk-..."));
 /// assert!(is_placeholder("AKIAIOSFODNN7EXAMPLE"));
@@ -167,7 +167,7 @@ fn is_documentation_key(value: &str) -> bool {
 /// detector on its own.
 ///
 /// ```
-/// use palisade_egress::secrets::looks_random;
+/// use palisade_secrets::looks_random;
 /// assert!(looks_random("9f8e7d6c5b4a3f2e1d0c"));
 /// assert!(looks_random("hXkQpLmWzRtYvBnJcDfGsAeU"));
 /// assert!(!looks_random("learn-is-a-python-library"));

@@ -1,7 +1,14 @@
-//! The secrets rule (EG-SECRET-001): credentials found by data-defined rules.
+//! The secret catalogue: credentials found by data-defined rules, the
+//! scanner, masking and the settle pass.
 //!
-//! Rules live in `data/secrets/*.json`, compiled in. Each has an id
-//! (`egress.secret.<provider>.<n>`), a name, a `kind`, a pattern whose last
+//! Every guard that stores or prints text masks credentials with this crate,
+//! so one catalogue decides what a secret is: egress reports its findings as
+//! EG-SECRET-001, closure masks review candidates with it, and the Hermes
+//! bindings mask what they store.
+//!
+//! Rules live in `data/*.json`, compiled in. Each has an id
+//! (`egress.secret.<provider>.<n>`: the ids predate this crate and are never
+//! reused), a name, a `kind`, a pattern whose last
 //! participating capture group is the secret, keywords for the Aho-Corasick
 //! prefilter, a description, examples and negative examples (a test proves
 //! every example matches and no negative does).
@@ -26,6 +33,13 @@
 //! There is deliberately no generic "random-looking string" rule: it would
 //! flag hashes, UUIDs and IDs.
 //!
+//! # What this crate does not do
+//!
+//! It reads no files, no environment, no clock and no randomness, and does no
+//! network or process I/O: the built-in rules are compiled in, custom rules
+//! are passed in as text. It decides nothing about policy (warn, redact,
+//! block): that is the caller's.
+//!
 //! # Untrusted input
 //!
 //! Scanning is total and linear: the regex crate guarantees linear-time
@@ -33,7 +47,7 @@
 //! `char` boundaries of the scanned text.
 //!
 //! ```
-//! use palisade_egress::secrets::SecretScanner;
+//! use palisade_secrets::SecretScanner;
 //! let scanner = SecretScanner::builtin();
 //! let text = "export GITHUB_TOKEN=ghp_R8aWq2LmZ0xT5vNcK7pB3yHd9JfE1sUgQ4iO";
 //! let out = scanner.redact(text);
@@ -42,11 +56,14 @@
 //! assert!(scanner.scan(&out.text).is_empty());
 //! ```
 
+#![forbid(unsafe_code)]
+
+pub mod error;
 mod filters;
 
-use crate::error::{Error, ErrorKind};
 use aho_corasick::automaton::Automaton;
 use aho_corasick::{dfa, MatchKind};
+pub use error::{Error, ErrorKind};
 use palisade_common::automaton::walk;
 use palisade_common::mask::mask_secret;
 use palisade_common::{Severity, Span};
@@ -58,19 +75,13 @@ pub use filters::{is_placeholder, looks_random};
 
 /// The built-in rule files, compiled in.
 const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
-    ("cloud.json", include_str!("../../data/secrets/cloud.json")),
-    ("keys.json", include_str!("../../data/secrets/keys.json")),
-    ("vcs.json", include_str!("../../data/secrets/vcs.json")),
-    ("ai.json", include_str!("../../data/secrets/ai.json")),
-    (
-        "commerce.json",
-        include_str!("../../data/secrets/commerce.json"),
-    ),
-    ("comms.json", include_str!("../../data/secrets/comms.json")),
-    (
-        "generic.json",
-        include_str!("../../data/secrets/generic.json"),
-    ),
+    ("cloud.json", include_str!("../data/cloud.json")),
+    ("keys.json", include_str!("../data/keys.json")),
+    ("vcs.json", include_str!("../data/vcs.json")),
+    ("ai.json", include_str!("../data/ai.json")),
+    ("commerce.json", include_str!("../data/commerce.json")),
+    ("comms.json", include_str!("../data/comms.json")),
+    ("generic.json", include_str!("../data/generic.json")),
 ];
 
 /// At most this many regex matches are considered per rule and text, so a
@@ -110,7 +121,7 @@ const SETTLE_SLACK: usize = 256 << 10;
 /// A structure check a rule's candidates must pass.
 ///
 /// ```
-/// use palisade_egress::secrets::Check;
+/// use palisade_secrets::Check;
 /// let c: Check = serde_json::from_str("\"github_crc32\"").unwrap();
 /// assert_eq!(c, Check::GithubCrc32);
 /// ```
@@ -144,7 +155,7 @@ pub enum Check {
 /// How specific a rule is; overlapping candidates go to the more specific.
 ///
 /// ```
-/// use palisade_egress::secrets::Tier;
+/// use palisade_secrets::Tier;
 /// assert!(Tier::Specific > Tier::Generic);
 /// ```
 #[derive(
@@ -168,7 +179,7 @@ pub enum Tier {
 /// A secret rule as written in the data files.
 ///
 /// ```
-/// use palisade_egress::secrets::RuleSpec;
+/// use palisade_secrets::RuleSpec;
 /// let spec: RuleSpec = serde_json::from_str(r#"{
 ///   "id": "egress.secret.acme.1", "name": "Acme key", "kind": "acme_key",
 ///   "pattern": "\\b(acme_[a-z0-9]{20})\\b", "keywords": ["acme_"],
@@ -220,7 +231,7 @@ fn default_severity() -> Severity {
 /// A compiled rule.
 ///
 /// ```
-/// use palisade_egress::secrets::SecretScanner;
+/// use palisade_secrets::SecretScanner;
 /// let rule = SecretScanner::builtin().rule("egress.secret.aws.1").unwrap();
 /// assert_eq!(rule.spec().kind, "aws_access_key_id");
 /// ```
@@ -234,7 +245,7 @@ impl SecretRule {
     /// The rule as written in its data file.
     ///
     /// ```
-    /// use palisade_egress::secrets::SecretScanner;
+    /// use palisade_secrets::SecretScanner;
     /// assert!(SecretScanner::builtin().rules().iter().all(|r| r.spec().id.starts_with("egress.secret.")));
     /// ```
     pub fn spec(&self) -> &RuleSpec {
@@ -246,7 +257,7 @@ impl SecretRule {
 /// masked preview.
 ///
 /// ```
-/// use palisade_egress::secrets::SecretScanner;
+/// use palisade_secrets::SecretScanner;
 /// let f = &SecretScanner::builtin().scan("key: AKIAZ7QPMX3RWB5TLN2K")[0];
 /// assert_eq!(f.kind, "aws_access_key_id");
 /// assert_eq!(f.preview, "AKIA…****");
@@ -271,7 +282,7 @@ pub struct SecretFinding {
 /// A redacted text and what was replaced.
 ///
 /// ```
-/// use palisade_egress::secrets::SecretScanner;
+/// use palisade_secrets::SecretScanner;
 /// let r = SecretScanner::builtin().redact("nothing here");
 /// assert_eq!(r.text, "nothing here");
 /// assert!(r.findings.is_empty());
@@ -287,7 +298,7 @@ pub struct Redacted {
 /// A compiled set of secret rules with its keyword prefilter.
 ///
 /// ```
-/// use palisade_egress::secrets::SecretScanner;
+/// use palisade_secrets::SecretScanner;
 /// let s = SecretScanner::builtin();
 /// assert!(s.rules().len() >= 60);
 /// assert!(s.scan("plain words, no credentials").is_empty());
@@ -311,8 +322,8 @@ impl SecretScanner {
     /// The scanner over the built-in rules, compiled once per process.
     ///
     /// ```
-    /// let a = palisade_egress::secrets::SecretScanner::builtin();
-    /// let b = palisade_egress::secrets::SecretScanner::builtin();
+    /// let a = palisade_secrets::SecretScanner::builtin();
+    /// let b = palisade_secrets::SecretScanner::builtin();
     /// assert!(std::ptr::eq(a, b));
     /// ```
     pub fn builtin() -> &'static SecretScanner {
@@ -337,7 +348,7 @@ impl SecretScanner {
     /// `egress.secret.<provider>.<n>` or is repeated, or a rule without keywords.
     ///
     /// ```
-    /// use palisade_egress::secrets::{parse_rules, SecretScanner};
+    /// use palisade_secrets::{parse_rules, SecretScanner};
     /// let specs = parse_rules(r#"[{"id":"egress.secret.acme.1","name":"Acme","kind":"acme_key",
     ///   "pattern":"\\b(acme_[a-z0-9]{20})\\b","keywords":["acme_"],"description":"d",
     ///   "examples":[],"negative_examples":[]}]"#).unwrap();
@@ -401,7 +412,7 @@ impl SecretScanner {
     /// The compiled rules, in file order.
     ///
     /// ```
-    /// assert!(!palisade_egress::secrets::SecretScanner::builtin().rules().is_empty());
+    /// assert!(!palisade_secrets::SecretScanner::builtin().rules().is_empty());
     /// ```
     pub fn rules(&self) -> &[SecretRule] {
         &self.rules
@@ -410,7 +421,7 @@ impl SecretScanner {
     /// The rule with this id.
     ///
     /// ```
-    /// use palisade_egress::secrets::SecretScanner;
+    /// use palisade_secrets::SecretScanner;
     /// assert!(SecretScanner::builtin().rule("egress.secret.github.1").is_some());
     /// assert!(SecretScanner::builtin().rule("nope").is_none());
     /// ```
@@ -423,7 +434,7 @@ impl SecretScanner {
     /// (`«redacted:…»`) are left alone.
     ///
     /// ```
-    /// use palisade_egress::secrets::SecretScanner;
+    /// use palisade_secrets::SecretScanner;
     /// let s = SecretScanner::builtin();
     /// let found = s.scan("DB_PASSWORD=Tr0ub4dor&3x\nDATABASE_URL=postgres://app:Zq8wLp2mXv@db:5432/app");
     /// let kinds: Vec<_> = found.iter().map(|f| f.kind.as_str()).collect();
@@ -439,7 +450,7 @@ impl SecretScanner {
     /// value never leaves the process).
     ///
     /// ```
-    /// use palisade_egress::secrets::SecretScanner;
+    /// use palisade_secrets::SecretScanner;
     /// let s = SecretScanner::builtin();
     /// let text = "AKIAZ7QPMX3RWB5TLN2K";
     /// assert!(s.scan_filtered(text, |v| !v.starts_with("AKIAZ7")).is_empty());
@@ -632,7 +643,7 @@ impl SecretScanner {
     /// to `value`.
     ///
     /// ```
-    /// use palisade_egress::secrets::SecretScanner;
+    /// use palisade_secrets::SecretScanner;
     /// let s = SecretScanner::builtin();
     /// assert!(s.scan("hunter2hunter").is_empty());
     /// let f = s.scan_keyed("db_password", "hunter2hunter", |_| true);
@@ -675,7 +686,7 @@ impl SecretScanner {
     /// other byte is unchanged; redacting the result again changes nothing.
     ///
     /// ```
-    /// use palisade_egress::secrets::SecretScanner;
+    /// use palisade_secrets::SecretScanner;
     /// let s = SecretScanner::builtin();
     /// let once = s.redact("curl -H 'Authorization: Bearer 9f8e7d6c5b4a3f2e1d0c9b8a7f6e' https://api");
     /// assert_eq!(once.text, "curl -H 'Authorization: Bearer 9f8e…****' https://api");
@@ -1022,7 +1033,7 @@ fn line_window(text: &str, pos: usize, bytes_after: usize) -> Span {
 /// are not are skipped rather than panicking.
 ///
 /// ```
-/// use palisade_egress::secrets::{apply_redactions, SecretScanner};
+/// use palisade_secrets::{apply_redactions, SecretScanner};
 /// let text = "token=ghp_R8aWq2LmZ0xT5vNcK7pB3yHd9JfE1sUgQ4iO ok";
 /// let found = SecretScanner::builtin().scan(text);
 /// assert_eq!(apply_redactions(text, &found), "token=ghp_…**** ok");
@@ -1054,7 +1065,7 @@ pub fn apply_redactions(text: &str, findings: &[SecretFinding]) -> String {
 /// The text is not a JSON array of rule objects.
 ///
 /// ```
-/// use palisade_egress::secrets::parse_rules;
+/// use palisade_secrets::parse_rules;
 /// assert!(parse_rules("[]").unwrap().is_empty());
 /// assert!(parse_rules("{").is_err());
 /// ```
@@ -1070,7 +1081,7 @@ pub fn parse_rules(json: &str) -> Result<Vec<RuleSpec>, Error> {
 /// Only if a built-in data file is malformed, which the crate's tests rule out.
 ///
 /// ```
-/// let specs = palisade_egress::secrets::builtin_specs().unwrap();
+/// let specs = palisade_secrets::builtin_specs().unwrap();
 /// assert!(specs.len() >= 60);
 /// ```
 pub fn builtin_specs() -> Result<Vec<RuleSpec>, Error> {

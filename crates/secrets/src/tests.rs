@@ -187,17 +187,14 @@ fn run_corpus(file: &str, text: &str) {
 
 #[test]
 fn corpus_positive() {
-    run_corpus(
-        "secrets.jsonl",
-        include_str!("../../testdata/secrets.jsonl"),
-    );
+    run_corpus("secrets.jsonl", include_str!("../testdata/secrets.jsonl"));
 }
 
 #[test]
 fn corpus_negative() {
     run_corpus(
         "secrets_negative.jsonl",
-        include_str!("../../testdata/secrets_negative.jsonl"),
+        include_str!("../testdata/secrets_negative.jsonl"),
     );
 }
 
@@ -565,7 +562,7 @@ fn long_names_before_the_keyword_are_found() {
 #[test]
 fn fuzz_a_soup_needing_many_settle_passes_settles() {
     let scanner = SecretScanner::builtin();
-    let text = include_str!("../../testdata/fuzz_settle_soup.txt");
+    let text = include_str!("../testdata/fuzz_settle_soup.txt");
     let once = redact_idempotent(scanner, text);
     assert!(once.findings.len() > 8, "{}", once.findings.len());
 }
