@@ -34,6 +34,10 @@ pub struct Invocation {
     pub stdin_text: Vec<String>,
     /// How many re-reads deep it was found (0: the input itself).
     pub depth: usize,
+    /// Whether it is a shell or interpreter reading piped program text
+    /// that the reader cannot see through (`… | rev | tr … | sh`,
+    /// `openssl enc -d … | bash`); a download piped in is not counted.
+    pub opaque_input: bool,
 }
 
 impl Invocation {
@@ -210,6 +214,7 @@ impl Walk {
             stdin: cmd.stdin,
             stdin_text: cmd.stdin_text.clone(),
             depth,
+            opaque_input: false,
         };
         // `echo / | xargs rm -rf`: the piped words become arguments.
         if inv.wrappers.iter().any(|w| w == "xargs") {
@@ -234,7 +239,13 @@ impl Walk {
             if let Some(script) = shell_c_value(args) {
                 self.reread(&script, depth);
             } else if args.iter().all(|a| a.starts_with('-')) {
-                for text in fed_text(cmd, prev) {
+                let texts = fed_text(cmd, prev);
+                if texts.is_empty() && cmd.stdin == Stdin::Pipe && opaque_pipeline(prev) {
+                    if let Some(last) = self.out.commands.last_mut() {
+                        last.opaque_input = true;
+                    }
+                }
+                for text in texts {
                     self.reread(&text, depth);
                 }
             }
@@ -278,6 +289,9 @@ impl Walk {
                     self.words(inner, depth);
                 }
             }
+            "docker" | "podman" | "nerdctl" if args.first().is_some_and(|a| a == "run") => {
+                self.words(container_command(&args[1..]), depth);
+            }
             "kubectl" | "oc" | "docker" | "podman" if args.first().is_some_and(|a| a == "exec") => {
                 if let Some(at) = args.iter().position(|a| a == "--") {
                     self.words(args[at + 1..].to_vec(), depth);
@@ -316,6 +330,83 @@ impl Walk {
         };
         self.one(&sub, None, depth + 1);
     }
+}
+
+/// `docker run [OPTIONS] IMAGE [COMMAND…]` → `COMMAND…`.
+fn container_command(args: &[String]) -> Vec<String> {
+    const WITH_VALUE: &[&str] = &[
+        "-v",
+        "--volume",
+        "-e",
+        "--env",
+        "-p",
+        "--publish",
+        "--name",
+        "-w",
+        "--workdir",
+        "-u",
+        "--user",
+        "--entrypoint",
+        "--network",
+        "--net",
+        "--mount",
+        "-l",
+        "--label",
+        "--env-file",
+        "-h",
+        "--hostname",
+        "--platform",
+        "--cpus",
+        "-m",
+        "--memory",
+        "--restart",
+        "--add-host",
+        "--device",
+        "--cap-add",
+        "--cap-drop",
+        "--security-opt",
+        "--pid",
+        "--ipc",
+        "--shm-size",
+        "--ulimit",
+        "--tmpfs",
+        "--gpus",
+        "--pull",
+        "--log-driver",
+        "--dns",
+    ];
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        if !a.starts_with('-') {
+            break;
+        }
+        i += if WITH_VALUE.contains(&a) { 2 } else { 1 };
+    }
+    // args[i] is the image.
+    args.get(i + 1..)
+        .map(<[String]>::to_vec)
+        .unwrap_or_default()
+}
+
+/// Whether the pipeline feeding a shell starts with text we could see but
+/// passes it through a transformation we do not evaluate.
+fn opaque_pipeline(prev: Option<&[SimpleCommand]>) -> bool {
+    let Some(stages) = prev else { return false };
+    let mut from = stages.len();
+    while from > 0 && stages[from - 1].pipes_out {
+        from -= 1;
+    }
+    let pipeline = &stages[from..];
+    let Some(source) = pipeline.first() else {
+        return false;
+    };
+    let literal_source = echoed_text(source).is_some() || !source.stdin_text.is_empty();
+    literal_source && pipeline.len() > 1
 }
 
 /// `-c SCRIPT` (also `-lc`, `-ec`, `-xc`): the script a shell is given.
@@ -423,7 +514,26 @@ fn fed_text(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> Vec<String> 
                 None if source.stdin != Stdin::Inherited => fed_text(source, None),
                 None => Vec::new(),
             };
-            for stage in pipeline {
+            for (k, stage) in pipeline.iter().enumerate() {
+                let stage_name = basename(stage.words.first().map_or("", String::as_str));
+                // A filter we do not evaluate hides what the shell reads.
+                if k > 0 && !matches!(stage_name, "rev" | "base64" | "cat" | "tee") {
+                    return Vec::new();
+                }
+                if basename(stage.words.first().map_or("", String::as_str)) == "rev"
+                    && stage.words.len() == 1
+                {
+                    texts = texts
+                        .iter()
+                        .map(|t| {
+                            t.lines()
+                                .map(|l| l.chars().rev().collect::<String>())
+                                .collect::<Vec<_>>()
+                                .join("\n")
+                        })
+                        .collect();
+                    continue;
+                }
                 let decodes = basename(stage.words.first().map_or("", String::as_str)) == "base64"
                     && stage
                         .words
@@ -480,11 +590,24 @@ mod tests {
             "bash <<'EOF'\nrm -rf /\nEOF\n",
             "ssh host 'rm -rf /'",
             "tmux new -d 'rm -rf ~'",
+            "echo '/ fr- mr' | rev | sh",
+            "docker run --rm -v /:/host alpine sh -c 'rm -rf /'",
             "busybox sh -c 'rm -rf /'",
             "A=rm; B='-rf /'; $A $B",
         ] {
             assert!(runs_rm_root(input), "{input:?} → {:?}", runs(input));
         }
+    }
+
+    #[test]
+    fn opaque_pipes_into_shells_are_marked() {
+        let s = commands_run("echo 'ZXZpbA==' | tr A-Z a-z | sh");
+        assert!(s
+            .commands
+            .iter()
+            .any(|c| c.name() == "sh" && c.opaque_input));
+        let s = commands_run("curl -s https://x.example | sh");
+        assert!(!s.commands.iter().any(|c| c.opaque_input));
     }
 
     #[test]
