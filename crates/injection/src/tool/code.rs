@@ -84,7 +84,9 @@ pub(crate) fn read(code: &str) -> CodeFindings {
     };
     let mut names: HashMap<String, String> = HashMap::new();
     for c in p.assign.captures_iter(code).take(MAX_NAMES * 4) {
-        let (Some(name), Some(rhs)) = (c.get(1), c.get(2)) else { continue };
+        let (Some(name), Some(rhs)) = (c.get(1), c.get(2)) else {
+            continue;
+        };
         if names.len() >= MAX_NAMES {
             break;
         }
@@ -95,8 +97,14 @@ pub(crate) fn read(code: &str) -> CodeFindings {
     let lower = code.to_ascii_lowercase();
     let mut walk_root = false;
     for c in p.call.captures_iter(code).take(MAX_CALLS) {
-        let (Some(whole), Some(callee)) = (c.get(0), c.get(1)) else { continue };
-        let callee: String = callee.as_str().chars().filter(|c| !c.is_whitespace()).collect();
+        let (Some(whole), Some(callee)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        let callee: String = callee
+            .as_str()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
         let last = callee.rsplit('.').next().unwrap_or(&callee);
         let args_text = call_args(code, whole.end());
         let args = split_top(args_text);
@@ -118,9 +126,24 @@ pub(crate) fn read(code: &str) -> CodeFindings {
                     walk_root = true;
                 }
             }
-            "system" | "popen" | "getoutput" | "getstatusoutput" | "exec" | "execSync"
-            | "shell_exec" | "passthru" | "spawn" | "spawnSync" | "execFile" | "execFileSync"
-            | "run" | "call" | "check_call" | "check_output" | "Popen" | "create_subprocess_shell"
+            "system"
+            | "popen"
+            | "getoutput"
+            | "getstatusoutput"
+            | "exec"
+            | "execSync"
+            | "shell_exec"
+            | "passthru"
+            | "spawn"
+            | "spawnSync"
+            | "execFile"
+            | "execFileSync"
+            | "run"
+            | "call"
+            | "check_call"
+            | "check_output"
+            | "Popen"
+            | "create_subprocess_shell"
                 if is_exec_callee(&callee, last) =>
             {
                 let a0 = args.first().copied().unwrap_or("");
@@ -147,13 +170,22 @@ pub(crate) fn read(code: &str) -> CodeFindings {
             }
             _ => {}
         }
-        if walk_root && (lower.contains("remove(") || lower.contains("unlink(") || lower.contains("rmdir(") || lower.contains("unlinksync(")) {
+        if walk_root
+            && (lower.contains("remove(")
+                || lower.contains("unlink(")
+                || lower.contains("rmdir(")
+                || lower.contains("unlinksync("))
+        {
             out.delete = true;
         }
         // `os.remove('/etc/passwd')`, `fs.unlinkSync('/etc/hosts')`: one
         // system file.
-        if matches!(last, "remove" | "unlink" | "unlinkSync" | "rmdir" | "delete")
-            && first.as_deref().is_some_and(|f| root_like(f) || f.starts_with("/etc/"))
+        if matches!(
+            last,
+            "remove" | "unlink" | "unlinkSync" | "rmdir" | "delete"
+        ) && first
+            .as_deref()
+            .is_some_and(|f| root_like(f) || f.starts_with("/etc/"))
         {
             out.delete = true;
         }
@@ -167,14 +199,22 @@ fn is_exec_callee(callee: &str, last: &str) -> bool {
     let runner = |r: &str| {
         matches!(
             r.rsplit('.').next().unwrap_or(r),
-            "cp" | "child_process" | "childProcess" | "proc" | "subprocess" | "os" | "shell"
-                | "Open3" | "IO" | "Kernel" | "asyncio" | "sp"
+            "cp" | "child_process"
+                | "childProcess"
+                | "proc"
+                | "subprocess"
+                | "os"
+                | "shell"
+                | "Open3"
+                | "IO"
+                | "Kernel"
+                | "asyncio"
+                | "sp"
         ) || r.contains("require(")
     };
     match last {
-        "run" | "call" | "check_call" | "check_output" | "Popen" | "exec" | "spawn" | "spawnSync" => {
-            receiver.is_none_or(runner)
-        }
+        "run" | "call" | "check_call" | "check_output" | "Popen" | "exec" | "spawn"
+        | "spawnSync" => receiver.is_none_or(runner),
         _ => true,
     }
 }
@@ -280,7 +320,13 @@ fn argv_list(list: &str, names: &HashMap<String, String>) -> Option<String> {
     (!words.is_empty()).then(|| {
         words
             .iter()
-            .map(|w| if w.contains([' ', '\'', '"']) { format!("'{}'", w.replace('\'', "")) } else { w.clone() })
+            .map(|w| {
+                if w.contains([' ', '\'', '"']) {
+                    format!("'{}'", w.replace('\'', ""))
+                } else {
+                    w.clone()
+                }
+            })
             .collect::<Vec<_>>()
             .join(" ")
     })
@@ -307,24 +353,10 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
     }
     let compact: String = e.chars().filter(|c| !c.is_whitespace()).collect();
     let lower = compact.to_ascii_lowercase();
-    if lower.contains("expanduser(\"~\")")
-        || lower.contains("expanduser('~')")
-        || lower.ends_with("homedir()")
-        || lower.ends_with("path.home()")
-        || lower.contains("environ['home']")
-        || lower.contains("environ[\"home\"]")
-        || lower.contains("getenv('home')")
-        || lower.contains("getenv(\"home\")")
-        || lower == "process.env.home"
-        || lower == "env['home']"
-        || lower == "env[\"home\"]"
-        || lower == "dir.home"
-        || lower == "$env{home}"
-        || lower == "$env{'home'}"
+    if lower.starts_with("os.path.join(")
+        || lower.starts_with("path.join(")
+        || lower.starts_with("path.resolve(")
     {
-        return Some("~".into());
-    }
-    if lower.starts_with("os.path.join(") || lower.starts_with("path.join(") || lower.starts_with("path.resolve(") {
         let open = e.find('(')? + 1;
         let inner = call_args(e, open);
         let pieces: Vec<String> = split_top(inner)
@@ -344,7 +376,27 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
         }
         return Some(joined);
     }
-    if let Some(inner) = lower.strip_prefix("path(").or_else(|| lower.strip_prefix("pathlib.path(")) {
+    if lower.contains("expanduser(\"~\")")
+        || lower.contains("expanduser('~')")
+        || lower.ends_with("homedir()")
+        || lower.ends_with("path.home()")
+        || lower.contains("environ['home']")
+        || lower.contains("environ[\"home\"]")
+        || lower.contains("getenv('home')")
+        || lower.contains("getenv(\"home\")")
+        || lower == "process.env.home"
+        || lower == "env['home']"
+        || lower == "env[\"home\"]"
+        || lower == "dir.home"
+        || lower == "$env{home}"
+        || lower == "$env{'home'}"
+    {
+        return Some("~".into());
+    }
+    if let Some(inner) = lower
+        .strip_prefix("path(")
+        .or_else(|| lower.strip_prefix("pathlib.path("))
+    {
         let _ = inner;
         let open = e.find('(')? + 1;
         return fold(call_args(e, open), names);
@@ -396,7 +448,10 @@ fn literal(e: &str, names: &HashMap<String, String>) -> Option<String> {
     let (prefix_len, fstring) = match e.as_bytes().first()? {
         b'f' | b'F' => (1, true),
         b'r' | b'R' | b'b' | b'u' => {
-            let f = e.as_bytes().get(1).is_some_and(|b| *b == b'f' || *b == b'F');
+            let f = e
+                .as_bytes()
+                .get(1)
+                .is_some_and(|b| *b == b'f' || *b == b'F');
             (if f { 2 } else { 1 }, f)
         }
         _ => (0, false),
@@ -419,7 +474,11 @@ fn literal(e: &str, names: &HashMap<String, String>) -> Option<String> {
     let mut rest = inner;
     while let Some(open) = rest.find('{') {
         let (before, after) = rest.split_at(open);
-        let before = if template { before.strip_suffix('$').unwrap_or(before) } else { before };
+        let before = if template {
+            before.strip_suffix('$').unwrap_or(before)
+        } else {
+            before
+        };
         out.push_str(before);
         let close = after.find('}')?;
         let name = after[1..close].trim();
@@ -436,15 +495,29 @@ fn literal(e: &str, names: &HashMap<String, String>) -> Option<String> {
 /// A socket whose descriptors go to a shell.
 fn reverse_shell(lower: &str) -> bool {
     let has = |n: &str| lower.contains(n);
-    let shell = has("/bin/sh") || has("/bin/bash") || has("\"sh\"") || has("'sh'") || has("\"bash\"") || has("'bash'") || has("cmd.exe") || has("powershell");
-    let python = has("socket") && (has("dup2") || has("stdin=s") || has("stdin=sock") || has(".fileno()")) && (has("pty.spawn") || has("subprocess") || has("os.system") || has("os.exec")) ;
-    let node = (has("net.socket") || has("net.connect") || has("createconnection") || has("require('net')") || has("require(\"net\")"))
+    let shell = has("/bin/sh")
+        || has("/bin/bash")
+        || has("\"sh\"")
+        || has("'sh'")
+        || has("\"bash\"")
+        || has("'bash'")
+        || has("cmd.exe")
+        || has("powershell");
+    let python = has("socket")
+        && (has("dup2") || has("stdin=s") || has("stdin=sock") || has(".fileno()"))
+        && (has("pty.spawn") || has("subprocess") || has("os.system") || has("os.exec"));
+    let node = (has("net.socket")
+        || has("net.connect")
+        || has("createconnection")
+        || has("require('net')")
+        || has("require(\"net\")"))
         && has("child_process")
         && has(".pipe(")
         && shell;
     let ruby = has("tcpsocket") && (has("popen") || has("exec") || has("spawn") || has("system"));
     let perl = has("socket(") && (has("exec") && has("open(stdin") || has("/bin/sh -i"));
-    let php = has("fsockopen") && (has("exec") || has("proc_open") || has("shell_exec") || has("system"));
+    let php =
+        has("fsockopen") && (has("exec") || has("proc_open") || has("shell_exec") || has("system"));
     (python && (shell || has("pty.spawn"))) || node || ruby || perl || php
 }
 
@@ -462,7 +535,10 @@ mod tests {
         let n = HashMap::new();
         assert_eq!(fold("os.path.expanduser('~')", &n).as_deref(), Some("~"));
         assert_eq!(fold("\"/\" + \"etc\"", &n).as_deref(), Some("/etc"));
-        assert_eq!(fold("os.path.join(os.path.expanduser('~'), '')", &n).as_deref(), Some("~/"));
+        assert_eq!(
+            fold("os.path.join(os.path.expanduser('~'), '')", &n).as_deref(),
+            Some("~/")
+        );
         let mut n = HashMap::new();
         n.insert("base".to_owned(), "/etc".to_owned());
         assert_eq!(fold("f\"{base}/..\"", &n).as_deref(), Some("/etc/.."));

@@ -20,14 +20,21 @@ pub(super) fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth
     }
     let census = super::Census::of(cmd);
     if let Some(m) = rules.find_fork_bomb_in(cmd, census) {
-        ctx.add("tool.fork_bomb", sub(at, depth, m.start(), m.end()), Tier::Block);
+        ctx.add(
+            "tool.fork_bomb",
+            sub(at, depth, m.start(), m.end()),
+            Tier::Block,
+        );
     } else if named_fork_bomb(rules, cmd) {
         ctx.add("tool.fork_bomb", at, Tier::Block);
     }
     let (exec_text, bodies) = split_heredocs(rules, cmd);
     // Heredocs fed to a shell run: their text gets the same patterns.
     for (runner, body) in bodies {
-        if matches!(runner.as_str(), "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish") {
+        if matches!(
+            runner.as_str(),
+            "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish"
+        ) {
             analyze_command(rules, ctx, &body, depth + 1, at);
         }
     }
@@ -38,16 +45,28 @@ pub(super) fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth
         };
         if let Some(m) = rules.find_pipe_shell_in(&exec_text, census) {
             if !quoted_data_only(&exec_text, m.start()) {
-                ctx.add("tool.pipe_to_shell", sub(at, depth, m.start(), m.end()), Tier::Block);
+                ctx.add(
+                    "tool.pipe_to_shell",
+                    sub(at, depth, m.start(), m.end()),
+                    Tier::Block,
+                );
             }
         }
         if let Some(m) = rules.find_reverse_shell_in(&exec_text, census) {
             if !quoted_data_only(&exec_text, m.start()) {
-                ctx.add("tool.reverse_shell", sub(at, depth, m.start(), m.end()), Tier::Block);
+                ctx.add(
+                    "tool.reverse_shell",
+                    sub(at, depth, m.start(), m.end()),
+                    Tier::Block,
+                );
             }
         }
         if let Some(m) = rules.windows_delete.find(&exec_text) {
-            ctx.add("tool.rm_root", sub(at, depth, m.start(), m.end()), Tier::Block);
+            ctx.add(
+                "tool.rm_root",
+                sub(at, depth, m.start(), m.end()),
+                Tier::Block,
+            );
         }
     }
     let script = palisade_shell::commands_run(cmd);
@@ -78,7 +97,13 @@ pub(super) fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth
 
 /// Interpreter code: destructive calls, reverse shells, and the commands
 /// it runs (read as commands).
-pub(super) fn analyze_code(rules: &ToolRules, ctx: &mut Ctx, program: &str, depth: usize, at: Span) {
+pub(super) fn analyze_code(
+    rules: &ToolRules,
+    ctx: &mut Ctx,
+    program: &str,
+    depth: usize,
+    at: Span,
+) {
     if depth > MAX_NEST {
         return;
     }
@@ -101,7 +126,9 @@ fn named_fork_bomb(rules: &ToolRules, cmd: &str) -> bool {
     }
     rules.named_fork_bomb.captures_iter(cmd).take(16).any(|c| {
         let name = c.get(1).map(|m| m.as_str());
-        name.is_some() && name == c.get(2).map(|m| m.as_str()) && name == c.get(3).map(|m| m.as_str())
+        name.is_some()
+            && name == c.get(2).map(|m| m.as_str())
+            && name == c.get(3).map(|m| m.as_str())
     })
 }
 
@@ -178,6 +205,8 @@ fn first_command(s: &str) -> String {
     parsed
         .commands
         .last()
-        .and_then(|c| palisade_shell::peel(&c.words).map(|i| palisade_shell::basename(&c.words[i]).to_owned()))
+        .and_then(|c| {
+            palisade_shell::peel(&c.words).map(|i| palisade_shell::basename(&c.words[i]).to_owned())
+        })
         .unwrap_or_default()
 }

@@ -46,7 +46,9 @@ pub(crate) fn find_delete(inv: &Invocation) -> Option<Hit> {
 /// writing an image file to a device (flashing a USB stick) quarantines.
 pub(crate) fn dd(inv: &Invocation) -> Option<Hit> {
     let args = inv.args();
-    let of_dev = args.iter().any(|a| a.starts_with("of=/dev/") && !a.starts_with("of=/dev/null"));
+    let of_dev = args
+        .iter()
+        .any(|a| a.starts_with("of=/dev/") && !a.starts_with("of=/dev/null"));
     if !of_dev {
         return None;
     }
@@ -61,7 +63,12 @@ pub(crate) fn dd(inv: &Invocation) -> Option<Hit> {
 
 /// Formatting or repartitioning a disk.
 pub(crate) fn disk_format(inv: &Invocation) -> Option<Hit> {
-    let help = inv.args().iter().any(|a| matches!(a.as_str(), "-h" | "--help" | "-V" | "--version" | "-l" | "--list"));
+    let help = inv.args().iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "-h" | "--help" | "-V" | "--version" | "-l" | "--list"
+        )
+    });
     (!help).then_some(Hit::new("tool.disk_format", Tier::Block))
 }
 
@@ -78,7 +85,9 @@ pub(crate) fn shred(inv: &Invocation) -> Option<Hit> {
 pub(crate) fn recursive_permissions(inv: &Invocation) -> Option<Hit> {
     let args = inv.args();
     let recursive = args.iter().any(|a| {
-        a == "-R" || a == "--recursive" || (a.starts_with('-') && !a.starts_with("--") && a.contains('R'))
+        a == "-R"
+            || a == "--recursive"
+            || (a.starts_with('-') && !a.starts_with("--") && a.contains('R'))
     });
     (recursive
         && args
@@ -228,4 +237,3 @@ pub(crate) fn root_like(t: &str) -> bool {
     }
     false
 }
-

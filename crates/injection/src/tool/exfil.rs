@@ -37,7 +37,11 @@ pub(crate) fn secret_key_export(inv: &Invocation) -> Option<Hit> {
         || inv.redirects.iter().any(|r| r.op.contains('>'));
     Some(Hit::new(
         "tool.secret_key_export",
-        if to_file { Tier::Quarantine } else { Tier::Block },
+        if to_file {
+            Tier::Quarantine
+        } else {
+            Tier::Block
+        },
     ))
 }
 
@@ -85,19 +89,37 @@ pub(crate) fn ci_workflow_leak(text: &str) -> bool {
     let dumps_all = lower.contains("tojson(secrets)")
         || lower.contains("tojson(env)")
         || lower.contains("${{ secrets }}");
-    let network = ["curl ", "wget ", "nc ", "invoke-webrequest", "http://", "https://"]
-        .iter()
-        .any(|n| lower.contains(n));
+    let network = [
+        "curl ",
+        "wget ",
+        "nc ",
+        "invoke-webrequest",
+        "http://",
+        "https://",
+    ]
+    .iter()
+    .any(|n| lower.contains(n));
     let env_dump = lower.lines().any(|l| {
-        let l = l.trim_start().trim_start_matches("run:").trim_start().trim_start_matches("- ");
-        (l.starts_with("env") || l.starts_with("printenv") || l.contains("| base64") && l.contains("env"))
+        let l = l
+            .trim_start()
+            .trim_start_matches("run:")
+            .trim_start()
+            .trim_start_matches("- ");
+        (l.starts_with("env")
+            || l.starts_with("printenv")
+            || l.contains("| base64") && l.contains("env"))
             && (l.contains('|') || l.contains('>'))
     });
     let secret_to_network = lower.lines().any(|l| {
         l.contains("${{ secrets.")
-            && ["curl ", "wget ", "nc ", "invoke-webrequest"].iter().any(|n| l.contains(n))
+            && ["curl ", "wget ", "nc ", "invoke-webrequest"]
+                .iter()
+                .any(|n| l.contains(n))
     });
-    (dumps_all && network) || (env_dump && network) || secret_to_network || dumps_all && lower.contains("base64")
+    (dumps_all && network)
+        || (env_dump && network)
+        || secret_to_network
+        || dumps_all && lower.contains("base64")
 }
 
 /// Whether a path names a CI workflow definition.

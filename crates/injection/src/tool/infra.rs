@@ -47,15 +47,29 @@ pub(crate) fn kubectl_delete(inv: &Invocation) -> Option<Hit> {
     if pos.first() != Some(&"delete") {
         return None;
     }
-    let wide = args.iter().any(|a| a == "--all" || a == "-A" || a == "--all-namespaces")
+    let wide = args
+        .iter()
+        .any(|a| a == "--all" || a == "-A" || a == "--all-namespaces")
         || pos.get(1).is_some_and(|k| {
             matches!(
                 k.split(['/', ',']).next().unwrap_or(""),
-                "ns" | "namespace" | "namespaces" | "pv" | "pvc" | "persistentvolume"
-                    | "persistentvolumeclaim" | "node" | "nodes" | "crd" | "all" | "secret" | "secrets"
+                "ns" | "namespace"
+                    | "namespaces"
+                    | "pv"
+                    | "pvc"
+                    | "persistentvolume"
+                    | "persistentvolumeclaim"
+                    | "node"
+                    | "nodes"
+                    | "crd"
+                    | "all"
+                    | "secret"
+                    | "secrets"
             )
         })
-        || args.iter().any(|a| a == "-f" || a.starts_with("--filename"));
+        || args
+            .iter()
+            .any(|a| a == "-f" || a.starts_with("--filename"));
     let tier = if wide { Tier::Quarantine } else { Tier::Flag };
     Some(Hit::new("tool.kubectl_delete", tier))
 }
@@ -101,7 +115,19 @@ pub(crate) fn defences_off(inv: &Invocation) -> Option<Hit> {
             (has("stop") || has("disable") || has("mask") || has("--panic-on"))
                 && args.iter().any(|a| {
                     let a = a.trim_end_matches(".service");
-                    matches!(a, "firewalld" | "ufw" | "apparmor" | "auditd" | "nftables" | "iptables" | "fail2ban" | "falco" | "osqueryd" | "clamav-daemon")
+                    matches!(
+                        a,
+                        "firewalld"
+                            | "ufw"
+                            | "apparmor"
+                            | "auditd"
+                            | "nftables"
+                            | "iptables"
+                            | "fail2ban"
+                            | "falco"
+                            | "osqueryd"
+                            | "clamav-daemon"
+                    )
                 })
         }
         _ => false,
@@ -112,7 +138,11 @@ pub(crate) fn defences_off(inv: &Invocation) -> Option<Hit> {
 /// `hermes plugins disable|uninstall|remove …guard…`: switching the guard off.
 pub(crate) fn guard_off(inv: &Invocation) -> Option<Hit> {
     let pos = positional(inv);
-    let off = pos.first().is_some_and(|p| *p == "plugins" || *p == "plugin")
-        && pos.get(1).is_some_and(|v| matches!(*v, "disable" | "uninstall" | "remove" | "rm"));
+    let off = pos
+        .first()
+        .is_some_and(|p| *p == "plugins" || *p == "plugin")
+        && pos
+            .get(1)
+            .is_some_and(|v| matches!(*v, "disable" | "uninstall" | "remove" | "rm"));
     off.then_some(Hit::new("tool.guard_off", Tier::Quarantine))
 }

@@ -36,8 +36,10 @@ pub(crate) fn class(path: &str) -> Option<Persists> {
     let p = path.trim().trim_matches(['\'', '"']).to_ascii_lowercase();
     let p = p.as_str();
     let name = p.rsplit('/').next().unwrap_or(p);
-    if matches!(name, "authorized_keys" | "authorized_keys2" | "ld.so.preload")
-        || p.starts_with("/etc/sudoers")
+    if matches!(
+        name,
+        "authorized_keys" | "authorized_keys2" | "ld.so.preload"
+    ) || p.starts_with("/etc/sudoers")
         || p == "/etc/passwd"
         || p == "/etc/shadow"
     {
@@ -45,13 +47,30 @@ pub(crate) fn class(path: &str) -> Option<Persists> {
     }
     let rc = matches!(
         name,
-        ".bashrc" | ".zshrc" | ".profile" | ".bash_profile" | ".bash_login" | ".zprofile"
-            | ".zshenv" | ".zlogin" | "config.fish" | "rc.local" | "crontab"
+        ".bashrc"
+            | ".zshrc"
+            | ".profile"
+            | ".bash_profile"
+            | ".bash_login"
+            | ".zprofile"
+            | ".zshenv"
+            | ".zlogin"
+            | "config.fish"
+            | "rc.local"
+            | "crontab"
     );
     let dirs = [
-        "/etc/cron", "/var/spool/cron", "/etc/systemd/system/", "/.config/systemd/user/",
-        "/etc/init.d/", "/etc/profile.d/", "/.config/autostart/", "/library/launchagents/",
-        "/library/launchdaemons/", ".git/hooks/", "/etc/xdg/autostart/",
+        "/etc/cron",
+        "/var/spool/cron",
+        "/etc/systemd/system/",
+        "/.config/systemd/user/",
+        "/etc/init.d/",
+        "/etc/profile.d/",
+        "/.config/autostart/",
+        "/library/launchagents/",
+        "/library/launchdaemons/",
+        ".git/hooks/",
+        "/etc/xdg/autostart/",
     ];
     (rc || dirs.iter().any(|d| p.contains(d))).then_some(Persists::RunsContent)
 }

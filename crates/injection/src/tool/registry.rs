@@ -45,22 +45,97 @@ impl CommandRule {
 
 /// Every command rule.
 pub(crate) const RULES: &[CommandRule] = &[
-    CommandRule { names: &["rm", "unlink", "srm"], check: destructive::rm },
-    CommandRule { names: &["find"], check: destructive::find_delete },
-    CommandRule { names: &["dd"], check: destructive::dd },
-    CommandRule { names: &["mkfs*", "wipefs", "fdisk", "sfdisk", "parted", "sgdisk", "blkdiscard"], check: destructive::disk_format },
-    CommandRule { names: &["shred"], check: destructive::shred },
-    CommandRule { names: &["chmod", "chown", "chgrp"], check: destructive::recursive_permissions },
-    CommandRule { names: &["kill", "pkill", "killall"], check: destructive::kill_all },
-    CommandRule { names: &["git"], check: vcs::git },
-    CommandRule { names: &["docker", "podman", "nerdctl"], check: infra::container_prune },
-    CommandRule { names: &["kubectl", "oc"], check: infra::kubectl_delete },
-    CommandRule { names: &["aws", "gsutil", "gcloud", "az", "terraform", "tofu", "pulumi", "helm"], check: infra::cloud_delete },
-    CommandRule { names: &["iptables", "ip6tables", "nft", "ufw", "setenforce", "systemctl", "firewall-cmd"], check: infra::defences_off },
-    CommandRule { names: &["hermes"], check: infra::guard_off },
-    CommandRule { names: &["pip", "pip3", "uv", "pipx", "npm", "pnpm", "yarn", "bun", "gem", "cargo", "go"], check: supply::install_from_url },
-    CommandRule { names: &["gpg", "gpg2"], check: exfil::secret_key_export },
-    CommandRule { names: &["tee"], check: persistence::tee_target },
+    CommandRule {
+        names: &["rm", "unlink", "srm"],
+        check: destructive::rm,
+    },
+    CommandRule {
+        names: &["find"],
+        check: destructive::find_delete,
+    },
+    CommandRule {
+        names: &["dd"],
+        check: destructive::dd,
+    },
+    CommandRule {
+        names: &[
+            "mkfs*",
+            "wipefs",
+            "fdisk",
+            "sfdisk",
+            "parted",
+            "sgdisk",
+            "blkdiscard",
+        ],
+        check: destructive::disk_format,
+    },
+    CommandRule {
+        names: &["shred"],
+        check: destructive::shred,
+    },
+    CommandRule {
+        names: &["chmod", "chown", "chgrp"],
+        check: destructive::recursive_permissions,
+    },
+    CommandRule {
+        names: &["kill", "pkill", "killall"],
+        check: destructive::kill_all,
+    },
+    CommandRule {
+        names: &["git"],
+        check: vcs::git,
+    },
+    CommandRule {
+        names: &["docker", "podman", "nerdctl"],
+        check: infra::container_prune,
+    },
+    CommandRule {
+        names: &["kubectl", "oc"],
+        check: infra::kubectl_delete,
+    },
+    CommandRule {
+        names: &[
+            "aws",
+            "gsutil",
+            "gcloud",
+            "az",
+            "terraform",
+            "tofu",
+            "pulumi",
+            "helm",
+        ],
+        check: infra::cloud_delete,
+    },
+    CommandRule {
+        names: &[
+            "iptables",
+            "ip6tables",
+            "nft",
+            "ufw",
+            "setenforce",
+            "systemctl",
+            "firewall-cmd",
+        ],
+        check: infra::defences_off,
+    },
+    CommandRule {
+        names: &["hermes"],
+        check: infra::guard_off,
+    },
+    CommandRule {
+        names: &[
+            "pip", "pip3", "uv", "pipx", "npm", "pnpm", "yarn", "bun", "gem", "cargo", "go",
+        ],
+        check: supply::install_from_url,
+    },
+    CommandRule {
+        names: &["gpg", "gpg2"],
+        check: exfil::secret_key_export,
+    },
+    CommandRule {
+        names: &["tee"],
+        check: persistence::tee_target,
+    },
 ];
 
 /// Run every rule that reads this command.

@@ -23,9 +23,19 @@ use palisade_shell::Invocation;
 
 /// Hosts that serve packages or source for everyone.
 const KNOWN_HOSTS: &[&str] = &[
-    "github.com", "gitlab.com", "bitbucket.org", "codeload.github.com", "files.pythonhosted.org",
-    "pypi.org", "registry.npmjs.org", "registry.yarnpkg.com", "crates.io", "static.crates.io",
-    "download.pytorch.org", "rubygems.org", "proxy.golang.org",
+    "github.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "codeload.github.com",
+    "files.pythonhosted.org",
+    "pypi.org",
+    "registry.npmjs.org",
+    "registry.yarnpkg.com",
+    "crates.io",
+    "static.crates.io",
+    "download.pytorch.org",
+    "rubygems.org",
+    "proxy.golang.org",
 ];
 
 fn host_of(url: &str) -> Option<&str> {
@@ -47,9 +57,9 @@ fn known(host: &str) -> bool {
 /// The install rule.
 pub(crate) fn install_from_url(inv: &Invocation) -> Option<Hit> {
     let args = inv.args();
-    let installs = args.iter().any(|a| {
-        matches!(a.as_str(), "install" | "i" | "add" | "get")
-    });
+    let installs = args
+        .iter()
+        .any(|a| matches!(a.as_str(), "install" | "i" | "add" | "get"));
     if !installs {
         return None;
     }
@@ -59,7 +69,16 @@ pub(crate) fn install_from_url(inv: &Invocation) -> Option<Hit> {
             Some((f, v)) if f.starts_with("--") => (f, Some(v.to_owned())),
             _ => (a.as_str(), args.get(i + 1).cloned()),
         };
-        if matches!(flag, "--extra-index-url" | "--index-url" | "-i" | "--registry" | "--find-links" | "-f" | "--source") {
+        if matches!(
+            flag,
+            "--extra-index-url"
+                | "--index-url"
+                | "-i"
+                | "--registry"
+                | "--find-links"
+                | "-f"
+                | "--source"
+        ) {
             if let Some(host) = value.as_deref().and_then(host_of) {
                 if !known(host) {
                     index_hit = true;

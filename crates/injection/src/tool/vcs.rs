@@ -57,7 +57,9 @@ pub(crate) fn git(inv: &Invocation) -> Option<Hit> {
         "push"
             if has("--force")
                 || has("-f")
-                || rest.iter().any(|a| a.starts_with("--force=") || a.starts_with('+'))
+                || rest
+                    .iter()
+                    .any(|a| a.starts_with("--force=") || a.starts_with('+'))
                 || has("--mirror")
                 || has("--delete")
                 || short('d') && !has("--dry-run") =>
