@@ -22,8 +22,18 @@ use std::collections::HashMap;
 /// Nesting limit for `$(…)`, backticks, `bash -c`, `eval`: deeper input is
 /// reported as a problem instead of recursing.
 pub const MAX_DEPTH: usize = 8;
-/// At most this many simple commands are kept per input.
-const MAX_COMMANDS: usize = 512;
+/// At most this many simple commands are kept per input; past it a
+/// problem ([`TOO_MANY_COMMANDS`]) says the rest was not kept.
+const MAX_COMMANDS: usize = 1 << 16;
+
+/// The problem reported when an input holds more than the kept number of
+/// commands (callers that must fail closed look for it).
+///
+/// ```
+/// let many = "true;".repeat(70_000);
+/// assert!(palisade_shell::parse(&many).problems.iter().any(|p| p == palisade_shell::TOO_MANY_COMMANDS));
+/// ```
+pub const TOO_MANY_COMMANDS: &str = "too many commands; the rest were not kept";
 /// At most this many words per simple command.
 const MAX_WORDS: usize = 4096;
 
@@ -285,6 +295,17 @@ impl Parser<'_> {
                         continue;
                     }
                     if let Some(w) = self.raw_word() {
+                        // `NAME=(a b c)`: an array; its elements are kept
+                        // as one value split into fields when expanded.
+                        if cmd.words.is_empty() && w.ends_with('=') && self.peek() == Some('(') {
+                            if let Some((name, _)) = split_assignment(&w) {
+                                let name = name.to_owned();
+                                self.pos += 1;
+                                let value = self.array_elements();
+                                self.vars.set(name, value);
+                                continue;
+                            }
+                        }
                         if cmd.words.len() < MAX_WORDS {
                             cmd.words.push(w);
                         }
@@ -295,6 +316,38 @@ impl Parser<'_> {
         self.finish(&mut cmd, false);
         self.read_heredoc_bodies();
         false
+    }
+
+    /// The words of an array assignment up to its `)`, joined by
+    /// [`FIELD_SPLIT`] (at most [`MAX_WORDS`]).
+    fn array_elements(&mut self) -> String {
+        let mut items: Vec<String> = Vec::new();
+        loop {
+            while self.peek().is_some_and(|c| c.is_whitespace()) {
+                self.pos += 1;
+            }
+            match self.peek() {
+                None => break,
+                Some(')') => {
+                    self.pos += 1;
+                    break;
+                }
+                Some(_) => match self.word() {
+                    Some(w) if items.len() < MAX_WORDS => items.push(w),
+                    Some(_) => {}
+                    // A character no word starts with (`;`, `|`, `(`): skip it.
+                    None => self.pos += 1,
+                },
+            }
+        }
+        let mut out = String::new();
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(FIELD_SPLIT);
+            }
+            out.push_str(item);
+        }
+        out
     }
 
     fn skip_blanks(&mut self) {
@@ -363,6 +416,8 @@ impl Parser<'_> {
         }
         if self.out.commands.len() < MAX_COMMANDS {
             self.out.commands.push(done);
+        } else if !self.out.problems.iter().any(|p| p == TOO_MANY_COMMANDS) {
+            self.out.problems.push(TOO_MANY_COMMANDS.into());
         }
     }
 
@@ -697,7 +752,9 @@ impl Parser<'_> {
                     .or_else(|| modifier.strip_prefix(":="))
                     .or_else(|| modifier.strip_prefix('-'))
                     .or_else(|| modifier.strip_prefix('='));
-                let known = if modifier.is_empty() || default.is_some() {
+                // `${NAME[@]}`, `${NAME[*]}`: every element of an array.
+                let all_elements = matches!(modifier, "[@]" | "[*]");
+                let known = if modifier.is_empty() || default.is_some() || all_elements {
                     self.vars.expand(&name, &mut self.out.problems)
                 } else {
                     self.vars.map.get(&name).map(|_| Err(()))
@@ -1050,6 +1107,12 @@ mod tests {
         // Not lists: a quoted-blank group, `${…}`.
         assert_eq!(words("echo '{a, b}'")[0], ["echo", "{a, b}"]);
         assert_eq!(words("echo ${X,}")[0], ["echo", "${X,}"]);
+    }
+
+    #[test]
+    fn arrays_expand_to_their_elements() {
+        let w = words("T=(/var/www '/etc/x y' ~); rm -rf \"${T[@]}\"");
+        assert_eq!(w[0], ["rm", "-rf", "/var/www", "/etc/x y", "~"]);
     }
 
     #[test]

@@ -143,8 +143,90 @@ pub fn commands_run(input: &str) -> Script {
     walk.out
 }
 
+/// At most this many values of a `for` loop are tried.
+const MAX_LOOP_VALUES: usize = 16;
+
+/// Whether a command's words use `$NAME` / `${NAME}`.
+fn mentions(cmd: &SimpleCommand, name: &str) -> bool {
+    let plain = format!("${name}");
+    let braced = format!("${{{name}}}");
+    cmd.words.iter().any(|w| {
+        w.contains(&braced)
+            || w.match_indices(&plain).any(|(at, _)| {
+                !w[at + plain.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+    })
+}
+
+/// `eval "$(printf '%s %s' rm -rf)"`, `sh -c "$(echo …)"`: a substitution
+/// made of one `echo`/`printf` of literal words (read just before the
+/// command that uses it) prints those words; put them in its place.
+fn printed_substitution(cmd: &SimpleCommand, before: &SimpleCommand) -> Option<SimpleCommand> {
+    let marker = reader::SUBSTITUTION;
+    let at = cmd.words.iter().position(|w| w.contains(marker))?;
+    if before.pipes_out || before.stdin != Stdin::Inherited || !before.redirects.is_empty() {
+        return None;
+    }
+    let name = basename(before.words.first()?);
+    let args: Vec<&str> = before.words[1..].iter().map(String::as_str).collect();
+    if args.iter().any(|a| a.contains(marker)) {
+        return None;
+    }
+    let printed = match name {
+        "echo" => args
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" "),
+        "printf" => printf(args.first()?, &args[1..]),
+        _ => return None,
+    };
+    let mut out = cmd.clone();
+    out.words[at] = out.words[at].replacen(marker, printed.trim_end(), 1);
+    Some(out)
+}
+
+/// `printf FORMAT ARGS…` for `%s`/`%b`/`%d` and `\n`, the format reused
+/// while arguments remain (as printf does).
+fn printf(format: &str, args: &[&str]) -> String {
+    let mut out = String::new();
+    let mut rest = args.iter();
+    let mut rounds = 0;
+    loop {
+        rounds += 1;
+        let mut used = false;
+        let mut chars = format.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, chars.peek().copied()) {
+                ('%', Some('s' | 'b' | 'd' | 'i')) => {
+                    chars.next();
+                    used = true;
+                    out.push_str(rest.next().copied().unwrap_or(""));
+                }
+                ('%', Some('%')) => {
+                    chars.next();
+                    out.push('%');
+                }
+                ('\\', Some('n')) => {
+                    chars.next();
+                    out.push('\n');
+                }
+                _ => out.push(c),
+            }
+        }
+        if !used || rest.len() == 0 || rounds >= 64 || out.len() > 1 << 16 {
+            break;
+        }
+    }
+    out
+}
+
 /// At most this many invocations are kept.
-const MAX_INVOCATIONS: usize = 2048;
+const MAX_INVOCATIONS: usize = 1 << 16;
 
 struct Walk {
     out: Script,
@@ -174,9 +256,45 @@ impl Walk {
     }
 
     fn parsed(&mut self, parsed: &Parsed, depth: usize) {
+        // `for NAME in VALUES; do … done`: the body runs once per value.
+        let mut loops: Vec<(String, Vec<String>)> = Vec::new();
         for (i, cmd) in parsed.commands.iter().enumerate() {
             let prev = (i > 0 && parsed.commands[i - 1].pipes_out).then(|| &parsed.commands[..i]);
-            self.one(cmd, prev, depth);
+            let first = cmd.words.first().map(String::as_str);
+            if first == Some("for") && cmd.words.get(2).is_some_and(|w| w == "in") {
+                if let Some(name) = cmd.words.get(1) {
+                    let values = cmd.words[3..]
+                        .iter()
+                        .take(MAX_LOOP_VALUES)
+                        .cloned()
+                        .collect();
+                    loops.push((name.clone(), values));
+                }
+                continue;
+            }
+            if first == Some("done") {
+                loops.pop();
+                continue;
+            }
+            let cmd = match i.checked_sub(1).map(|j| &parsed.commands[j]) {
+                Some(before) => printed_substitution(cmd, before),
+                None => None,
+            };
+            let cmd = cmd.as_ref().unwrap_or(&parsed.commands[i]);
+            match loops.iter().rev().find(|(name, _)| mentions(cmd, name)) {
+                Some((name, values)) => {
+                    for v in values {
+                        let mut one = cmd.clone();
+                        for w in &mut one.words {
+                            *w = w
+                                .replace(&format!("${{{name}}}"), v)
+                                .replace(&format!("${name}"), v);
+                        }
+                        self.one(&one, prev, depth);
+                    }
+                }
+                None => self.one(cmd, prev, depth),
+            }
         }
     }
 
@@ -227,6 +345,13 @@ impl Walk {
         let args = inv.args().to_vec();
         if self.out.commands.len() < MAX_INVOCATIONS {
             self.out.commands.push(inv);
+        } else if !self
+            .out
+            .problems
+            .iter()
+            .any(|p| p == crate::TOO_MANY_COMMANDS)
+        {
+            self.out.problems.push(crate::TOO_MANY_COMMANDS.into());
         }
         if SHELLS.contains(&name.as_str())
             || (name == "busybox" && args.first().is_some_and(|a| SHELLS.contains(&a.as_str())))
@@ -593,6 +718,9 @@ mod tests {
             "echo '/ fr- mr' | rev | sh",
             "docker run --rm -v /:/host alpine sh -c 'rm -rf /'",
             "busybox sh -c 'rm -rf /'",
+            "eval \"$(printf '%s %s %s' rm -rf ~)\"",
+            "T=(/var/www /etc/x ~); for t in \"${T[@]}\"; do rm -rf \"$t\"; done",
+            "for d in /srv /; do\n  rm -rf $d\ndone",
             "A=rm; B='-rf /'; $A $B",
         ] {
             assert!(runs_rm_root(input), "{input:?} → {:?}", runs(input));

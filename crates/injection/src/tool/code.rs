@@ -190,6 +190,26 @@ pub(crate) fn read(code: &str) -> CodeFindings {
             out.delete = true;
         }
     }
+    // Perl and Ruby call without parentheses: `unlink '/etc/passwd'`,
+    // `rmtree "/home"`, `FileUtils.rm_rf '/'`.
+    for word in ["unlink ", "rmtree ", "remove_tree ", "rm_rf ", "rm_r "] {
+        for (at, _) in code.match_indices(word).take(16) {
+            let rest = code[at + word.len()..].trim_start();
+            if !rest.starts_with(['\'', '"']) {
+                continue;
+            }
+            let lit_end = rest
+                .char_indices()
+                .skip(1)
+                .find(|&(_, c)| Some(c) == rest.chars().next())
+                .map(|(i, _)| i + 1);
+            if let Some(v) = lit_end.and_then(|e| literal(&rest[..e], &names)) {
+                if root_like(&v) || v.starts_with("/etc/") {
+                    out.delete = true;
+                }
+            }
+        }
+    }
     out.reverse_shell = reverse_shell(&lower);
     out
 }
@@ -553,6 +573,7 @@ mod tests {
             "import os\nfor root, dirs, files in os.walk('/usr'):\n    for name in files:\n        os.remove(os.path.join(root, name))\n",
             "from pathlib import Path\nfor p in Path.home().rglob('*'):\n    p.unlink()\n",
             "import os; os.remove('/etc/passwd')",
+            "unlink '/etc/passwd'",
         ] {
             assert!(read(code).delete, "{code}");
         }

@@ -70,6 +70,14 @@ pub(super) fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth
         }
     }
     let script = palisade_shell::commands_run(cmd);
+    if script
+        .problems
+        .iter()
+        .any(|p| p == palisade_shell::TOO_MANY_COMMANDS)
+    {
+        // Not every command was read: fail closed.
+        ctx.add("tool.oversize", at, Tier::Quarantine);
+    }
     let payload = rules.run_payload.is_match(cmd);
     let mut hits: Vec<Hit> = Vec::new();
     for inv in &script.commands {
