@@ -111,10 +111,10 @@ pub(crate) fn read(code: &str) -> CodeFindings {
         let first = args.first().and_then(|a| fold(a, &names));
         match last {
             "rmtree" | "rmSync" | "rmdirSync" | "rm_rf" | "rm_r" | "rimraf" | "removedirs"
-            | "remove_dir_all" | "emptyDirSync" | "removeSync" | "RemoveAll" => {
-                if first.as_deref().is_some_and(root_like) {
-                    out.delete = true;
-                }
+            | "remove_dir_all" | "emptyDirSync" | "removeSync" | "RemoveAll"
+                if first.as_deref().is_some_and(root_like) =>
+            {
+                out.delete = true;
             }
             "walk" | "rglob" | "glob" | "iterdir" | "scandir" | "listdir" | "readdirSync" => {
                 let base = if callee.contains("home") {
@@ -201,7 +201,7 @@ pub(crate) fn read(code: &str) -> CodeFindings {
             let lit_end = rest
                 .char_indices()
                 .skip(1)
-                .find(|&(_, c)| Some(c) == rest.chars().next())
+                .find(|&(_, c)| rest.starts_with(c))
                 .map(|(i, _)| i + 1);
             if let Some(v) = lit_end.and_then(|e| literal(&rest[..e], &names)) {
                 if root_like(&v) || v.starts_with("/etc/") {

@@ -116,10 +116,9 @@ pub(crate) fn ci_workflow_leak(text: &str) -> bool {
                 .iter()
                 .any(|n| l.contains(n))
     });
-    (dumps_all && network)
-        || (env_dump && network)
+    ((dumps_all || env_dump) && network)
         || secret_to_network
-        || dumps_all && lower.contains("base64")
+        || (dumps_all && lower.contains("base64"))
 }
 
 /// Whether a path names a CI workflow definition.
