@@ -1,19 +1,46 @@
 //! The tool-call guard: risky arguments, tainted sessions, replays.
 //!
 //! ## What it does
-//! Checks every string in a tool call's arguments for: `rm -r` of roots,
-//! home or system directories; pipe-to-shell; reverse shells (`/dev/tcp`,
-//! `nc -e`, `bash -i`); destructive git/disk commands; subshells `$(…)` and
-//! backticks (bounded to 512 bytes, command-running tools only); credential
-//! paths; markdown-image URLs carrying data in their query; encoded payloads
-//! that decode to instructions or shell. For command-running tools it reads
-//! the command like a shell would: wrappers (`sudo`, `env`, `time` …),
-//! `sh -c`, `python -c`, heredocs fed to a shell are executed; heredocs fed
-//! to `cat`, strings given to `echo`/`grep`/`git commit -m` are data.
+//! Reads every string in a tool call's arguments (`args` given as a JSON
+//! string is decoded first). Command tools are read like a shell would
+//! with the shared reader (`palisade-shell`): wrappers from its data table
+//! peeled, evasions undone (`r''m`, `${IFS}`, `$'\x72m'`, brace lists,
+//! variables, arrays, `for` loops), nested shells, `eval`, `base64 -d | sh`,
+//! heredocs, `find -exec`, `xargs`, `ssh HOST CMD`, `docker run … CMD`
+//! followed; every command goes through the rule registry
+//! (`registry.rs`, one family per file). Code given to `execute_code` or
+//! `python -c`/`node -e`/`perl -e`/`ruby -e` is read by `code.rs`. Pattern
+//! rules (pipe-to-shell, reverse shells, credential paths, …) are data in
+//! `data/tool_rules.json` with examples and negatives. Credentials leaving
+//! in URLs or messages are found with the shared catalogue
+//! (`palisade-secrets`). Memory and skill writes are read for standing
+//! orders to skip confirmation.
 //!
 //! A tainted session (one whose inbound text was flagged or worse) gets
 //! stricter tiers; the identical call (same tool and arguments) inside the
 //! race window is a replay. Clock and state come from the caller.
+//!
+//! ## Tier policy
+//! - **block**: loss or compromise outside the project that cannot be
+//!   undone — deleting roots, home or system directories, wiping disks,
+//!   reverse shells, running downloaded code, credentials leaving,
+//!   backdoors (`authorized_keys`, `ld.so.preload`, payloads in start-up
+//!   files, cron, units, hooks), installs from arbitrary URLs, rewriting
+//!   shared history, memory poisoning.
+//! - **quarantine**: loss inside a project or a machine a person should
+//!   confirm — discarding local git work, pruning containers, deleting
+//!   cluster or cloud resources, dropping databases, turning off defences
+//!   or the guard, untrusted package indexes, opaque pipes into a shell,
+//!   and every argument too large to read whole (a bounded prefix and
+//!   suffix are read; the size finding fails closed). Dangerous patterns
+//!   *shown* in documentation or build recipes are held here too.
+//! - **flag**: worth a look — other recursive deletions of absolute paths,
+//!   unknown substitutions, edits of start-up files without a payload.
+//!
+//! # Untrusted input
+//! Linear: strings longer than 512 KiB are read as their first and last
+//! 64 KiB; the shell reader and the code reader charge every re-read and
+//! expansion against budgets proportional to the input.
 
 use crate::bytere::Re as Regex;
 use crate::encoding;
