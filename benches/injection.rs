@@ -109,6 +109,26 @@ fn tool_calls(c: &mut Criterion) {
     g.bench_function("unclosed_subshell_write_file_120k", |b| {
         b.iter(|| s.check_tool_call(black_box(&write), &mut SessionState::new(), &policy, 0))
     });
+    // One 1 KB command of everyday shape: wrappers, pipes, substitutions, quotes.
+    let one_k = repeat_to(
+        "sudo -u app env A=1 timeout 30 git -C ./repo status && r''m -rf ./build | tee -a log.txt; echo \"$(date)\" ; ",
+        1024,
+    );
+    let one_k_call = ToolCall::new("terminal", serde_json::json!({ "command": one_k }));
+    g.throughput(Throughput::Bytes(one_k.len() as u64));
+    g.bench_function("command_1k", |b| {
+        b.iter(|| s.check_tool_call(black_box(&one_k_call), &mut SessionState::new(), &policy, 0))
+    });
+    // Growth: the same shape at three sizes up to 4 MB (past 512 KiB the
+    // guard reads a bounded prefix and suffix and holds the call).
+    for size in [40 * 1024usize, 400 * 1024, 4 * 1024 * 1024] {
+        let arg = repeat_to("ls -la src && git status -sb | head -5; ", size);
+        let call = ToolCall::new("terminal", serde_json::json!({ "command": arg }));
+        g.throughput(Throughput::Bytes(arg.len() as u64));
+        g.bench_with_input(BenchmarkId::new("commands", size), &call, |b, call| {
+            b.iter(|| s.check_tool_call(black_box(call), &mut SessionState::new(), &policy, 0))
+        });
+    }
     let command = "cd $(git rev-parse --show-toplevel) && cargo test -p palisade-injection";
     g.throughput(Throughput::Bytes(command.len() as u64));
     let cmd = ToolCall::new("terminal", serde_json::json!({ "command": command }));

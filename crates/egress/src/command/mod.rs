@@ -62,8 +62,10 @@
 //! ```
 
 mod code;
-mod shell;
 mod tools;
+
+/// The shared shell reader (`palisade-shell`).
+use palisade_shell as shell;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

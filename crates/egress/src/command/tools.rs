@@ -1,8 +1,8 @@
 //! Per-tool rules: wrappers peeled, options read as each tool reads them,
 //! destination extracted.
 
-use super::shell::{self, Parsed, SimpleCommand, Stdin};
 use super::{code, Destination, MatchMode, NetworkOptions, UploadFinding};
+use palisade_shell::{self as shell, basename, peel, Parsed, SimpleCommand, Stdin};
 use std::collections::HashMap;
 
 /// State shared across the simple commands of one command string.
@@ -46,6 +46,118 @@ impl<'a> Context<'a> {
     }
 }
 
+mod cloud;
+mod copy;
+mod http;
+mod publish;
+mod shells;
+mod sockets;
+
+/// What a tool rule is handed: the command (wrappers peeled: `name` and
+/// `args` are its real command word and arguments), the pipeline before
+/// it, whether its stdin carries data, and the nesting depth.
+#[derive(Clone, Copy)]
+pub(crate) struct Call<'c> {
+    cmd: &'c SimpleCommand,
+    prev: Option<&'c [SimpleCommand]>,
+    name: &'c str,
+    args: &'c [String],
+    stdin_fed: bool,
+    depth: usize,
+}
+
+/// A tool rule; `false` when it does not apply after all.
+type Handler = fn(&Call<'_>, &mut Context<'_>) -> bool;
+
+/// Every tool rule: the command names it reads and its handler. A handler
+/// returns `false` when its condition does not hold, and the next entry
+/// for the same name (then the fallbacks in `analyze_one`) is tried.
+const REGISTRY: &[(&[&str], Handler)] = &[
+    (
+        &["bash", "sh", "zsh", "dash", "ksh", "ash", "fish"],
+        shells::on_bash,
+    ),
+    (&["eval"], shells::on_eval),
+    (&["curl"], http::on_curl),
+    (&["wget", "wget2"], http::on_wget),
+    (&["lwp-request", "POST", "PUT"], http::on_lwp_request),
+    (&["http", "https", "xh", "xhs", "httpie"], http::on_http),
+    (&["aria2c"], http::on_aria2c),
+    (&["nc", "ncat", "netcat"], sockets::on_nc),
+    (&["socat"], sockets::on_socat),
+    (&["telnet"], sockets::on_telnet),
+    (&["openssl"], sockets::on_openssl),
+    (&["ssh"], sockets::on_ssh),
+    (&["scp"], copy::on_scp),
+    (&["rsync"], copy::on_rsync),
+    (&["sftp"], copy::on_sftp),
+    (
+        &[
+            "ftp",
+            "lftp",
+            "tftp",
+            "ncftp",
+            "ncftpput",
+            "ftpput",
+            "smbclient",
+        ],
+        copy::on_ftp,
+    ),
+    (&["aws"], cloud::on_aws),
+    (&["gsutil"], cloud::on_gsutil),
+    (&["gcloud"], cloud::on_gcloud),
+    (&["rclone"], cloud::on_rclone),
+    (&["azcopy"], cloud::on_azcopy),
+    (&["docker", "podman", "nerdctl"], shells::on_container_run),
+    (
+        &[
+            "docker", "podman", "buildah", "npm", "pnpm", "yarn", "twine", "gem", "cargo", "helm",
+        ],
+        publish::on_registry_publish,
+    ),
+    (&["at", "batch"], shells::on_at),
+    (&["huggingface-cli", "hf"], publish::on_huggingface_cli),
+    (&["kaggle"], publish::on_kaggle),
+    (&["gh"], publish::on_gh),
+    (&["git"], publish::on_git),
+    (&["az"], cloud::on_az),
+    (&["s3cmd"], cloud::on_s3cmd),
+    (&["mc"], cloud::on_mc),
+    (
+        &[
+            "croc",
+            "wormhole",
+            "ffsend",
+            "pastebinit",
+            "termbin",
+            "nc.traditional",
+        ],
+        publish::on_croc,
+    ),
+    (
+        &[
+            "dig",
+            "nslookup",
+            "host",
+            "drill",
+            "ping",
+            "ping6",
+            "traceroute",
+            "getent",
+        ],
+        sockets::on_dig,
+    ),
+    (
+        &["mail", "mailx", "mutt", "sendmail", "swaks"],
+        sockets::on_mail,
+    ),
+    (&["base64"], shells::on_base64),
+    (&["find"], shells::on_find),
+    (&["su", "runuser", "script", "sg"], shells::on_su),
+    (&["kubectl", "oc"], shells::on_kubectl),
+    (&["powershell", "pwsh"], shells::on_powershell),
+];
+
 /// Analyze every simple command (and pipelines into shells).
 pub(crate) fn analyze(parsed: &Parsed, ctx: &mut Context<'_>, depth: usize) {
     for (i, cmd) in parsed.commands.iter().enumerate() {
@@ -76,96 +188,6 @@ fn analyze_nested(script: &str, ctx: &mut Context<'_>, depth: usize) {
     let parsed = shell::parse(script);
     ctx.problems.extend(parsed.problems.iter().cloned());
     analyze(&parsed, ctx, depth + 1);
-}
-
-fn basename(word: &str) -> &str {
-    let w = word.rsplit(['/', '\\']).next().unwrap_or(word);
-    // Windows binaries (`curl.exe`, `C:\\Windows\\System32\\curl.exe`).
-    match w.len().checked_sub(4) {
-        Some(cut) if w.is_char_boundary(cut) && w[cut..].eq_ignore_ascii_case(".exe") => &w[..cut],
-        _ => w,
-    }
-}
-
-/// Peel wrappers and assignments; return the index of the real command word.
-fn peel(words: &[String]) -> Option<usize> {
-    let mut i = 0;
-    let mut guard = 0;
-    while i < words.len() && guard < 64 {
-        guard += 1;
-        let w = words[i].as_str();
-        if shell::split_assignment(w).is_some() {
-            i += 1;
-            continue;
-        }
-        let name = basename(w);
-        let (skip_opts_with_arg, positional_args): (&[&str], usize) = match name {
-            "sudo" | "doas" => (
-                &["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"],
-                0,
-            ),
-            "env" => (&["-u", "-C", "-S", "--unset", "--chdir"], 0),
-            "command" | "builtin" | "exec" | "nohup" | "time" | "chronic" | "unbuffer" | "then"
-            | "do" | "else" | "elif" | "if" | "while" | "until" | "!" | "{" | "}" | "torsocks"
-            | "tsocks" | "caffeinate" | "setsid" | "busybox" => (&["-a"], 0),
-            "nice" | "ionice" => (&["-n", "-c"], 0),
-            "sshpass" => (&["-p", "-f", "-d", "-P", "-e"], 0),
-            "pkexec" => (&["--user"], 0),
-            // `gosu USER COMMAND…`, `su-exec USER COMMAND…`.
-            "gosu" | "su-exec" => (&[], 1),
-            "timeout" => (&["-s", "-k", "--signal", "--kill-after"], 1),
-            "stdbuf" => (&["-i", "-o", "-e"], 0),
-            "watch" => (&["-n", "-d", "--interval"], 0),
-            "proxychains" | "proxychains4" => (&["-f"], 0),
-            "parallel" => (&["-j", "-S", "--jobs", "--sshlogin", "-a", "--arg-file"], 0),
-            "flock" => (&["-w", "-E", "--timeout"], 1),
-            "xargs" => (
-                &[
-                    "-I",
-                    "-L",
-                    "-n",
-                    "-P",
-                    "-d",
-                    "-E",
-                    "-s",
-                    "-a",
-                    "--max-args",
-                    "--max-procs",
-                    "--delimiter",
-                    "--arg-file",
-                ],
-                0,
-            ),
-            _ => return Some(i),
-        };
-        i += 1;
-        while i < words.len() {
-            let o = words[i].as_str();
-            if o == "--" {
-                i += 1;
-                break;
-            }
-            if name == "env" && shell::split_assignment(o).is_some() {
-                i += 1;
-                continue;
-            }
-            if name == "env" && (o == "-S" || o == "--split-string") {
-                // `env -S 'curl -d …'`: the string is the command line.
-                i += 1;
-                break;
-            }
-            if o.starts_with('-') && o.len() > 1 {
-                i += 1;
-                if skip_opts_with_arg.contains(&o) {
-                    i += 1;
-                }
-                continue;
-            }
-            break;
-        }
-        i += positional_args;
-    }
-    (i < words.len()).then_some(i)
 }
 
 fn analyze_one(
@@ -201,568 +223,34 @@ fn analyze_one(
     let args = &words[1..];
     let stdin_fed = stdin_carries_data(cmd, prev);
     let xargs = cmd.words[..start].iter().any(|w| basename(w) == "xargs");
-    match name {
-        "bash" | "sh" | "zsh" | "dash" | "ksh" | "ash" | "fish" => {
-            if let Some(script) = option_value(args, &["-c"]) {
-                analyze_nested(&script, ctx, depth);
-            } else if args.iter().all(|a| a.starts_with('-')) {
-                if let Some(prev) = prev {
-                    piped_into_shell(prev, ctx, depth);
-                }
-                for body in &cmd.stdin_text {
-                    analyze_nested(body, ctx, depth);
-                }
-            }
-        }
-        "eval" => analyze_nested(&args.join(" "), ctx, depth),
-        "curl" => curl(args, ctx),
-        "wget" | "wget2" => wget(args, ctx),
-        // libwww-perl: `lwp-request -m POST URL < f`, `POST URL < f`.
-        "lwp-request" | "POST" | "PUT" => {
-            let method = if name == "lwp-request" {
-                option_value(args, &["-m"]).map(|m| m.to_ascii_uppercase())
-            } else {
-                Some(name.to_owned())
-            };
-            let url = positionals(args, &["-m", "-c", "-b", "-t", "-i", "-C", "-H", "-P"])
-                .into_iter()
-                .find_map(url_like);
-            if method.is_some_and(|m| matches!(m.as_str(), "POST" | "PUT")) {
-                if let Some(dest) = url {
-                    ctx.hit(name, dest, format!("{name} upload"));
-                }
-            }
-        }
-        "http" | "https" | "xh" | "xhs" | "httpie" => {
-            // Even a literal body on stdin makes httpie send a request body.
-            httpie(name, args, cmd.stdin != Stdin::Inherited, ctx)
-        }
-        "aria2c" if ctx.any_host() => {
-            for a in positionals(args, &["-d", "-o", "-i", "-x", "-s", "-j"]) {
-                if let Some(d) = url_like(a) {
-                    ctx.hit("aria2c", d, "aria2c request");
-                }
-            }
-        }
-        "nc" | "ncat" | "netcat" => netcat(name, args, ctx),
-        "socat" => socat(args, ctx),
-        "telnet" if (stdin_fed && !typed_read_request(cmd, prev)) || ctx.any_host() => {
-            if let Some(h) = positionals(args, &["-l", "-b", "-e", "-n"]).first() {
-                ctx.hit("telnet", host_dest(h), "telnet connection");
-            }
-        }
-        "openssl"
-            if args.first().map(String::as_str) == Some("s_client")
-                && ((stdin_fed && !typed_read_request(cmd, prev)) || ctx.any_host()) =>
-        {
-            let target = option_value(args, &["-connect"]).unwrap_or_default();
-            ctx.hit(
-                "openssl s_client",
-                host_dest(&target),
-                "openssl s_client connection",
-            );
-        }
-        "ssh" => {
-            let pos = positionals(
-                args,
-                &[
-                    "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O",
-                    "-o", "-p", "-Q", "-R", "-S", "-W", "-w",
-                ],
-            );
-            // `ssh host bash <<'EOF' … EOF`: typed commands for a remote
-            // shell, not data (unless they expand something here).
-            let remote_shell = !pos.is_empty()
-                && pos[1..].iter().flat_map(|w| w.split_whitespace()).all(|w| {
-                    matches!(
-                        basename(w),
-                        "bash"
-                            | "sh"
-                            | "zsh"
-                            | "dash"
-                            | "ksh"
-                            | "sudo"
-                            | "-s"
-                            | "-l"
-                            | "-e"
-                            | "-x"
-                            | "-i"
-                            | "-"
-                    )
-                });
-            let typed_commands = remote_shell
-                && visible_stdin(cmd, prev)
-                    .is_some_and(|t| t.iter().all(|t| !t.contains("$(") && !t.contains('`')));
-            if let Some(target) = pos.first() {
-                if stdin_fed && !typed_commands {
-                    ctx.hit("ssh", host_dest(target), "data piped to ssh");
-                } else if ctx.any_host() {
-                    ctx.hit("ssh", host_dest(target), "ssh connection");
-                }
-            }
-        }
-        "scp" => copy_to_remote(
-            "scp",
-            args,
-            &["-c", "-F", "-i", "-J", "-l", "-o", "-P", "-S", "-D", "-X"],
-            ctx,
-        ),
-        "rsync" => copy_to_remote(
-            "rsync",
-            args,
-            &[
-                "-e",
-                "--rsh",
-                "-f",
-                "--filter",
-                "-T",
-                "--port",
-                "--password-file",
-                "--log-file",
-                "--files-from",
-                "--chmod",
-                "--chown",
-                "-B",
-                "--timeout",
-                "--bwlimit",
-                "--exclude",
-                "--include",
-                "--exclude-from",
-                "--include-from",
-                "--compare-dest",
-                "--link-dest",
-                "--max-size",
-                "--min-size",
-                "--partial-dir",
-                "--temp-dir",
-                "-M",
-                "--remote-option",
-            ],
-            ctx,
-        ),
-        "sftp" => {
-            let pos = positionals(
-                args,
-                &[
-                    "-b", "-B", "-c", "-D", "-F", "-i", "-J", "-l", "-o", "-P", "-R", "-S", "-s",
-                    "-X",
-                ],
-            );
-            if let Some(target) = pos.first() {
-                // Batch commands we can read (heredoc, here-string, `echo … |`)
-                // that never put a file only download.
-                let batch = option_value(args, &["-b"]);
-                let visible =
-                    visible_stdin(cmd, prev).filter(|_| batch.as_deref().is_none_or(|b| b == "-"));
-                let gets_only = visible.is_some_and(|texts| {
-                    !texts.is_empty()
-                        && !texts.iter().any(|t| {
-                            t.split(|c: char| c.is_whitespace() || c == ';')
-                                .any(|w| matches!(w, "put" | "mput" | "reput" | "-put"))
-                        })
-                });
-                // `sftp host:path [local]` fetches the file and exits.
-                let fetch = batch.is_none()
-                    && cmd.stdin == Stdin::Inherited
-                    && remote_spec(target).is_some()
-                    && target.split_once(':').is_some_and(|(_, p)| !p.is_empty());
-                if !(gets_only || fetch) || ctx.any_host() {
-                    ctx.hit("sftp", host_dest(target), "sftp session");
-                }
-            }
-        }
-        "ftp" | "lftp" | "tftp" | "ncftp" | "ncftpput" | "ftpput" | "smbclient" => {
-            let script = visible_stdin(cmd, prev).unwrap_or_default();
-            ftp_like(name, args, stdin_fed, &script, ctx)
-        }
-        "aws" => aws(args, ctx),
-        "gsutil" => gsutil(args, ctx),
-        "gcloud" => {
-            let pos = positionals(args, &["--project", "--configuration", "--account"]);
-            if pos.len() >= 2 && (pos[0] == "storage" || (pos[0] == "alpha" && pos[1] == "storage"))
-            {
-                let skip = if pos[0] == "alpha" { 2 } else { 1 };
-                cloud_copy("gcloud storage", &pos[skip..], ctx);
-            } else if pos.len() >= 2 && pos[0] == "compute" && pos[1] == "scp" {
-                // `gcloud compute scp FILE… VM:PATH`.
-                let rest: Vec<String> = args
-                    .iter()
-                    .skip_while(|a| a.as_str() != "scp")
-                    .skip(1)
-                    .cloned()
-                    .collect();
-                copy_to_remote(
-                    "gcloud compute scp",
-                    &rest,
-                    &[
-                        "--zone",
-                        "--project",
-                        "--account",
-                        "--configuration",
-                        "--ssh-key-file",
-                        "--strict-host-key-checking",
-                        "--port",
-                        "--scp-flag",
-                        "--ssh-key-expire-after",
-                        "--verbosity",
-                    ],
-                    ctx,
-                );
-            }
-        }
-        "rclone" => rclone(args, stdin_fed, ctx),
-        "azcopy" => {
-            let pos = positionals(args, &[]);
-            if pos.len() >= 3
-                && matches!(pos[0], "copy" | "cp" | "sync")
-                && !is_url(pos[1])
-                && is_url(pos[2])
-            {
-                ctx.hit("azcopy", url_destination(pos[2]), "azcopy upload");
-            }
-        }
-        "docker" | "podman" | "nerdctl"
-            if matches!(
-                args.iter()
-                    .find(|a| !a.starts_with('-'))
-                    .map(String::as_str),
-                Some("run" | "exec")
-            ) =>
-        {
-            container_command(args, ctx, depth);
-        }
-        "docker" | "podman" | "buildah" | "npm" | "pnpm" | "yarn" | "twine" | "gem" | "cargo"
-        | "helm" => publish(name, args, ctx),
-        "at" | "batch" => {
-            // `at` reads the commands it schedules from stdin.
-            for body in &cmd.stdin_text {
-                analyze_nested(body, ctx, depth);
-            }
-            if let Some(prev) = prev {
-                piped_into_shell(prev, ctx, depth);
-            }
-        }
-        "huggingface-cli" | "hf"
-            if args
-                .first()
-                .is_some_and(|a| matches!(a.as_str(), "upload" | "upload-large-folder")) =>
-        {
-            ctx.hit(
-                name,
-                Destination::Host("huggingface.co".into()),
-                "Hugging Face upload",
-            );
-        }
-        "kaggle" => {
-            let pos = positionals(
-                args,
-                &["-p", "--path", "-f", "--file", "-m", "--message", "-c"],
-            );
-            let upload = matches!(
-                (pos.first().copied(), pos.get(1).copied()),
-                (Some("datasets" | "d"), Some("create" | "version"))
-                    | (Some("competitions" | "c"), Some("submit"))
-                    | (Some("kernels" | "k"), Some("push"))
-                    | (Some("models" | "m"), Some("create" | "instances"))
-            );
-            if upload {
-                ctx.hit(
-                    "kaggle",
-                    Destination::Host("kaggle.com".into()),
-                    "Kaggle upload",
-                );
-            }
-        }
-        "gh" => {
-            let pos = positionals(
-                args,
-                &[
-                    "-R",
-                    "--repo",
-                    "-d",
-                    "--desc",
-                    "-f",
-                    "--filename",
-                    "-n",
-                    "--notes",
-                    "-t",
-                    "--title",
-                    "--target",
-                    "-F",
-                    "--notes-file",
-                    "--discussion-category",
-                ],
-            );
-            let api_sends = pos.first() == Some(&"api")
-                && (args.iter().any(|a| {
-                    let a = a.split('=').next().unwrap_or(a);
-                    matches!(a, "-f" | "-F" | "--field" | "--raw-field" | "--input")
-                }) || option_value(args, &["-X", "--method"]).is_some_and(|m| {
-                    matches!(m.to_ascii_uppercase().as_str(), "POST" | "PUT" | "PATCH")
-                }));
-            if api_sends {
-                ctx.hit(
-                    "gh",
-                    Destination::Host("api.github.com".into()),
-                    "gh api with data",
-                );
-            } else if pos.len() >= 2
-                && pos[0] == "repo"
-                && pos[1] == "create"
-                && args.iter().any(|a| a == "--push")
-            {
-                ctx.hit(
-                    "gh",
-                    Destination::Host("github.com".into()),
-                    "gh repo create --push",
-                );
-            } else if pos.len() >= 2
-                && pos[0] == "gist"
-                && (pos[1] == "create"
-                    || (pos[1] == "edit"
-                        && args.iter().any(|a| a == "-a" || a.starts_with("--add"))))
-            {
-                ctx.hit(
-                    "gh",
-                    Destination::Host("gist.github.com".into()),
-                    "gh gist create",
-                );
-            } else if pos.len() >= 2
-                && pos[0] == "release"
-                && (pos[1] == "upload" || (pos[1] == "create" && pos.len() >= 4))
-            {
-                ctx.hit(
-                    "gh",
-                    Destination::Host("github.com".into()),
-                    "gh release upload",
-                );
-            }
-        }
-        "git" => git(args, ctx),
-        "az" => {
-            let pos = positionals(
-                args,
-                &[
-                    "--account-name",
-                    "--container-name",
-                    "-c",
-                    "--file",
-                    "-f",
-                    "--name",
-                    "-n",
-                    "--source",
-                    "-s",
-                    "--destination",
-                    "-d",
-                    "--account-key",
-                    "--sas-token",
-                    "--connection-string",
-                    "--subscription",
-                    "--pattern",
-                ],
-            );
-            let upload = pos.len() >= 3
-                && pos[0] == "storage"
-                && matches!(pos[1], "blob" | "file" | "fs" | "copy")
-                && pos
-                    .iter()
-                    .any(|p| matches!(*p, "upload" | "upload-batch" | "sync" | "start"));
-            if upload {
-                let dest = option_value(args, &["--account-name"])
-                    .map(|a| {
-                        Destination::Host(format!(
-                            "{}.blob.core.windows.net",
-                            a.to_ascii_lowercase()
-                        ))
-                    })
-                    .unwrap_or(Destination::Unknown);
-                ctx.hit("az storage", dest, "az storage upload");
-            }
-        }
-        "s3cmd" => {
-            let pos = positionals(
-                args,
-                &[
-                    "-c",
-                    "--config",
-                    "--acl-grant",
-                    "--mime-type",
-                    "--storage-class",
-                ],
-            );
-            if pos.len() >= 3 && matches!(pos[0], "put" | "sync" | "cp" | "mv") {
-                let dst = pos[pos.len() - 1];
-                if dst.starts_with("s3://")
-                    && pos[1..pos.len() - 1]
-                        .iter()
-                        .any(|s| !s.starts_with("s3://"))
-                {
-                    ctx.hit("s3cmd", url_destination(dst), "s3cmd upload to bucket");
-                }
-            }
-        }
-        "mc" => {
-            let pos = positionals(args, &["--config-dir", "-C"]);
-            if pos.len() >= 3 && matches!(pos[0], "cp" | "mirror" | "mv" | "put") {
-                let dst = pos[pos.len() - 1];
-                let alias = dst.split('/').next().unwrap_or("");
-                let local = |s: &str| {
-                    s.starts_with('.')
-                        || s.starts_with('/')
-                        || s.starts_with('~')
-                        || !s.contains('/')
-                };
-                if !local(dst)
-                    && !alias.is_empty()
-                    && pos[1..pos.len() - 1].iter().any(|s| local(s))
-                {
+    let call = Call {
+        cmd,
+        prev,
+        name,
+        args,
+        stdin_fed,
+        depth,
+    };
+    let handled = REGISTRY
+        .iter()
+        .filter(|(names, _)| names.contains(&name))
+        .any(|(_, handler)| handler(&call, ctx));
+    if !handled {
+        match name {
+            n if is_powershell_web(n) => powershell_web(args, ctx),
+            n if n.contains(shell::SUBSTITUTION) || n.starts_with('$') => {
+                // The command name is computed (`$(echo curl)`, `${X}`): judge by arguments.
+                for a in args.iter().filter(|a| is_url(a)) {
                     ctx.hit(
-                        "mc",
-                        Destination::Remote(alias.to_owned()),
-                        "mc copy to object storage",
+                        "obfuscated command",
+                        url_destination(a),
+                        "command name is computed at run time and it is given a URL",
                     );
                 }
             }
+            _ if interpreter(name).is_none() => unknown_wrapper(name, args, ctx, depth),
+            _ => {}
         }
-        "croc" | "wormhole" | "ffsend" | "pastebinit" | "termbin" | "nc.traditional" => {
-            let sends = name == "pastebinit"
-                || name == "nc.traditional"
-                || args.iter().any(|a| a == "send" || a == "upload");
-            if sends {
-                ctx.hit(name, Destination::Unknown, format!("{name} file transfer"));
-            }
-        }
-        // The queried name carries data: `dig $(whoami).x`, `ping -c1 $(hostname).x`.
-        "dig" | "nslookup" | "host" | "drill" | "ping" | "ping6" | "traceroute" | "getent" => {
-            for a in args
-                .iter()
-                .filter(|a| !a.starts_with('-') && !a.starts_with('@'))
-            {
-                let dns_tool = matches!(name, "dig" | "nslookup" | "host" | "drill");
-                // Command output anywhere in the name; for DNS tools also a
-                // variable used as a label (`$KEY.x.example`), not a bare `$HOST`.
-                let carries = a.contains("$(")
-                    || (dns_tool
-                        && a.contains('$')
-                        && a.rsplit(['$', '}']).next().is_some_and(|s| {
-                            s.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
-                                .starts_with('.')
-                        }));
-                if carries {
-                    let cut = a.rfind(['$', ')', '}']).unwrap_or(0);
-                    let mut suffix = a.get(cut + 1..).unwrap_or("");
-                    if a[cut..].starts_with('$') {
-                        // `$NAME.domain`: the variable's name is not part of the domain.
-                        suffix = suffix
-                            .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
-                    }
-                    let domain = suffix.trim_start_matches('.');
-                    let dest = if domain.contains('.') {
-                        Destination::Host(super::normalize_host(domain))
-                    } else {
-                        Destination::Unknown
-                    };
-                    ctx.hit(name, dest, "DNS query carrying data");
-                }
-            }
-        }
-        "mail" | "mailx" | "mutt" | "sendmail" | "swaks" => {
-            let attach = args
-                .iter()
-                .any(|a| a == "-a" || a == "-A" || a.starts_with("--attach"));
-            if attach || stdin_fed {
-                let to = args
-                    .iter()
-                    .find(|a| !a.starts_with('-') && a.contains('@'))
-                    .and_then(|a| a.rsplit('@').next())
-                    .map(|d| Destination::Host(super::normalize_host(d)))
-                    .unwrap_or(Destination::Unknown);
-                ctx.hit(name, to, "mail with data");
-            }
-        }
-        "base64"
-            if args
-                .iter()
-                .any(|a| matches!(a.as_str(), "-d" | "--decode" | "-D")) =>
-        {
-            decode_and_analyze(cmd, prev, ctx, depth);
-        }
-        "find" => {
-            if let Some(at) = args
-                .iter()
-                .position(|a| matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"))
-            {
-                let inner: Vec<String> = args[at + 1..]
-                    .iter()
-                    .take_while(|a| a.as_str() != ";" && a.as_str() != "+")
-                    .cloned()
-                    .collect();
-                if !inner.is_empty() && depth < shell::MAX_DEPTH {
-                    let sub = SimpleCommand {
-                        words: inner,
-                        ..SimpleCommand::default()
-                    };
-                    analyze_one(&sub, None, ctx, depth + 1);
-                }
-            }
-        }
-        "su" | "runuser" | "script" | "sg" => {
-            if let Some(script) = option_value(args, &["-c", "--command"]) {
-                analyze_nested(&script, ctx, depth);
-            } else if name == "runuser" && depth < shell::MAX_DEPTH {
-                // `runuser -u USER [--] COMMAND…`.
-                let mut i = 0;
-                while i < args.len() {
-                    let a = args[i].as_str();
-                    if a == "--" {
-                        i += 1;
-                        break;
-                    }
-                    if !a.starts_with('-') {
-                        break;
-                    }
-                    i += if matches!(a, "-u" | "--user" | "-g" | "--group" | "-G" | "-w") {
-                        2
-                    } else {
-                        1
-                    };
-                }
-                if i < args.len() && args.iter().any(|a| a == "-u" || a == "--user") {
-                    let sub = SimpleCommand {
-                        words: args[i..].to_vec(),
-                        stdin: cmd.stdin,
-                        stdin_text: cmd.stdin_text.clone(),
-                        ..SimpleCommand::default()
-                    };
-                    analyze_one(&sub, prev, ctx, depth + 1);
-                }
-            }
-        }
-        "kubectl" | "oc" if args.first().map(String::as_str) == Some("exec") => {
-            if let Some(at) = args.iter().position(|a| a == "--") {
-                if at + 1 < args.len() && depth < shell::MAX_DEPTH {
-                    let sub = SimpleCommand {
-                        words: args[at + 1..].to_vec(),
-                        ..SimpleCommand::default()
-                    };
-                    analyze_one(&sub, None, ctx, depth + 1);
-                }
-            }
-        }
-        "powershell" | "pwsh" => powershell(args, ctx, depth),
-        n if is_powershell_web(n) => powershell_web(args, ctx),
-        n if n.contains(shell::SUBSTITUTION) || n.starts_with('$') => {
-            // The command name is computed (`$(echo curl)`, `${X}`): judge by arguments.
-            for a in args.iter().filter(|a| is_url(a)) {
-                ctx.hit(
-                    "obfuscated command",
-                    url_destination(a),
-                    "command name is computed at run time and it is given a URL",
-                );
-            }
-        }
-        _ if interpreter(name).is_none() => unknown_wrapper(name, args, ctx, depth),
-        _ => {}
     }
     if let Some(lang) = interpreter(name) {
         let mut scripts: Vec<String> = Vec::new();

@@ -1,4 +1,4 @@
-//! A small POSIX-shell tokenizer: enough of the grammar to turn a command
+//! The tokenizer: a small POSIX-shell grammar: enough of the grammar to turn a command
 //! string into simple commands (argv lists) joined by `&& || ; | &`, with
 //! quoting, escapes, comments, redirects, heredocs, subshells and command
 //! substitutions (parsed recursively), and variables assigned earlier in the
@@ -21,15 +21,30 @@ use std::collections::HashMap;
 
 /// Nesting limit for `$(…)`, backticks, `bash -c`, `eval`: deeper input is
 /// reported as a problem instead of recursing.
-pub(crate) const MAX_DEPTH: usize = 8;
-/// At most this many simple commands are kept per input.
-const MAX_COMMANDS: usize = 512;
+pub const MAX_DEPTH: usize = 8;
+/// At most this many simple commands are kept per input; past it a
+/// problem ([`TOO_MANY_COMMANDS`]) says the rest was not kept.
+const MAX_COMMANDS: usize = 1 << 16;
+
+/// The problem reported when an input holds more than the kept number of
+/// commands (callers that must fail closed look for it).
+///
+/// ```
+/// let many = "true;".repeat(70_000);
+/// assert!(palisade_shell::parse(&many).problems.iter().any(|p| p == palisade_shell::TOO_MANY_COMMANDS));
+/// ```
+pub const TOO_MANY_COMMANDS: &str = "too many commands; the rest were not kept";
 /// At most this many words per simple command.
 const MAX_WORDS: usize = 4096;
 
 /// How a simple command's standard input is fed.
+///
+/// ```
+/// let p = palisade_shell::parse("sh <<< 'id'");
+/// assert_eq!(p.commands[0].stdin, palisade_shell::Stdin::Redirect);
+/// ```
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
-pub(crate) enum Stdin {
+pub enum Stdin {
     /// Inherited (nothing visible feeds it).
     #[default]
     Inherited,
@@ -40,36 +55,53 @@ pub(crate) enum Stdin {
 }
 
 /// One redirect: operator and target word.
+///
+/// ```
+/// let p = palisade_shell::parse("echo x 2>> log");
+/// assert_eq!(p.commands[0].redirects[0].op, "2>>");
+/// ```
 #[derive(Clone, Debug, Eq, PartialEq)]
-pub(crate) struct Redirect {
-    pub(crate) op: String,
-    pub(crate) target: String,
+pub struct Redirect {
+    /// The operator with its file descriptor (`>`, `2>>`, `<<<`, `<<-`).
+    pub op: String,
+    /// The target word (file, descriptor, heredoc delimiter, here-string).
+    pub target: String,
 }
 
 /// A simple command: words after quote removal, its redirects and how its
 /// stdin is fed.
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
-pub(crate) struct SimpleCommand {
-    pub(crate) words: Vec<String>,
-    pub(crate) redirects: Vec<Redirect>,
-    pub(crate) stdin: Stdin,
+pub struct SimpleCommand {
+    /// Its words after quote removal and expansion.
+    pub words: Vec<String>,
+    /// Its redirects, in order.
+    pub redirects: Vec<Redirect>,
+    /// How its stdin is fed.
+    pub stdin: Stdin,
     /// Heredoc or here-string bodies fed to stdin (scanned for one-liners).
-    pub(crate) stdin_text: Vec<String>,
+    pub stdin_text: Vec<String>,
     /// Whether the command's stdout goes to the next command of a pipeline.
-    pub(crate) pipes_out: bool,
+    pub pipes_out: bool,
 }
 
 /// The result of tokenizing a command string.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Parsed {
+pub struct Parsed {
     /// Simple commands in order, including those found inside substitutions.
-    pub(crate) commands: Vec<SimpleCommand>,
+    pub commands: Vec<SimpleCommand>,
     /// What could not be understood (unterminated quote, too deep, …).
-    pub(crate) problems: Vec<String>,
+    pub problems: Vec<String>,
 }
 
 /// Tokenize `input`.
-pub(crate) fn parse(input: &str) -> Parsed {
+///
+/// ```
+/// let p = palisade_shell::parse("cd /tmp && r''m -rf ./x | tee log");
+/// assert_eq!(p.commands[1].words, ["rm", "-rf", "./x"]);
+/// assert!(p.commands[1].pipes_out);
+/// assert_eq!(p.commands[2].stdin, palisade_shell::Stdin::Pipe);
+/// ```
+pub fn parse(input: &str) -> Parsed {
     let mut out = Parsed::default();
     let mut vars = Vars::new(input.len());
     parse_into(input, 0, &mut out, &mut vars);
@@ -262,7 +294,18 @@ impl Parser<'_> {
                         self.redirect(&mut cmd, Some(c));
                         continue;
                     }
-                    if let Some(w) = self.word() {
+                    if let Some(w) = self.raw_word() {
+                        // `NAME=(a b c)`: an array; its elements are kept
+                        // as one value split into fields when expanded.
+                        if cmd.words.is_empty() && w.ends_with('=') && self.peek() == Some('(') {
+                            if let Some((name, _)) = split_assignment(&w) {
+                                let name = name.to_owned();
+                                self.pos += 1;
+                                let value = self.array_elements();
+                                self.vars.set(name, value);
+                                continue;
+                            }
+                        }
                         if cmd.words.len() < MAX_WORDS {
                             cmd.words.push(w);
                         }
@@ -273,6 +316,38 @@ impl Parser<'_> {
         self.finish(&mut cmd, false);
         self.read_heredoc_bodies();
         false
+    }
+
+    /// The words of an array assignment up to its `)`, joined by
+    /// [`FIELD_SPLIT`] (at most [`MAX_WORDS`]).
+    fn array_elements(&mut self) -> String {
+        let mut items: Vec<String> = Vec::new();
+        loop {
+            while self.peek().is_some_and(|c| c.is_whitespace()) {
+                self.pos += 1;
+            }
+            match self.peek() {
+                None => break,
+                Some(')') => {
+                    self.pos += 1;
+                    break;
+                }
+                Some(_) => match self.word() {
+                    Some(w) if items.len() < MAX_WORDS => items.push(w),
+                    Some(_) => {}
+                    // A character no word starts with (`;`, `|`, `(`): skip it.
+                    None => self.pos += 1,
+                },
+            }
+        }
+        let mut out = String::new();
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(FIELD_SPLIT);
+            }
+            out.push_str(item);
+        }
+        out
     }
 
     fn skip_blanks(&mut self) {
@@ -341,6 +416,8 @@ impl Parser<'_> {
         }
         if self.out.commands.len() < MAX_COMMANDS {
             self.out.commands.push(done);
+        } else if !self.out.problems.iter().any(|p| p == TOO_MANY_COMMANDS) {
+            self.out.problems.push(TOO_MANY_COMMANDS.into());
         }
     }
 
@@ -514,6 +591,12 @@ impl Parser<'_> {
     /// Read one word with quote removal, substitution of known variables and
     /// recursive parsing of command substitutions.
     fn word(&mut self) -> Option<String> {
+        self.raw_word().map(|w| restore_braces(&w))
+    }
+
+    /// [`Self::word`] with unquoted `{` kept as [`BRACE_OPEN`], so brace
+    /// expansion touches only what a shell would expand.
+    fn raw_word(&mut self) -> Option<String> {
         let mut w = String::new();
         let mut any = false;
         while let Some(c) = self.peek() {
@@ -563,7 +646,24 @@ impl Parser<'_> {
                     any = true;
                 }
                 '$' => {
+                    // An unquoted expansion is split into fields on blanks
+                    // (`B='-rf /'; rm $B`); `$'…'` is a quote, not split.
+                    let quoted = self.peek_at(1) == Some('\'');
+                    let from = w.len();
                     self.dollar(&mut w);
+                    if !quoted && w[from..].contains([' ', '\t', '\n']) {
+                        let split: String = w[from..]
+                            .chars()
+                            .map(|c| if c.is_whitespace() { FIELD_SPLIT } else { c })
+                            .collect();
+                        w.truncate(from);
+                        w.push_str(&split);
+                    }
+                    any = true;
+                }
+                '{' => {
+                    self.pos += 1;
+                    w.push(BRACE_OPEN);
                     any = true;
                 }
                 _ => {
@@ -652,7 +752,9 @@ impl Parser<'_> {
                     .or_else(|| modifier.strip_prefix(":="))
                     .or_else(|| modifier.strip_prefix('-'))
                     .or_else(|| modifier.strip_prefix('='));
-                let known = if modifier.is_empty() || default.is_some() {
+                // `${NAME[@]}`, `${NAME[*]}`: every element of an array.
+                let all_elements = matches!(modifier, "[@]" | "[*]");
+                let known = if modifier.is_empty() || default.is_some() || all_elements {
                     self.vars.expand(&name, &mut self.out.problems)
                 } else {
                     self.vars.map.get(&name).map(|_| Err(()))
@@ -745,17 +847,17 @@ impl Parser<'_> {
 
 /// What a command substitution leaves in a word: its output is unknown and
 /// may carry local data (`$(cat ~/.ssh/id_rsa)`).
-pub(crate) const SUBSTITUTION: &str = "$(…)";
+pub const SUBSTITUTION: &str = "$(…)";
 /// What a substitution whose commands only describe the machine or fetch
 /// something (`$(uname -m)`, `$(lsb_release -cs)`, `$(curl -s …/stable.txt)`)
 /// leaves in a word: still unknown text, but not local data.
-pub(crate) const HARMLESS_SUBSTITUTION: &str = "$(:)";
+pub const HARMLESS_SUBSTITUTION: &str = "$(:)";
 
 /// What a substitution that prints an access token for a service
 /// (`$(gcloud auth print-access-token)`, `$(gh auth token)`) leaves in a
 /// word: a credential meant for an `Authorization` header, still data when
 /// it is put in a URL.
-pub(crate) const TOKEN_SUBSTITUTION: &str = "$(*)";
+pub const TOKEN_SUBSTITUTION: &str = "$(*)";
 
 /// The marker for a substitution made of these commands.
 fn substitution_marker(cmds: &[SimpleCommand]) -> &'static str {
@@ -845,7 +947,8 @@ const FIELD_SPLIT: char = '\u{1F}';
 /// Aliases live in the variable map under this prefix (not a valid name).
 const ALIAS_PREFIX: &str = "alias ";
 
-/// Split words on `$IFS` markers and expand `{a,b,c}` brace lists into words.
+/// Split words on `$IFS` markers and expand one simple `{a,b,c}` brace
+/// list per word (`{rm,-rf,/}`, `/{etc,usr}`, `x{1,2}.txt`) into words.
 fn expand_words(words: Vec<String>) -> Vec<String> {
     let mut out = Vec::with_capacity(words.len());
     for w in words {
@@ -853,22 +956,18 @@ fn expand_words(words: Vec<String>) -> Vec<String> {
             if part.is_empty() {
                 continue;
             }
-            let brace = part.len() > 2
-                && part.starts_with('{')
-                && part.ends_with('}')
-                && part.contains(',')
-                && !part.contains(' ');
-            if brace {
-                out.extend(
-                    part[1..part.len() - 1]
+            match brace_list(part) {
+                Some((prefix, items, suffix)) => out.extend(
+                    items
                         .split(',')
-                        .filter(|p| !p.is_empty())
-                        .map(str::to_owned),
-                );
-            } else {
-                out.push(part.to_owned());
+                        .filter(|p| !p.is_empty() || !prefix.is_empty() || !suffix.is_empty())
+                        .take(MAX_BRACE_ITEMS)
+                        .map(|item| restore_braces(&format!("{prefix}{item}{suffix}"))),
+                ),
+                None => out.push(restore_braces(part)),
             }
             if out.len() >= MAX_WORDS {
+                out.truncate(MAX_WORDS);
                 return out;
             }
         }
@@ -876,8 +975,41 @@ fn expand_words(words: Vec<String>) -> Vec<String> {
     out
 }
 
+/// Stands for an unquoted `{` inside the reader (a private-use character).
+const BRACE_OPEN: char = '\u{F8FF}';
+
+/// Put back the `{` that [`BRACE_OPEN`] stands for.
+fn restore_braces(word: &str) -> String {
+    if word.contains(BRACE_OPEN) {
+        word.replace(BRACE_OPEN, "{")
+    } else {
+        word.to_owned()
+    }
+}
+
+/// At most this many words come out of one brace list.
+const MAX_BRACE_ITEMS: usize = 64;
+
+/// `pre{a,b}post` → (`pre`, `a,b`, `post`): the first brace pair holding a
+/// comma and no blank, brace, `$` or quote-marker inside. `${…}` left
+/// unexpanded is not a list.
+fn brace_list(word: &str) -> Option<(&str, &str, &str)> {
+    let open = word.find(BRACE_OPEN)?;
+    let close = open + word[open..].find('}')?;
+    let inner = &word[open + BRACE_OPEN.len_utf8()..close];
+    let simple = inner.contains(',')
+        && !inner.contains(['{', BRACE_OPEN, ' ', '\t', '$', '\n'])
+        && !word[close + 1..].contains(BRACE_OPEN);
+    simple.then(|| (&word[..open], inner, &word[close + 1..]))
+}
+
 /// `NAME=value` → (NAME, value).
-pub(crate) fn split_assignment(word: &str) -> Option<(&str, &str)> {
+///
+/// ```
+/// assert_eq!(palisade_shell::split_assignment("A=b=c"), Some(("A", "b=c")));
+/// assert_eq!(palisade_shell::split_assignment("--opt=x"), None);
+/// ```
+pub fn split_assignment(word: &str) -> Option<(&str, &str)> {
     let eq = word.find('=')?;
     let name = &word[..eq];
     let mut chars = name.chars();
@@ -958,6 +1090,29 @@ mod tests {
         // A name set earlier wins over the default.
         let w = words("H=a.example; curl https://${H:-b.example}/");
         assert_eq!(w[0][1], "https://a.example/");
+    }
+
+    #[test]
+    fn evasions_are_undone() {
+        assert_eq!(words("r''m -rf ~")[0], ["rm", "-rf", "~"]);
+        assert_eq!(words(r#"r""m -rf ~"#)[0], ["rm", "-rf", "~"]);
+        assert_eq!(words(r"r\m -rf /")[0], ["rm", "-rf", "/"]);
+        assert_eq!(words("rm${IFS}-rf${IFS}/")[0], ["rm", "-rf", "/"]);
+        assert_eq!(words("rm$IFS-rf$IFS/")[0], ["rm", "-rf", "/"]);
+        assert_eq!(words("{rm,-rf,/}")[0], ["rm", "-rf", "/"]);
+        assert_eq!(words("rm -rf /{etc,usr}")[0], ["rm", "-rf", "/etc", "/usr"]);
+        assert_eq!(words(r"$'\x72m' -rf /")[0], ["rm", "-rf", "/"]);
+        assert_eq!(words(r"$'\162\155' -rf /")[0], ["rm", "-rf", "/"]);
+        assert_eq!(words("a=r; b=m; $a$b -rf /")[0], ["rm", "-rf", "/"]);
+        // Not lists: a quoted-blank group, `${…}`.
+        assert_eq!(words("echo '{a, b}'")[0], ["echo", "{a, b}"]);
+        assert_eq!(words("echo ${X,}")[0], ["echo", "${X,}"]);
+    }
+
+    #[test]
+    fn arrays_expand_to_their_elements() {
+        let w = words("T=(/var/www '/etc/x y' ~); rm -rf \"${T[@]}\"");
+        assert_eq!(w[0], ["rm", "-rf", "/var/www", "/etc/x y", "~"]);
     }
 
     #[test]

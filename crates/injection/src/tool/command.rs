@@ -1,0 +1,220 @@
+//! Command tools: the command is read with the shared shell reader
+//! (`palisade-shell`), every command it runs (wrappers peeled, nested
+//! shells, `eval`, `base64 -d | sh`, heredocs, `find -exec`, `xargs`,
+//! `ssh HOST CMD`, `docker run … CMD`) goes through the rule registry, and
+//! code handed to interpreters is read by [`super::code`].
+//!
+//! Pipe-to-shell and reverse-shell patterns are matched on the executed
+//! text with quotes intact (heredoc bodies fed to data commands removed).
+
+use super::registry::{self, Hit};
+use super::{code, exfil, persistence, sub, Ctx, ToolRules, MAX_NEST};
+use crate::{Span, Tier};
+use std::borrow::Cow;
+
+/// Analyze a command string as a shell would run it. `at` is the span of
+/// `cmd` in the argument (findings inside nested strings point at it).
+pub(super) fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth: usize, at: Span) {
+    if depth > MAX_NEST {
+        return;
+    }
+    let census = super::Census::of(cmd);
+    if let Some(m) = rules.find_fork_bomb_in(cmd, census) {
+        ctx.add(
+            "tool.fork_bomb",
+            sub(at, depth, m.start(), m.end()),
+            Tier::Block,
+        );
+    } else if named_fork_bomb(rules, cmd) {
+        ctx.add("tool.fork_bomb", at, Tier::Block);
+    }
+    let (exec_text, bodies) = split_heredocs(rules, cmd);
+    // Heredocs fed to a shell run: their text gets the same patterns.
+    for (runner, body) in bodies {
+        if matches!(
+            runner.as_str(),
+            "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish"
+        ) {
+            analyze_command(rules, ctx, &body, depth + 1, at);
+        }
+    }
+    if depth == 0 || !exec_text.is_empty() {
+        let census = match &exec_text {
+            Cow::Borrowed(_) => census,
+            Cow::Owned(t) => super::Census::of(t),
+        };
+        if let Some(m) = rules.find_pipe_shell_in(&exec_text, census) {
+            if !quoted_data_only(&exec_text, m.start()) {
+                ctx.add(
+                    "tool.pipe_to_shell",
+                    sub(at, depth, m.start(), m.end()),
+                    Tier::Block,
+                );
+            }
+        }
+        if let Some(m) = rules.find_reverse_shell_in(&exec_text, census) {
+            if !quoted_data_only(&exec_text, m.start()) {
+                ctx.add(
+                    "tool.reverse_shell",
+                    sub(at, depth, m.start(), m.end()),
+                    Tier::Block,
+                );
+            }
+        }
+        if let Some(m) = rules.windows_delete.find(&exec_text) {
+            ctx.add(
+                "tool.rm_root",
+                sub(at, depth, m.start(), m.end()),
+                Tier::Block,
+            );
+        }
+    }
+    let script = palisade_shell::commands_run(cmd);
+    if script
+        .problems
+        .iter()
+        .any(|p| p == palisade_shell::TOO_MANY_COMMANDS)
+    {
+        // Not every command was read: fail closed.
+        ctx.add("tool.oversize", at, Tier::Quarantine);
+    }
+    let payload = rules.run_payload.is_match(cmd);
+    let mut hits: Vec<Hit> = Vec::new();
+    for inv in &script.commands {
+        registry::check(inv, &mut hits);
+        // A shell reading piped text no rule can see through (`… | rev | sh`).
+        if inv.opaque_input {
+            hits.push(Hit::new("tool.obfuscated_pipe_to_shell", Tier::Quarantine));
+        }
+    }
+    if exfil::forced_secret_push(&script.commands) {
+        hits.push(Hit::new("tool.secret_push", Tier::Block));
+    }
+    for hit in hits {
+        let (id, tier) = if hit.id == persistence::PERSISTENCE_PATH && payload {
+            ("tool.persistence", Tier::Block)
+        } else {
+            (hit.id, hit.tier)
+        };
+        ctx.add(id, at, tier);
+    }
+    for program in &script.code {
+        analyze_code(rules, ctx, &program.text, depth + 1, at);
+    }
+}
+
+/// Interpreter code: destructive calls, reverse shells, and the commands
+/// it runs (read as commands).
+pub(super) fn analyze_code(
+    rules: &ToolRules,
+    ctx: &mut Ctx,
+    program: &str,
+    depth: usize,
+    at: Span,
+) {
+    if depth > MAX_NEST {
+        return;
+    }
+    let found = code::read(program);
+    if found.delete {
+        ctx.add("tool.code_delete", at, Tier::Block);
+    }
+    if found.reverse_shell || rules.find_reverse_shell(program).is_some() {
+        ctx.add("tool.reverse_shell", at, Tier::Block);
+    }
+    for command in &found.commands {
+        analyze_command(rules, ctx, command, depth + 1, at);
+    }
+}
+
+/// `f(){ f | f & }; f` with any function name.
+fn named_fork_bomb(rules: &ToolRules, cmd: &str) -> bool {
+    if !cmd.contains('&') || !cmd.contains('|') {
+        return false;
+    }
+    rules.named_fork_bomb.captures_iter(cmd).take(16).any(|c| {
+        let name = c.get(1).map(|m| m.as_str());
+        name.is_some()
+            && name == c.get(2).map(|m| m.as_str())
+            && name == c.get(3).map(|m| m.as_str())
+    })
+}
+
+/// Whether the match at `pos` sits inside a quoted argument of a data
+/// command (`echo "curl x | sh"`, `grep '…'`, `git commit -m '…'`).
+pub(super) fn quoted_data_only(text: &str, pos: usize) -> bool {
+    let line_start = text[..pos].rfind(['\n', ';']).map_or(0, |p| p + 1);
+    let before = &text[line_start..pos];
+    let quotes = before.matches(['\'', '"']).count();
+    if quotes % 2 == 0 {
+        return false;
+    }
+    let first = before.split_whitespace().next().unwrap_or("");
+    matches!(
+        first,
+        "echo" | "printf" | "grep" | "rg" | "git" | "cat" | "awk" | "sed" | "tee" | "logger" | "#"
+    ) || before.contains("VAR=")
+        || before.trim_start().starts_with('#')
+}
+
+/// Remove heredoc bodies from the command; return the remaining text and
+/// the bodies with the command that reads them.
+fn split_heredocs<'c>(rules: &ToolRules, cmd: &'c str) -> (Cow<'c, str>, Vec<(String, String)>) {
+    if !cmd.contains("<<") {
+        return (Cow::Borrowed(cmd), Vec::new());
+    }
+    let mut out = String::with_capacity(cmd.len());
+    let mut bodies = Vec::new();
+    let mut lines = cmd.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        // here-string: cmd <<< 'text'
+        if let Some(p) = line.find("<<<") {
+            let runner = first_command(&line[..p]);
+            let rest = line[p + 3..].trim();
+            let body = rest.trim_matches(|c| c == '\'' || c == '"' || c == '\n');
+            bodies.push((runner, body.to_owned()));
+            out.push_str(&line[..p]);
+            out.push('\n');
+            continue;
+        }
+        if let Some(c) = rules.heredoc.captures(line) {
+            let (Some(whole), Some(delim)) = (c.get(0), c.get(3)) else {
+                out.push_str(line);
+                continue;
+            };
+            let strip_tabs = c.get(1).is_some_and(|m| m.as_str() == "-");
+            let runner = first_command(&line[..whole.start()]);
+            let mut body = String::new();
+            for l in lines.by_ref() {
+                let t = if strip_tabs {
+                    l.trim_start_matches('\t')
+                } else {
+                    l
+                };
+                if t.trim_end_matches(['\n', '\r']) == delim.as_str() {
+                    break;
+                }
+                body.push_str(t);
+            }
+            bodies.push((runner, body));
+            out.push_str(&line[..whole.start()]);
+            out.push_str(&line[whole.end()..]);
+            continue;
+        }
+        out.push_str(line);
+    }
+    (Cow::Owned(out), bodies)
+}
+
+/// The command that reads a heredoc: the last simple command of the
+/// text before `<<`, wrappers peeled.
+fn first_command(s: &str) -> String {
+    let parsed = palisade_shell::parse(s);
+    parsed
+        .commands
+        .last()
+        .and_then(|c| {
+            palisade_shell::peel(&c.words).map(|i| palisade_shell::basename(&c.words[i]).to_owned())
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,239 @@
+//! Destructive commands: recursive deletion of roots, home or system
+//! directories, disk writes and formats, recursive permission changes,
+//! killing every process.
+//!
+//! ## Why
+//! These lose data or a machine outside the project being worked on, and
+//! cannot be undone: they block. Deleting inside a project (build output,
+//! caches) is routine and passes.
+//!
+//! ## Example
+//! `rm -rf /`, `sudo rm -rf --no-preserve-root /`, `find / -exec shred {} +`,
+//! `dd if=/dev/zero of=/dev/sda`, `mkfs.ext4 /dev/sdb1`, `chmod -R 777 /`.
+//!
+//! ## Not flagged
+//! `rm -rf ./build node_modules target`, `rm -rf /tmp/x`, `rm file.txt`.
+
+use super::registry::Hit;
+use crate::Tier;
+use palisade_shell::Invocation;
+
+/// `rm -r` of a root, home or system directory blocks; of another
+/// absolute path it flags.
+pub(crate) fn rm(inv: &Invocation) -> Option<Hit> {
+    let tier = rm_tier(inv.args())?;
+    let id = if tier == Tier::Block {
+        "tool.rm_root"
+    } else {
+        "tool.rm_recursive"
+    };
+    Some(Hit::new(id, tier))
+}
+
+/// `find ROOT … -delete` (or `-exec rm`) from a root or home directory.
+pub(crate) fn find_delete(inv: &Invocation) -> Option<Hit> {
+    let args = inv.args();
+    let root = args.first().is_some_and(|p| root_like(p));
+    let deletes = args.iter().any(|a| a == "-delete")
+        || args.windows(2).any(|w| {
+            matches!(w[0].as_str(), "-exec" | "-execdir")
+                && matches!(palisade_shell::basename(&w[1]), "rm" | "shred" | "unlink")
+        });
+    (root && deletes).then_some(Hit::new("tool.find_delete", Tier::Block))
+}
+
+/// `dd of=/dev/…`: wiping a disk (a zero or random source, or none) blocks;
+/// writing an image file to a device (flashing a USB stick) quarantines.
+pub(crate) fn dd(inv: &Invocation) -> Option<Hit> {
+    let args = inv.args();
+    let of_dev = args
+        .iter()
+        .any(|a| a.starts_with("of=/dev/") && !a.starts_with("of=/dev/null"));
+    if !of_dev {
+        return None;
+    }
+    let source = args.iter().find_map(|a| a.strip_prefix("if="));
+    let wipe = source.is_none_or(|s| s.starts_with("/dev/"));
+    Some(if wipe {
+        Hit::new("tool.disk_write", Tier::Block)
+    } else {
+        Hit::new("tool.disk_write", Tier::Quarantine)
+    })
+}
+
+/// Formatting or repartitioning a disk.
+pub(crate) fn disk_format(inv: &Invocation) -> Option<Hit> {
+    let help = inv.args().iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "-h" | "--help" | "-V" | "--version" | "-l" | "--list"
+        )
+    });
+    (!help).then_some(Hit::new("tool.disk_format", Tier::Block))
+}
+
+/// `shred` of a device or a root-like path.
+pub(crate) fn shred(inv: &Invocation) -> Option<Hit> {
+    inv.args()
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .any(|a| a.starts_with("/dev/") || root_like(a))
+        .then_some(Hit::new("tool.disk_write", Tier::Block))
+}
+
+/// `chmod -R` / `chown -R` / `chgrp -R` of a root-like path.
+pub(crate) fn recursive_permissions(inv: &Invocation) -> Option<Hit> {
+    let args = inv.args();
+    let recursive = args.iter().any(|a| {
+        a == "-R"
+            || a == "--recursive"
+            || (a.starts_with('-') && !a.starts_with("--") && a.contains('R'))
+    });
+    (recursive
+        && args
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .skip(1)
+            .any(|a| root_like(a)))
+    .then_some(Hit::new("tool.recursive_permissions", Tier::Block))
+}
+
+/// `kill -9 -1` (every process the user may signal), `killall5`.
+pub(crate) fn kill_all(inv: &Invocation) -> Option<Hit> {
+    let args = inv.args();
+    let everyone = match inv.name() {
+        "kill" => args.iter().any(|a| a == "-1"),
+        _ => args.iter().any(|a| a == "-u") && args.iter().any(|a| a == "root"),
+    };
+    everyone.then_some(Hit::new("tool.kill_all", Tier::Quarantine))
+}
+
+/// Tier for `rm` with these arguments: recursive deletion of a root, home or
+/// system directory blocks; of any other non-temporary path quarantines.
+pub(crate) fn rm_tier(args: &[String]) -> Option<Tier> {
+    let mut recursive = false;
+    let mut targets = Vec::new();
+    let mut end_of_opts = false;
+    for a in args {
+        if !end_of_opts && a == "--" {
+            end_of_opts = true;
+        } else if !end_of_opts && a.starts_with("--") {
+            if a == "--recursive" {
+                recursive = true;
+            }
+            if a == "--help" || a == "--version" {
+                return None;
+            }
+        } else if !end_of_opts && a.starts_with('-') && a.len() > 1 {
+            if a.contains('r') || a.contains('R') {
+                recursive = true;
+            }
+        } else {
+            targets.push(a.as_str());
+        }
+    }
+    if !recursive {
+        return None;
+    }
+    if targets.is_empty() {
+        return Some(Tier::Quarantine);
+    }
+    if targets.iter().any(|t| root_like(t)) {
+        return Some(Tier::Block);
+    }
+    if targets.iter().all(|t| temp_path(t)) {
+        return None;
+    }
+    // Relative build/cache directories (`node_modules`, `dist/`) are routine;
+    // other absolute paths are worth a flag; roots/home/system block above.
+    let absolute = |t: &&str| t.starts_with('/') || t.starts_with('~') || t.starts_with('$');
+    if !targets.iter().any(absolute) {
+        return None;
+    }
+    Some(Tier::Flag)
+}
+
+pub(crate) fn temp_path(t: &str) -> bool {
+    let l = t.to_ascii_lowercase();
+    if matches!(l.as_str(), "/tmp/*" | "/var/tmp/*") {
+        return true;
+    }
+    l.starts_with("/tmp/")
+        || l.starts_with("/var/tmp/")
+        || l.starts_with("$tmpdir/")
+        || l.starts_with("${tmpdir}/")
+        || l.starts_with("${tmpdir:-")
+        || l.starts_with("/private/tmp/")
+}
+
+/// A root, home, or top-level/system directory (or everything: `*`, `.*`).
+pub(crate) fn root_like(t: &str) -> bool {
+    let l = t.trim().to_ascii_lowercase();
+    let l = l.trim_end_matches("/*").trim_end_matches("/.");
+    if matches!(
+        l,
+        "" | "/"
+            | "*"
+            | ".*"
+            | "~"
+            | "~/"
+            | "$home"
+            | "${home}"
+            | "$home/"
+            | "/*"
+            | "c:\\"
+            | "c:/"
+            | ".."
+    ) {
+        return true;
+    }
+    let home_rel = l
+        .strip_prefix("~/")
+        .or_else(|| l.strip_prefix("$home/"))
+        .or_else(|| l.strip_prefix("${home}/"));
+    if let Some(rest) = home_rel {
+        return rest
+            .trim_end_matches('/')
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .count()
+            <= 1;
+    }
+    if temp_path(l) || matches!(l, "/tmp" | "/var/tmp" | "$tmpdir" | "${tmpdir}") {
+        return false;
+    }
+    if let Some(rest) = l.strip_prefix('/') {
+        let parts: Vec<&str> = rest
+            .trim_end_matches('/')
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .collect();
+        let top = parts.first().copied().unwrap_or("");
+        let system = matches!(
+            top,
+            "etc"
+                | "usr"
+                | "var"
+                | "bin"
+                | "sbin"
+                | "lib"
+                | "lib64"
+                | "boot"
+                | "opt"
+                | "srv"
+                | "dev"
+                | "sys"
+                | "proc"
+                | "root"
+                | "system"
+                | "library"
+                | "applications"
+                | "mnt"
+                | "media"
+                | "snap"
+        );
+        let home = matches!(top, "home" | "users");
+        return parts.len() <= 1 || (system && parts.len() <= 2) || (home && parts.len() <= 2);
+    }
+    false
+}

@@ -1,0 +1,148 @@
+//! Infrastructure: containers, clusters, cloud resources, host defences,
+//! the guard itself.
+//!
+//! ## Why
+//! Deleting cloud or cluster resources and turning off a firewall, SELinux
+//! or the guard are reversible only with work and worth a person's look
+//! (quarantine). Everyday clean-ups (`docker volume prune`, deleting one
+//! pod) only flag.
+//!
+//! ## Example
+//! `docker system prune -af --volumes`, `kubectl delete ns prod`,
+//! `aws s3 rb s3://b --force`, `terraform destroy`, `iptables -F`,
+//! `ufw disable`, `hermes plugins disable hermes-guard`.
+//!
+//! ## Not flagged
+//! `docker ps`, `kubectl get pods`, `terraform plan`, `systemctl restart nginx`.
+
+use super::registry::Hit;
+use crate::Tier;
+use palisade_shell::Invocation;
+
+fn positional(inv: &Invocation) -> Vec<&str> {
+    inv.args()
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .map(String::as_str)
+        .collect()
+}
+
+/// `docker system prune` quarantines; other prunes flag.
+pub(crate) fn container_prune(inv: &Invocation) -> Option<Hit> {
+    let pos = positional(inv);
+    match (pos.first().copied(), pos.get(1).copied()) {
+        (Some("system"), Some("prune")) => Some(Hit::new("tool.container_prune", Tier::Quarantine)),
+        (Some("volume" | "image" | "container" | "network" | "builder"), Some("prune")) => {
+            Some(Hit::new("tool.container_prune", Tier::Flag))
+        }
+        _ => None,
+    }
+}
+
+/// `kubectl delete`: a namespace, everything (`--all`), volumes or nodes
+/// quarantine; one workload object flags.
+pub(crate) fn kubectl_delete(inv: &Invocation) -> Option<Hit> {
+    let args = inv.args();
+    let pos = positional(inv);
+    if pos.first() != Some(&"delete") {
+        return None;
+    }
+    let wide = args
+        .iter()
+        .any(|a| a == "--all" || a == "-A" || a == "--all-namespaces")
+        || pos.get(1).is_some_and(|k| {
+            matches!(
+                k.split(['/', ',']).next().unwrap_or(""),
+                "ns" | "namespace"
+                    | "namespaces"
+                    | "pv"
+                    | "pvc"
+                    | "persistentvolume"
+                    | "persistentvolumeclaim"
+                    | "node"
+                    | "nodes"
+                    | "crd"
+                    | "all"
+                    | "secret"
+                    | "secrets"
+            )
+        })
+        || args
+            .iter()
+            .any(|a| a == "-f" || a.starts_with("--filename"));
+    let tier = if wide { Tier::Quarantine } else { Tier::Flag };
+    Some(Hit::new("tool.kubectl_delete", tier))
+}
+
+/// Deleting cloud or infrastructure resources: `aws s3 rm --recursive`,
+/// `aws s3 rb --force`, `aws … delete-*` / `terminate-*`, `gsutil rm -r`,
+/// `gcloud … delete`, `terraform destroy`, `az … delete`, `helm uninstall`.
+pub(crate) fn cloud_delete(inv: &Invocation) -> Option<Hit> {
+    let args = inv.args();
+    let has = |w: &str| args.iter().any(|a| a == w);
+    let recursive = args
+        .iter()
+        .any(|a| a == "--recursive" || a == "-r" || a == "-R" || a == "-rf" || a == "-a");
+    let deletes = match inv.name() {
+        "aws" => {
+            (has("s3") && ((has("rm") && recursive) || (has("rb") && has("--force"))))
+                || args
+                    .get(1)
+                    .is_some_and(|a| a.starts_with("delete-") || a.starts_with("terminate-"))
+        }
+        "gsutil" => (has("rm") && recursive) || has("rb"),
+        "gcloud" | "az" => has("delete"),
+        "terraform" | "tofu" | "pulumi" => has("destroy") || has("-destroy"),
+        "helm" => has("uninstall") || has("delete"),
+        _ => false,
+    };
+    deletes.then_some(Hit::new("tool.cloud_delete", Tier::Quarantine))
+}
+
+/// Turning host defences off: flushing or opening the firewall, disabling
+/// SELinux, stopping the audit daemon or a firewall service.
+pub(crate) fn defences_off(inv: &Invocation) -> Option<Hit> {
+    let args = inv.args();
+    let has = |w: &str| args.iter().any(|a| a == w);
+    let off = match inv.name() {
+        "iptables" | "ip6tables" => {
+            has("-F") || has("--flush") || (has("-P") && has("ACCEPT")) || has("-X")
+        }
+        "nft" => has("flush") && has("ruleset"),
+        "ufw" => has("disable") || has("reset"),
+        "setenforce" => has("0") || args.iter().any(|a| a.eq_ignore_ascii_case("permissive")),
+        "systemctl" | "firewall-cmd" => {
+            (has("stop") || has("disable") || has("mask") || has("--panic-on"))
+                && args.iter().any(|a| {
+                    let a = a.trim_end_matches(".service");
+                    matches!(
+                        a,
+                        "firewalld"
+                            | "ufw"
+                            | "apparmor"
+                            | "auditd"
+                            | "nftables"
+                            | "iptables"
+                            | "fail2ban"
+                            | "falco"
+                            | "osqueryd"
+                            | "clamav-daemon"
+                    )
+                })
+        }
+        _ => false,
+    };
+    off.then_some(Hit::new("tool.defences_off", Tier::Quarantine))
+}
+
+/// `hermes plugins disable|uninstall|remove …guard…`: switching the guard off.
+pub(crate) fn guard_off(inv: &Invocation) -> Option<Hit> {
+    let pos = positional(inv);
+    let off = pos
+        .first()
+        .is_some_and(|p| *p == "plugins" || *p == "plugin")
+        && pos
+            .get(1)
+            .is_some_and(|v| matches!(*v, "disable" | "uninstall" | "remove" | "rm"));
+    off.then_some(Hit::new("tool.guard_off", Tier::Quarantine))
+}

@@ -1,0 +1,778 @@
+//! What a command string runs: every simple command with its wrappers
+//! peeled, and every command line or program it hands to another shell or
+//! interpreter read in turn (`bash -c`, `eval`, a command line given as one
+//! word, `find -exec`, `xargs` fed by `echo`, `su -c`, `ssh HOST CMD`,
+//! `echo … | sh`, `echo B64 | base64 -d | sh`, heredocs fed to a shell), and
+//! the code handed to `python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`.
+//!
+//! # Linear time
+//! Every re-read script is charged against a budget proportional to the
+//! input (four times its length plus 4 KiB), and nesting stops at
+//! [`crate::MAX_DEPTH`]; past either, a problem says what was not read.
+
+use crate::reader::{self, Parsed, Redirect, SimpleCommand, Stdin};
+use crate::wrappers::{basename, peel};
+
+/// One command that runs, its wrappers peeled.
+///
+/// ```
+/// let s = palisade_shell::commands_run("sudo -u root nice rm -rf /");
+/// assert_eq!(s.commands[0].words, ["rm", "-rf", "/"]);
+/// assert_eq!(s.commands[0].wrappers, ["sudo", "nice"]);
+/// ```
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Invocation {
+    /// The command word (as written, not its basename) and its arguments.
+    pub words: Vec<String>,
+    /// Basenames of the wrappers peeled in front of it, outermost first.
+    pub wrappers: Vec<String>,
+    /// Its redirects.
+    pub redirects: Vec<Redirect>,
+    /// How its stdin is fed.
+    pub stdin: Stdin,
+    /// Heredoc and here-string bodies fed to it.
+    pub stdin_text: Vec<String>,
+    /// How many re-reads deep it was found (0: the input itself).
+    pub depth: usize,
+    /// Whether it is a shell or interpreter reading piped program text
+    /// that the reader cannot see through (`… | rev | tr … | sh`,
+    /// `openssl enc -d … | bash`); a download piped in is not counted.
+    pub opaque_input: bool,
+}
+
+impl Invocation {
+    /// The command's basename (`/usr/bin/rm` → `rm`).
+    ///
+    /// ```
+    /// let s = palisade_shell::commands_run("/bin/rm -rf x");
+    /// assert_eq!(s.commands[0].name(), "rm");
+    /// ```
+    pub fn name(&self) -> &str {
+        self.words.first().map_or("", |w| basename(w))
+    }
+
+    /// The arguments after the command word.
+    ///
+    /// ```
+    /// let s = palisade_shell::commands_run("rm -rf x");
+    /// assert_eq!(s.commands[0].args(), ["-rf", "x"]);
+    /// ```
+    pub fn args(&self) -> &[String] {
+        self.words.get(1..).unwrap_or(&[])
+    }
+}
+
+/// Code given to an interpreter.
+///
+/// ```
+/// let s = palisade_shell::commands_run("python3 -c 'import os; os.system(\"ls\")'");
+/// assert_eq!(s.code[0].interpreter, "python3");
+/// assert!(s.code[0].text.contains("os.system"));
+/// ```
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Code {
+    /// The interpreter's basename (`python3`, `node`, `perl`, …).
+    pub interpreter: String,
+    /// The program text.
+    pub text: String,
+    /// Re-read depth of the command that runs it.
+    pub depth: usize,
+}
+
+/// Everything a command string runs.
+///
+/// ```
+/// let s = palisade_shell::commands_run("bash -c 'eval \"rm -rf /\"'");
+/// assert!(s.commands.iter().any(|c| c.name() == "rm" && c.depth == 2));
+/// ```
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Script {
+    /// Commands in the order they were read (substitutions first).
+    pub commands: Vec<Invocation>,
+    /// Programs handed to interpreters.
+    pub code: Vec<Code>,
+    /// What could not be read (unterminated quotes, budget or depth exhausted…).
+    pub problems: Vec<String>,
+}
+
+/// Shells whose `-c` value or fed stdin is a command line.
+const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "tcsh", "csh", "rbash",
+];
+
+/// Interpreter basenames and the options that take a program.
+fn interpreter_flags(name: &str) -> Option<&'static [&'static str]> {
+    let stem = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    Some(match stem {
+        "python" | "pypy" => &["-c"],
+        "node" | "nodejs" | "bun" => &["-e", "--eval", "-p", "--print"],
+        "deno" => &["eval"],
+        "perl" => &["-e", "-E"],
+        "ruby" => &["-e"],
+        "php" => &["-r"],
+        "lua" | "luajit" => &["-e"],
+        "Rscript" => &["-e"],
+        _ => return None,
+    })
+}
+
+/// Whether `name` is an interpreter [`commands_run`] reads code for.
+///
+/// ```
+/// assert!(palisade_shell::is_interpreter("python3.12"));
+/// assert!(!palisade_shell::is_interpreter("rm"));
+/// ```
+pub fn is_interpreter(name: &str) -> bool {
+    interpreter_flags(name).is_some()
+}
+
+/// Read `input` and everything it runs.
+///
+/// ```
+/// let s = palisade_shell::commands_run("echo cm0gLXJmIC8= | base64 -d | sh");
+/// assert!(s.commands.iter().any(|c| c.words == ["rm", "-rf", "/"]));
+/// ```
+pub fn commands_run(input: &str) -> Script {
+    let mut walk = Walk {
+        out: Script::default(),
+        budget: input.len().saturating_mul(4).saturating_add(4096),
+    };
+    let parsed = reader::parse(input);
+    walk.out.problems.extend(parsed.problems.iter().cloned());
+    walk.parsed(&parsed, 0);
+    walk.out
+}
+
+/// At most this many values of a `for` loop are tried.
+const MAX_LOOP_VALUES: usize = 16;
+
+/// Whether a command's words use `$NAME` / `${NAME}`.
+fn mentions(cmd: &SimpleCommand, name: &str) -> bool {
+    let plain = format!("${name}");
+    let braced = format!("${{{name}}}");
+    cmd.words.iter().any(|w| {
+        w.contains(&braced)
+            || w.match_indices(&plain).any(|(at, _)| {
+                !w[at + plain.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+    })
+}
+
+/// `eval "$(printf '%s %s' rm -rf)"`, `sh -c "$(echo …)"`: a substitution
+/// made of one `echo`/`printf` of literal words (read just before the
+/// command that uses it) prints those words; put them in its place.
+fn printed_substitution(cmd: &SimpleCommand, before: &SimpleCommand) -> Option<SimpleCommand> {
+    let marker = reader::SUBSTITUTION;
+    let at = cmd.words.iter().position(|w| w.contains(marker))?;
+    if before.pipes_out || before.stdin != Stdin::Inherited || !before.redirects.is_empty() {
+        return None;
+    }
+    let name = basename(before.words.first()?);
+    let args: Vec<&str> = before.words[1..].iter().map(String::as_str).collect();
+    if args.iter().any(|a| a.contains(marker)) {
+        return None;
+    }
+    let printed = match name {
+        "echo" => args
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" "),
+        "printf" => printf(args.first()?, &args[1..]),
+        _ => return None,
+    };
+    let mut out = cmd.clone();
+    out.words[at] = out.words[at].replacen(marker, printed.trim_end(), 1);
+    Some(out)
+}
+
+/// `printf FORMAT ARGS…` for `%s`/`%b`/`%d` and `\n`, the format reused
+/// while arguments remain (as printf does).
+fn printf(format: &str, args: &[&str]) -> String {
+    let mut out = String::new();
+    let mut rest = args.iter();
+    let mut rounds = 0;
+    loop {
+        rounds += 1;
+        let mut used = false;
+        let mut chars = format.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, chars.peek().copied()) {
+                ('%', Some('s' | 'b' | 'd' | 'i')) => {
+                    chars.next();
+                    used = true;
+                    out.push_str(rest.next().copied().unwrap_or(""));
+                }
+                ('%', Some('%')) => {
+                    chars.next();
+                    out.push('%');
+                }
+                ('\\', Some('n')) => {
+                    chars.next();
+                    out.push('\n');
+                }
+                _ => out.push(c),
+            }
+        }
+        if !used || rest.len() == 0 || rounds >= 64 || out.len() > 1 << 16 {
+            break;
+        }
+    }
+    out
+}
+
+/// At most this many invocations are kept.
+const MAX_INVOCATIONS: usize = 1 << 16;
+
+struct Walk {
+    out: Script,
+    budget: usize,
+}
+
+impl Walk {
+    fn reread(&mut self, script: &str, depth: usize) {
+        if script.trim().is_empty() {
+            return;
+        }
+        if depth >= crate::MAX_DEPTH {
+            self.out.problems.push("nesting too deep".into());
+            return;
+        }
+        if script.len() > self.budget {
+            self.out
+                .problems
+                .push("nested scripts exceed the reading budget; not all were read".into());
+            self.budget = 0;
+            return;
+        }
+        self.budget -= script.len();
+        let parsed = reader::parse(script);
+        self.out.problems.extend(parsed.problems.iter().cloned());
+        self.parsed(&parsed, depth + 1);
+    }
+
+    fn parsed(&mut self, parsed: &Parsed, depth: usize) {
+        // `for NAME in VALUES; do … done`: the body runs once per value.
+        let mut loops: Vec<(String, Vec<String>)> = Vec::new();
+        for (i, cmd) in parsed.commands.iter().enumerate() {
+            let prev = (i > 0 && parsed.commands[i - 1].pipes_out).then(|| &parsed.commands[..i]);
+            let first = cmd.words.first().map(String::as_str);
+            if first == Some("for") && cmd.words.get(2).is_some_and(|w| w == "in") {
+                if let Some(name) = cmd.words.get(1) {
+                    let values = cmd.words[3..]
+                        .iter()
+                        .take(MAX_LOOP_VALUES)
+                        .cloned()
+                        .collect();
+                    loops.push((name.clone(), values));
+                }
+                continue;
+            }
+            if first == Some("done") {
+                loops.pop();
+                continue;
+            }
+            let cmd = match i.checked_sub(1).map(|j| &parsed.commands[j]) {
+                Some(before) => printed_substitution(cmd, before),
+                None => None,
+            };
+            let cmd = cmd.as_ref().unwrap_or(&parsed.commands[i]);
+            match loops.iter().rev().find(|(name, _)| mentions(cmd, name)) {
+                Some((name, values)) => {
+                    for v in values {
+                        let mut one = cmd.clone();
+                        for w in &mut one.words {
+                            *w = w
+                                .replace(&format!("${{{name}}}"), v)
+                                .replace(&format!("${name}"), v);
+                        }
+                        self.one(&one, prev, depth);
+                    }
+                }
+                None => self.one(cmd, prev, depth),
+            }
+        }
+    }
+
+    fn code(&mut self, interpreter: &str, text: String, depth: usize) {
+        if self.out.code.len() < MAX_INVOCATIONS && !text.trim().is_empty() {
+            self.out.code.push(Code {
+                interpreter: interpreter.to_owned(),
+                text,
+                depth,
+            });
+        }
+    }
+
+    fn one(&mut self, cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>, depth: usize) {
+        let Some(start) = peel(&cmd.words) else {
+            return;
+        };
+        let words = &cmd.words[start..];
+        // A command word holding blanks is a command line given as one
+        // word (`env -S 'rm …'`, `watch 'rm …'`, `flock l -c 'rm …'`).
+        if words[0].contains([' ', '\t', '\n']) {
+            self.reread(&words.join(" "), depth);
+            return;
+        }
+        let wrappers: Vec<String> = cmd.words[..start]
+            .iter()
+            .filter(|w| reader::split_assignment(w).is_none())
+            .map(|w| basename(w).to_owned())
+            .filter(|w| crate::wrapper(w).is_some())
+            .collect();
+        let mut inv = Invocation {
+            words: words.to_vec(),
+            wrappers,
+            redirects: cmd.redirects.clone(),
+            stdin: cmd.stdin,
+            stdin_text: cmd.stdin_text.clone(),
+            depth,
+            opaque_input: false,
+        };
+        // `echo / | xargs rm -rf`: the piped words become arguments.
+        if inv.wrappers.iter().any(|w| w == "xargs") {
+            if let Some(text) = prev.and_then(<[SimpleCommand]>::last).and_then(echoed_text) {
+                inv.words
+                    .extend(text.split_whitespace().take(64).map(str::to_owned));
+            }
+        }
+        let name = inv.name().to_owned();
+        let args = inv.args().to_vec();
+        if self.out.commands.len() < MAX_INVOCATIONS {
+            self.out.commands.push(inv);
+        } else if !self
+            .out
+            .problems
+            .iter()
+            .any(|p| p == crate::TOO_MANY_COMMANDS)
+        {
+            self.out.problems.push(crate::TOO_MANY_COMMANDS.into());
+        }
+        if SHELLS.contains(&name.as_str())
+            || (name == "busybox" && args.first().is_some_and(|a| SHELLS.contains(&a.as_str())))
+        {
+            let args = if name == "busybox" {
+                &args[1..]
+            } else {
+                &args[..]
+            };
+            if let Some(script) = shell_c_value(args) {
+                self.reread(&script, depth);
+            } else if args.iter().all(|a| a.starts_with('-')) {
+                let texts = fed_text(cmd, prev);
+                if texts.is_empty() && cmd.stdin == Stdin::Pipe && opaque_pipeline(prev) {
+                    if let Some(last) = self.out.commands.last_mut() {
+                        last.opaque_input = true;
+                    }
+                }
+                for text in texts {
+                    self.reread(&text, depth);
+                }
+            }
+            return;
+        }
+        if let Some(flags) = interpreter_flags(&name) {
+            if let Some(code) = option_value(&args, flags) {
+                self.code(&name, code, depth);
+            } else if args.iter().all(|a| a.starts_with('-'))
+                || args.first().is_some_and(|a| a == "-")
+            {
+                for text in fed_text(cmd, prev) {
+                    self.code(&name, text, depth);
+                }
+            }
+            return;
+        }
+        match name.as_str() {
+            "eval" => self.reread(&args.join(" "), depth),
+            "su" | "runuser" | "script" | "sg" => {
+                if let Some(script) = option_value(&args, &["-c", "--command"]) {
+                    self.reread(&script, depth);
+                }
+            }
+            "find" => {
+                if let Some(at) = args
+                    .iter()
+                    .position(|a| matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"))
+                {
+                    let inner: Vec<String> = args[at + 1..]
+                        .iter()
+                        .take_while(|a| a.as_str() != ";" && a.as_str() != "+")
+                        .map(|a| {
+                            if a == "{}" {
+                                args.first().cloned().unwrap_or_default()
+                            } else {
+                                a.clone()
+                            }
+                        })
+                        .collect();
+                    self.words(inner, depth);
+                }
+            }
+            "docker" | "podman" | "nerdctl" if args.first().is_some_and(|a| a == "run") => {
+                self.words(container_command(&args[1..]), depth);
+            }
+            "kubectl" | "oc" | "docker" | "podman" if args.first().is_some_and(|a| a == "exec") => {
+                if let Some(at) = args.iter().position(|a| a == "--") {
+                    self.words(args[at + 1..].to_vec(), depth);
+                }
+            }
+            "ssh" => {
+                // `ssh HOST CMD…`: the remote command line.
+                let pos = positionals(
+                    &args,
+                    &[
+                        "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m",
+                        "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w",
+                    ],
+                );
+                if pos.len() > 1 {
+                    self.reread(&pos[1..].join(" "), depth);
+                }
+            }
+            "tmux" | "screen" => {
+                for a in args.iter().filter(|a| a.contains(' ')) {
+                    self.reread(a, depth);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Run a word list as a simple command one level deeper.
+    fn words(&mut self, words: Vec<String>, depth: usize) {
+        if words.is_empty() || depth + 1 >= crate::MAX_DEPTH {
+            return;
+        }
+        let sub = SimpleCommand {
+            words,
+            ..SimpleCommand::default()
+        };
+        self.one(&sub, None, depth + 1);
+    }
+}
+
+/// `docker run [OPTIONS] IMAGE [COMMAND…]` → `COMMAND…`.
+fn container_command(args: &[String]) -> Vec<String> {
+    const WITH_VALUE: &[&str] = &[
+        "-v",
+        "--volume",
+        "-e",
+        "--env",
+        "-p",
+        "--publish",
+        "--name",
+        "-w",
+        "--workdir",
+        "-u",
+        "--user",
+        "--entrypoint",
+        "--network",
+        "--net",
+        "--mount",
+        "-l",
+        "--label",
+        "--env-file",
+        "-h",
+        "--hostname",
+        "--platform",
+        "--cpus",
+        "-m",
+        "--memory",
+        "--restart",
+        "--add-host",
+        "--device",
+        "--cap-add",
+        "--cap-drop",
+        "--security-opt",
+        "--pid",
+        "--ipc",
+        "--shm-size",
+        "--ulimit",
+        "--tmpfs",
+        "--gpus",
+        "--pull",
+        "--log-driver",
+        "--dns",
+    ];
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        if !a.starts_with('-') {
+            break;
+        }
+        i += if WITH_VALUE.contains(&a) { 2 } else { 1 };
+    }
+    // args[i] is the image.
+    args.get(i + 1..)
+        .map(<[String]>::to_vec)
+        .unwrap_or_default()
+}
+
+/// Whether the pipeline feeding a shell starts with text we could see but
+/// passes it through a transformation we do not evaluate.
+fn opaque_pipeline(prev: Option<&[SimpleCommand]>) -> bool {
+    let Some(stages) = prev else { return false };
+    let mut from = stages.len();
+    while from > 0 && stages[from - 1].pipes_out {
+        from -= 1;
+    }
+    let pipeline = &stages[from..];
+    let Some(source) = pipeline.first() else {
+        return false;
+    };
+    let literal_source = echoed_text(source).is_some() || !source.stdin_text.is_empty();
+    literal_source && pipeline.len() > 1
+}
+
+/// `-c SCRIPT` (also `-lc`, `-ec`, `-xc`): the script a shell is given.
+fn shell_c_value(args: &[String]) -> Option<String> {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if !a.starts_with('-') || a == "--" {
+            return None;
+        }
+        if !a.starts_with("--") && a.contains('c') {
+            return it.next().cloned();
+        }
+    }
+    None
+}
+
+/// The value of the first of `flags` (`-c CODE`, `-cCODE`, `--eval=CODE`).
+fn option_value(args: &[String], flags: &[&str]) -> Option<String> {
+    for (i, a) in args.iter().enumerate() {
+        for f in flags {
+            if a == f {
+                return args.get(i + 1).cloned();
+            }
+            if let Some(rest) = a.strip_prefix(f) {
+                if f.starts_with("--") {
+                    if let Some(v) = rest.strip_prefix('=') {
+                        return Some(v.to_owned());
+                    }
+                } else if f.len() == 2 && !rest.is_empty() && !f.starts_with("--") {
+                    return Some(rest.to_owned());
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Words that are not options or option values.
+fn positionals<'w>(args: &'w [String], with_arg: &[&str]) -> Vec<&'w str> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a.starts_with('-') && a.len() > 1 && out.is_empty() {
+            i += if with_arg.contains(&a) { 2 } else { 1 };
+            continue;
+        }
+        out.push(a);
+        i += 1;
+    }
+    out
+}
+
+/// The text `echo`/`printf` writes, or `cat`'s heredoc.
+fn echoed_text(source: &SimpleCommand) -> Option<String> {
+    let first = source.words.first().map(|w| basename(w))?;
+    match first {
+        "echo" | "printf" => Some(
+            source.words[1..]
+                .iter()
+                .filter(|a| !a.starts_with('-'))
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        "cat" if source.words.len() == 1 && !source.stdin_text.is_empty() => {
+            Some(source.stdin_text.join("\n"))
+        }
+        _ => None,
+    }
+}
+
+/// The text fed to a command's stdin when it is visible in the command
+/// string: heredocs and here-strings, or a pipeline from `echo`/`printf`/
+/// `cat <<EOF`, through `base64 -d` (decoded) when it passes one.
+fn fed_text(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> Vec<String> {
+    match cmd.stdin {
+        Stdin::Inherited => Vec::new(),
+        Stdin::Redirect => {
+            let file_input = cmd
+                .redirects
+                .iter()
+                .any(|r| r.op.ends_with('<') && !r.op.ends_with("<<"));
+            if file_input {
+                Vec::new()
+            } else {
+                cmd.stdin_text.clone()
+            }
+        }
+        Stdin::Pipe => {
+            let Some(stages) = prev else {
+                return Vec::new();
+            };
+            // The contiguous pipeline ending at this command.
+            let mut from = stages.len();
+            while from > 0 && stages[from - 1].pipes_out {
+                from -= 1;
+            }
+            let pipeline = &stages[from..];
+            let Some(source) = pipeline.first() else {
+                return Vec::new();
+            };
+            let mut texts: Vec<String> = match echoed_text(source) {
+                Some(t) => vec![t],
+                None if source.stdin != Stdin::Inherited => fed_text(source, None),
+                None => Vec::new(),
+            };
+            for (k, stage) in pipeline.iter().enumerate() {
+                let stage_name = basename(stage.words.first().map_or("", String::as_str));
+                // A filter we do not evaluate hides what the shell reads.
+                if k > 0 && !matches!(stage_name, "rev" | "base64" | "cat" | "tee") {
+                    return Vec::new();
+                }
+                if basename(stage.words.first().map_or("", String::as_str)) == "rev"
+                    && stage.words.len() == 1
+                {
+                    texts = texts
+                        .iter()
+                        .map(|t| {
+                            t.lines()
+                                .map(|l| l.chars().rev().collect::<String>())
+                                .collect::<Vec<_>>()
+                                .join("\n")
+                        })
+                        .collect();
+                    continue;
+                }
+                let decodes = basename(stage.words.first().map_or("", String::as_str)) == "base64"
+                    && stage
+                        .words
+                        .iter()
+                        .any(|a| matches!(a.as_str(), "-d" | "--decode" | "-D"));
+                if decodes {
+                    if texts.is_empty() {
+                        texts = stage.stdin_text.clone();
+                    }
+                    texts = texts
+                        .iter()
+                        .filter_map(|t| crate::decode_base64(t))
+                        .collect();
+                }
+            }
+            texts
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs(input: &str) -> Vec<Vec<String>> {
+        commands_run(input)
+            .commands
+            .into_iter()
+            .map(|c| c.words)
+            .collect()
+    }
+
+    fn runs_rm_root(input: &str) -> bool {
+        runs(input).iter().any(|w| {
+            w.first().is_some_and(|c| basename(c) == "rm") && w.iter().any(|a| a == "/" || a == "~")
+        })
+    }
+
+    #[test]
+    fn nested_command_lines_are_read() {
+        for input in [
+            "bash -c 'rm -rf /'",
+            "sh -lc \"rm -rf ~\"",
+            "eval 'rm -rf /'",
+            "env -S 'rm -rf /'",
+            "watch 'rm -rf /'",
+            "flock /tmp/l -c 'rm -rf /'",
+            "su -c 'rm -rf /' root",
+            "find / -maxdepth 0 -exec rm -rf {} \\;",
+            "echo / | xargs rm -rf",
+            "echo 'rm -rf /' | sh",
+            "echo cm0gLXJmIC8= | base64 -d | bash",
+            "base64 -d <<< cm0gLXJmIC8= | sh",
+            "bash <<'EOF'\nrm -rf /\nEOF\n",
+            "ssh host 'rm -rf /'",
+            "tmux new -d 'rm -rf ~'",
+            "echo '/ fr- mr' | rev | sh",
+            "docker run --rm -v /:/host alpine sh -c 'rm -rf /'",
+            "busybox sh -c 'rm -rf /'",
+            "eval \"$(printf '%s %s %s' rm -rf ~)\"",
+            "T=(/var/www /etc/x ~); for t in \"${T[@]}\"; do rm -rf \"$t\"; done",
+            "for d in /srv /; do\n  rm -rf $d\ndone",
+            "A=rm; B='-rf /'; $A $B",
+        ] {
+            assert!(runs_rm_root(input), "{input:?} → {:?}", runs(input));
+        }
+    }
+
+    #[test]
+    fn opaque_pipes_into_shells_are_marked() {
+        let s = commands_run("echo 'ZXZpbA==' | tr A-Z a-z | sh");
+        assert!(s
+            .commands
+            .iter()
+            .any(|c| c.name() == "sh" && c.opaque_input));
+        let s = commands_run("curl -s https://x.example | sh");
+        assert!(!s.commands.iter().any(|c| c.opaque_input));
+    }
+
+    #[test]
+    fn data_is_not_run() {
+        for input in [
+            "echo 'rm -rf /'",
+            "grep -rn 'rm -rf /' docs/",
+            "git commit -m 'rm -rf / is bad'",
+            "cat <<'EOF'\nrm -rf /\nEOF\n",
+            "printf 'rm -rf /' > notes.txt",
+        ] {
+            assert!(!runs_rm_root(input), "{input:?} → {:?}", runs(input));
+        }
+    }
+
+    #[test]
+    fn interpreters_get_code() {
+        let s = commands_run("python3 -c 'import shutil; shutil.rmtree(\"/\")'");
+        assert_eq!(s.code[0].interpreter, "python3");
+        let s = commands_run("node -e \"require('fs').rmSync('/', {recursive:true})\"");
+        assert!(s.code[0].text.contains("rmSync"));
+        let s = commands_run("python3 - <<'EOF'\nimport os\nEOF\n");
+        assert_eq!(s.code[0].text, "import os\n");
+        assert!(commands_run("python3 script.py").code.is_empty());
+    }
+
+    #[test]
+    fn rereading_is_bounded() {
+        let mut s = String::from("rm -rf /");
+        for _ in 0..10 {
+            s = format!("bash -c {}", shell_quote(&s));
+        }
+        let script = commands_run(&s);
+        assert!(script.problems.iter().any(|p| p.contains("deep")));
+    }
+
+    fn shell_quote(s: &str) -> String {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
