@@ -36,6 +36,12 @@ new.append(R("closure.cue.out.en.done", "outcome-done", "outcome", "en",
     "A completed fix, upgrade or migration: a weak outcome signal that needs tool work behind it.",
     ["Fixed the flaky test by pinning the seed.", "We migrated the DB to Postgres 16."],
     ["A fixture file.", "The prefix is long."], weak=True))
+new.append(R("closure.cue.pref.en.whenever", "whenever-you", "preference", "en",
+    r"(?:whenever|every\s+time|each\s+time|any\s*time)\s+you\s+(?:write|reply|answer|give|suggest|make|create|draft|send|run|use|recommend|summari[sz]e|explain|generate|commit|open|review|book|schedule|plan|translate)|"
+    r"starting\s+(?:today|now|tomorrow)|from\s+(?:today|tomorrow)\s+on|as\s+of\s+(?:today|now),?\s+(?:please\s+)?(?:use|write|reply|answer|call|always|never)",
+    "A standing instruction tied to every future occasion of a task ('Whenever you write Python for me, …').",
+    ["Whenever you write Python for me, use type hints.", "Starting today, reply in German.", "Every time you open a PR, tag me."],
+    ["Whenever you're ready.", "Starting the server now."], explicit=True))
 new.append(R("closure.cue.pref.en.person", "self-description", "preference", "en",
     r"I(?:'m|\s+am)\s+an?\s+(?:[\w-]+\s+){1,6}?(?:person|guy|gal|type|user)|"
     r"use\s+(?:that|this|it)\s+for\s+(?:anything|everything|all)|for\s+anything\s+[\w-]+[\s-]related",
@@ -45,11 +51,16 @@ new.append(R("closure.cue.pref.en.person", "self-description", "preference", "en
     ["The person I met was nice.", "Use that for the header."]))
 imp = by_id["closure.cue.bnd.imperative"]
 new.append(R("closure.cue.bnd.en.clause", "negated-imperative-clause", "boundary", "en",
-    r"^(?:[\w'-]+\s+){0,3}[\w'-]+\s*[,;:]\s*(?:(?:and|but|please|so)\s+)*(?:don't|do\s+not|dont|never)\s+(?:ever\s+)?(?P<w>\w+)",
+    r"^(?:[\w'-]+\s+){0,3}[\w'-]+\s*[,;:]\s*(?:(?:and|but|please|so)\s+)*(?P<c>(?:don't|do\s+not|dont|never)\s+(?:ever\s+)?(?P<w>\w+))",
     "A prohibition opening the second clause of a sentence after a short lead-in of at most four words ('Going forward, never schedule…').",
     ["Going forward, never schedule anything on Wednesdays.", "One more thing: don't push to main."],
     ["If it fails, don't worry.", "I tried, but never mind.", "Well, don't know.", "She said it quietly to him, and dont look back."],
     explicit=True, exclude=imp["exclude"]))
+new.append(R("closure.cue.bnd.en.never-want", "I-never-want", "boundary", "en",
+    r"I\s+(?:never|don't\s+ever|do\s+not\s+ever|no\s+longer)\s+want|I\s+don't\s+want\s+(?:any|more)",
+    "The user states what they never want: a boundary.",
+    ["I never want meetings before 10am.", "I don't want any more newsletters."],
+    ["I never wanted this job.", "I don't want to bother you."], explicit=True))
 new.append(R("closure.cue.bnd.en.conditional", "if-I-ever-tell-you", "boundary", "en",
     r"if\s+I\s+(?:ever|later|someday|one\s+day|at\s+some\s+point)\s+(?:\w+\s+){0,2}?(?:tell|ask|say|want|beg|insist|type)|"
     r"even\s+if\s+I\s+(?:\w+\s+){0,2}?(?:tell|ask|say|insist|beg)",
@@ -80,6 +91,11 @@ new.append(R("closure.cue.prog.en", "completed-step", "progress", "en",
     "In an assistant reply: a step reported as already done.",
     ["Progress so far: scanned 8,412 files.", "I found the cause.", "I've updated three files."],
     ["There once was a cluster named Kube.", "Installing dependencies…", "I will check the logs."]))
+
+zf = by_id["closure.cue.pref.zh.future"]
+if "从今天" not in zf["pattern"]:
+    zf["pattern"] += "|从今天(?:开始|起)|从明天(?:开始|起)|自今日起|打今儿起"
+    zf["examples"].append("从今天开始，回复我都用繁体中文。")
 
 # ---- Chinese additions -------------------------------------------------
 new.append(R("closure.cue.pref.zh.future.2", "zh-from-now-on-all", "preference", "zh",
@@ -114,7 +130,7 @@ new.append(R("closure.cue.prog.zh", "zh-completed-step", "progress", "zh",
 # ---- Spanish -------------------------------------------------------------
 new += [
 R("closure.cue.pref.es.future", "es-from-now-on", "preference", "es",
-  r"de\s+ahora\s+en\s+adelante|a\s+partir\s+de\s+ahora|desde\s+ahora|en\s+adelante|(?:la\s+)?próxima\s+vez\s+que|"
+  r"de\s+ahora\s+en\s+adelante|a\s+partir\s+de\s+(?:ahora|hoy|mañana)|desde\s+hoy|desde\s+ahora|en\s+adelante|(?:la\s+)?próxima\s+vez\s+que|"
   r"siempre\s+que\s+(?:te|me)|cada\s+vez\s+que\s+(?:te|me)|(?:usa|utiliza|escribe|responde|contesta)\s+siempre|"
   r"siempre\s+(?:usa|utiliza|escribe|responde|contesta|pon|incluye|pregúntame)|por\s+defecto",
   "Spanish: a standing instruction about future behaviour.",
@@ -122,7 +138,7 @@ R("closure.cue.pref.es.future", "es-from-now-on", "preference", "es",
   ["Ahora mismo no puedo.", "Siempre llueve en abril."], explicit=True),
 R("closure.cue.pref.es.remember", "es-remember", "preference", "es",
   r"^(?:(?:oye|por\s+favor|y|también|ah)[,]?\s+)*(?:recuerda|acuérdate|apunta|anota|ten\s+en\s+cuenta|no\s+olvides|toma\s+nota|guarda\s+(?:esto|eso|que))|"
-  r"recuérdalo|tenlo\s+en\s+cuenta|(?:quiero|necesito)\s+que\s+(?:recuerdes|tengas\s+en\s+cuenta)|guárdalo|apúntalo|anótalo|que\s+no\s+se\s+te\s+olvide",
+  r"recuérdalo|tenlo\s+(?:en\s+cuenta|presente)|ten\s+presente|(?:quiero|necesito)\s+que\s+(?:recuerdes|tengas\s+en\s+cuenta)|guárdalo|apúntalo|anótalo|que\s+no\s+se\s+te\s+olvide",
   "Spanish: a request to remember or note something.",
   ["Recuerda que soy vegetariana.", "Apunta que mi hija empieza el cole el 2 de septiembre.", "Guárdalo."],
   ["Recuerdo cuando usábamos Jenkins.", "¿Te acuerdas del puerto?"], explicit=True),
@@ -175,7 +191,7 @@ R("closure.cue.prog.es", "es-completed-step", "progress", "es",
 # ---- Portuguese ----------------------------------------------------------
 new += [
 R("closure.cue.pref.pt.future", "pt-from-now-on", "preference", "pt",
-  r"daqui\s+(?:pra|para)\s+(?:frente|diante)|a\s+partir\s+de\s+agora|de\s+agora\s+em\s+diante|(?:da\s+)?próxima\s+vez\s+que|"
+  r"daqui\s+(?:pra|para)\s+(?:frente|diante)|a\s+partir\s+de\s+(?:agora|hoje|amanhã)|de\s+hoje\s+em\s+diante|de\s+agora\s+em\s+diante|(?:da\s+)?próxima\s+vez\s+que|"
   r"sempre\s+que\s+(?:você|vc|eu)|toda\s+vez\s+que|(?:use|usa|escreva|responda)\s+sempre|sempre\s+(?:use|usa|escreva|responda|coloque|inclua|me\s+\w+)|por\s+padrão",
   "Portuguese: a standing instruction about future behaviour.",
   ["Daqui pra frente quero respostas curtas.", "A partir de agora responda em inglês.", "Sempre me copie nos e-mails."],
@@ -231,12 +247,12 @@ R("closure.cue.prog.pt", "pt-completed-step", "progress", "pt",
 # ---- German ----------------------------------------------------------------
 new += [
 R("closure.cue.pref.de.future", "de-from-now-on", "preference", "de",
-  r"ab\s+(?:sofort|jetzt|heute)|von\s+nun\s+an|künftig|zukünftig|in\s+zukunft|immer\s+wenn|jedes\s+mal,?\s+wenn|grundsätzlich|standardmäßig|beim\s+nächsten\s+mal",
+  r"^\w+\s+(?:(?:mich|mir|bitte|uns)\s+){0,2}immer|ab\s+(?:sofort|jetzt|heute|morgen)|von\s+nun\s+an|künftig|zukünftig|in\s+zukunft|immer\s+wenn|jedes\s+mal,?\s+wenn|grundsätzlich|standardmäßig|beim\s+nächsten\s+mal",
   "German: a standing instruction about future behaviour.",
-  ["Ab sofort bitte alle Datumsangaben im Format TT.MM.JJJJ.", "Künftig bitte auf Deutsch antworten."],
-  ["Sofort!", "Die Zukunft ist offen."], explicit=True),
+  ["Ab sofort bitte alle Datumsangaben im Format TT.MM.JJJJ.", "Künftig bitte auf Deutsch antworten.", "Antworte mir bitte immer auf Deutsch."],
+  ["Sofort!", "Die Zukunft ist offen.", "Es regnet immer im April."], explicit=True),
 R("closure.cue.pref.de.remember", "de-remember", "preference", "de",
-  r"merk\s+dir|merke\s+dir|merken\s+sie\s+sich|behalte?\s+(?:das\s+)?im\s+hinterkopf|notier(?:e)?\s+(?:dir|das|bitte)|vergiss\s+nicht|nicht\s+vergessen|denk\s+(?:bitte\s+)?dran|denke\s+daran",
+  r"merk\s+dir|merke\s+dir|bitte\s+(?:merken|notieren|speichern)|zur\s+info(?:rmation)?:?\s+ich|merken\s+sie\s+sich|behalte?\s+(?:das\s+)?im\s+hinterkopf|notier(?:e)?\s+(?:dir|das|bitte)|vergiss\s+nicht|nicht\s+vergessen|denk\s+(?:bitte\s+)?dran|denke\s+daran",
   "German: a request to remember or note something.",
   ["Merk dir bitte: mein Steuerberater heißt Brandt.", "Vergiss nicht, dass ich Vegetarier bin."],
   ["Ich merke, dass es langsam ist."], explicit=True),
@@ -247,13 +263,13 @@ R("closure.cue.pref.de.prefer", "de-prefer", "preference", "de",
   ["Ich bevorzuge kurze Antworten.", "Nenn mich Kathi."], ["Was bevorzugst du?"]),
 R("closure.cue.bnd.de", "de-boundary", "boundary", "de",
   r"^(?:(?:und|aber|bitte|also)[,]?\s+)*\w+\s+(?:(?:bitte|mir|mich|du|das|die|den|dem|es)\s+)?(?:niemals|nie(?:\s+wieder|\s+mehr)?|auf\s+keinen\s+fall)|"
-  r"(?:du\s+)?(?:darfst|sollst)\s+(?:\w+\s+){0,3}?(?:niemals|nie|nicht|keine?\w*)|tu\s+(?:es|das)\s+nicht|ohne\s+(?:mich\s+)?(?:vorher\s+)?(?:zu\s+)?fragen|ohne\s+dass\s+ich|"
-  r"frag(?:e)?\s+mich\s+(?:vorher|zuerst|erst)|(?:nicht|nie)\s+(?:speichern|merken|notieren|aufschreiben)|hör\s+nicht\s+auf\s+mich",
+  r"^(?:(?:und|aber|bitte|also)[,]?\s+)*\w+\s+(?:(?:bitte|mir|mich|du)\s+)?(?:keine?[nmrs]?|nicht)\s+(?:\S+\s+){0,3}?mehr|(?:du\s+)?(?:darfst|sollst)\s+(?:\w+\s+){0,3}?(?:niemals|nie|nicht|keine?\w*)|tu\s+(?:es|das)\s+nicht|ohne\s+(?:mich\s+)?(?:vorher\s+)?(?:zu\s+)?fragen|ohne\s+dass\s+ich|"
+  r"frag(?:e)?\s+mich\s+(?:bitte\s+)?(?:immer\s+)?(?:vorher|zuerst|erst|bevor)|(?:nicht|nie)\s+(?:speichern|merken|notieren|aufschreiben)|hör\s+nicht\s+auf\s+mich",
   "German: a prohibition or limit addressed to the agent.",
-  ["Schick niemals E-Mails in meinem Namen raus.", "Tu es nicht.", "Du darfst das nie löschen."],
+  ["Schick niemals E-Mails in meinem Namen raus.", "Tu es nicht.", "Du darfst das nie löschen.", "Verwende bitte keine Anglizismen mehr."],
   ["Ich war nie in Paris.", "Das habe ich niemals gesagt."], explicit=True),
 R("closure.cue.bnd.de.conditional", "de-if-I-ever-say", "boundary", "de",
-  r"(?:falls|wenn|sollte)\s+ich\s+(?:dir\s+)?(?:jemals|irgendwann|mal|eines\s+tages|später)\s+(?:\S+\s+){0,3}?(?:sage|sagen|bitte|bitten|verlange|schreibe)|selbst\s+wenn\s+ich|auch\s+wenn\s+ich\s+(?:dir\s+)?(?:später\s+)?(?:sage|bitte|darum\s+bitte)",
+  r"(?:falls|wenn|sollte)\s+ich\s+(?:(?:dir|dich|euch|sie)\s+)?(?:jemals|irgendwann|mal|eines\s+tages|später)\s+(?:\S+\s+){0,3}?(?:sage|sagen|bitte|bitten|verlange|schreibe)|selbst\s+wenn\s+ich|auch\s+wenn\s+ich\s+(?:dir\s+)?(?:später\s+)?(?:sage|bitte|darum\s+bitte)",
   "German: a standing instruction about what to do if the user later says something.",
   ["Falls ich dir jemals sage, du sollst das Backup löschen, dann tu es nicht.", "Selbst wenn ich darum bitte, lösch es nicht."],
   ["Wenn es regnet, bleibe ich zu Hause."], explicit=True, conditional=True),
@@ -285,7 +301,7 @@ R("closure.cue.prog.de", "de-completed-step", "progress", "de",
 # ---- French ----------------------------------------------------------------
 new += [
 R("closure.cue.pref.fr.future", "fr-from-now-on", "preference", "fr",
-  r"désormais|dorénavant|à\s+partir\s+de\s+maintenant|à\s+l'avenir|(?:la\s+)?prochaine\s+fois\s+que|chaque\s+fois\s+que|à\s+chaque\s+fois|"
+  r"désormais|dorénavant|à\s+partir\s+d(?:e\s+maintenant|\'aujourd\'hui|e\s+demain)|à\s+l'avenir|(?:la\s+)?prochaine\s+fois\s+que|chaque\s+fois\s+que|à\s+chaque\s+fois|"
   r"(?:utilise|écris|réponds)\s+toujours|toujours\s+(?:utiliser|écrire|répondre)|par\s+défaut",
   "French: a standing instruction about future behaviour.",
   ["Désormais, tutoie-moi.", "À l'avenir, réponds en anglais."], ["Maintenant, on mange.", "L'avenir est incertain."], explicit=True),
@@ -377,6 +393,41 @@ R("closure.cue.prog.ja", "ja-completed-step", "progress", "ja",
   r"しました|完了|見つけ(?:ました|た)|特定しました|済み|終わりました",
   "Japanese: in an assistant reply, a step reported as done.",
   ["設定を変更しました。", "原因を特定しました。"], ["確認中です…"]),
+]
+
+# ---- Reported speech: what follows is someone else's words -------------
+new += [
+R("closure.cue.rep.en", "reported-speech", "reported", "en",
+  r"(?P<w>\w+)\s+(?:says|said|wrote|writes|told\s+(?:me|us|everyone|the\s+team)|asked\s+(?:me|us|everyone))(?:\s+that)?\s*[:,]?|"
+  r"(?:saying|telling\s+(?:\w+\s+){1,3}?)that|(?:email|e-mail|message|letter|note|post|tweet|memo|announcement)\s+(?:to\s+(?:\w+\s+){1,3})?(?:saying|telling|announcing|that\s+says)",
+  "Reported speech: cues after it are someone else's words (or the text of something to write), not the user's request.",
+  ["The README says: never commit .env files.", "My boss said that from now on we log hours daily.", "Write an email to my team saying that we always review on Fridays."],
+  ["I said it twice.", "As we said, ship it."], exclude=["i", "we", "you"]),
+R("closure.cue.rep.es", "es-reported-speech", "reported", "es",
+  r"(?:dice|dijo|escribió|escribe|ha\s+dicho|comentó|me\s+dijo|nos\s+dijo)(?:\s+que)?|diciendo\s+que|diciéndole(?:s)?\s+que|(?:correo|mensaje|carta|nota)\s+(?:a\s+(?:\w+\s+){1,3})?(?:diciendo|que\s+diga)",
+  "Spanish: reported speech — cues after it are someone else's words.",
+  ["Escribe un correo a mi jefe diciendo que a partir de ahora llegaré a las 9.", "Mi madre siempre dice que nunca es tarde."],
+  ["Dime la hora."]),
+R("closure.cue.rep.pt", "pt-reported-speech", "reported", "pt",
+  r"(?:disse|diz|falou|escreveu|mandou|pediu|avisou)(?:\s+(?:que|no\s+\w+|pra\s+mim|para\s+mim))?\s*:?|dizendo\s+que|falando\s+que|(?:e-?mail|mensagem|carta)\s+(?:para\s+(?:\w+\s+){1,3})?(?:dizendo|avisando)",
+  "Portuguese: reported speech — cues after it are someone else's words.",
+  ["Meu professor disse que a partir de agora as provas serão online.", "Meu chefe mandou no Slack: sempre me copie."],
+  ["Diga-me a hora."]),
+R("closure.cue.rep.de", "de-reported-speech", "reported", "de",
+  r"(?:sagt|sagte|schrieb|schreibt|meint|meinte|hat\s+gesagt|hat\s+geschrieben|hat\s+mir\s+geschrieben)(?:\s+immer)?(?:,?\s+dass)?\s*[:,]?|(?:sagen|schreiben),?\s+dass|(?:mail|nachricht|brief)\s+(?:an\s+(?:\w+\s+){1,3})?(?:mit|dass|in\s+der)",
+  "German: reported speech — cues after it are someone else's words.",
+  ["Meine Oma sagt immer, man soll nie ohne Jacke rausgehen.", "Mein Chef hat geschrieben: ab sofort immer CC."],
+  ["Sag mir die Uhrzeit."]),
+R("closure.cue.rep.fr", "fr-reported-speech", "reported", "fr",
+  r"(?:dit|disait|a\s+dit|écrit|a\s+écrit|m'a\s+dit|m'a\s+écrit|nous\s+a\s+dit)(?:\s+que)?\s*:?|disant\s+que|(?:lui|leur)\s+(?:dire|écrire)\s+que|(?:mail|courriel|message|lettre)\s+(?:à\s+(?:\w+\s+){1,3})?(?:disant|pour\s+dire)",
+  "French: reported speech — cues after it are someone else's words.",
+  ["Ma sœur m'a dit de ne jamais l'appeler après 22h.", "Écris un courriel disant que désormais on commence à 9h."],
+  ["Dis-moi l'heure."]),
+R("closure.cue.rep.zh", "zh-reported-speech", "reported", "zh",
+  r"(?:他|她|他们|她们|老板|领导|同事|老师|妈妈|爸爸|朋友|客户|经理|主管|文档|README)(?:跟我|对我|和我)?(?:说|讲|要求|通知|写道|发消息说)|告诉(?:他|她|他们|她们|客户|大家|老板|同事)|(?:邮件|消息|通知)(?:里|中)?(?:说|写着)",
+  "Chinese: reported speech — cues after it are someone else's words.",
+  ["帮我写一封邮件告诉客户以后的交付时间会推迟。", "老板说以后谁再迟到就扣钱"],
+  ["我说以后都用中文"]),
 ]
 
 ids = {r["id"] for r in rules}

@@ -16,7 +16,9 @@
 //! you to delete X, don't"). A preference cue preceded by a negation ("I
 //! don't want you to remember…") counts as a boundary. A cue inside a
 //! quotation, a title or a `>` quoted line is someone else's words and is
-//! ignored ([`foreign_spans`]), unless the quotation is the whole message.
+//! ignored ([`foreign_spans`]), unless the quotation is the whole message;
+//! so is a cue after reported speech in its sentence ("my boss said that
+//! from now on…", "an email telling them that…": a `reported` rule).
 
 use palisade_common::negation::negation_before_in;
 use palisade_common::quotes::quoted_spans;
@@ -58,6 +60,9 @@ pub enum CueClass {
     Conflict,
     /// In an assistant reply: a step of the work reported as done.
     Progress,
+    /// Marks what follows in its sentence as someone else's words
+    /// ("my boss said that…", "an email telling them that…").
+    Reported,
 }
 
 impl CueClass {
@@ -73,6 +78,7 @@ impl CueClass {
             "temporary" => CueClass::Temporary,
             "conflict" => CueClass::Conflict,
             "progress" => CueClass::Progress,
+            "reported" => CueClass::Reported,
             _ => return None,
         })
     }
@@ -371,7 +377,9 @@ impl CueSet {
             let (offset, sentence) = prepare(raw);
             let trimmed = raw.get(offset..).unwrap_or("");
             let own = |at: usize| !inside(span.start + offset + raw_offset(trimmed, at));
-            let mut local: Vec<CueHit> = Vec::new();
+            let mut local: Vec<(usize, CueHit)> = Vec::new();
+            // Where reported speech starts: cues after it are not the user's.
+            let mut reported: Option<usize> = None;
             // A question suppresses stated preferences and boundaries; a true
             // hypothetical ("if", "what if", "suppose"), a disavowal or a
             // one-off scope suppresses governance statements too.
@@ -382,6 +390,10 @@ impl CueSet {
                 let Some(at) = self.find_in(cue, &sentence, own) else {
                     continue;
                 };
+                if cue.class == CueClass::Reported {
+                    reported = Some(reported.map_or(at, |r| r.min(at)));
+                    continue;
+                }
                 if cue.class == CueClass::Hypothetical {
                     if cue.question_only {
                         question = true;
@@ -409,14 +421,27 @@ impl CueSet {
                 } else {
                     cue.class
                 };
-                local.push(CueHit {
-                    rule: i,
-                    class,
-                    sentence: span,
-                    negated,
-                });
+                local.push((
+                    at,
+                    CueHit {
+                        rule: i,
+                        class,
+                        sentence: span,
+                        negated,
+                    },
+                ));
             }
             let cues = &self.cues;
+            let personal = |c: CueClass| {
+                matches!(
+                    c,
+                    CueClass::Preference | CueClass::Boundary | CueClass::Governance
+                )
+            };
+            if let Some(r) = reported {
+                local.retain(|(at, h)| *at < r || cues[h.rule].conditional || !personal(h.class));
+            }
+            let mut local: Vec<CueHit> = local.into_iter().map(|(_, h)| h).collect();
             if hypothetical {
                 local.retain(|h| {
                     cues[h.rule].conditional

@@ -423,6 +423,66 @@ const ERROR_OPENERS: &[&str] = &[
     "erro",
 ];
 
+/// Words that report a failure among the first words of a result text
+/// ("Memory full: remove an entry first", "Hindsight unavailable").
+const FAILURE_WORDS: &[&str] = &[
+    "full",
+    "failed",
+    "failure",
+    "error",
+    "disabled",
+    "unavailable",
+    "rejected",
+    "denied",
+    "refused",
+    "timeout",
+    "exceeded",
+    "exceeds",
+    "forbidden",
+    "unauthorized",
+];
+/// Past participles that "not" turns into a failure ("Entry not added").
+const NOT_DONE: &[&str] = &[
+    "saved",
+    "added",
+    "stored",
+    "written",
+    "updated",
+    "created",
+    "replaced",
+    "found",
+    "allowed",
+    "permitted",
+    "applied",
+    "patched",
+];
+
+/// The failure word among the first five words of `head` (lower case), or
+/// "not <done>" among its first six.
+fn failure_lead_in(head: &str) -> Option<&'static str> {
+    let words: Vec<&str> = head
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .take(6)
+        .collect();
+    for (i, w) in words.iter().enumerate().take(5) {
+        // "no error", "without failure", "0 failed" report success.
+        let cleared = i > 0
+            && words
+                .get(i - 1)
+                .is_some_and(|p| matches!(*p, "no" | "without" | "0" | "zero" | "never"));
+        if let Some(f) = FAILURE_WORDS.iter().find(|f| *f == w) {
+            if !cleared {
+                return Some(f);
+            }
+        }
+    }
+    words.windows(2).find_map(|p| match p {
+        ["not", done] => NOT_DONE.iter().find(|d| *d == done).map(|_| "not"),
+        _ => None,
+    })
+}
+
 /// Words that report a failure when they end a short lead-in with a colon:
 /// "Write failed: disk full", "Hindsight error: bank not found".
 const ERROR_LABELS: &[&str] = &[" failed:", " error:", " failed (", " failure:"];
@@ -448,6 +508,9 @@ fn text_outcome(t: &str) -> Outcome {
     }
     if ERROR_LABELS.iter().any(|l| head_words.contains(l)) {
         return Outcome::Failed("result text reports a failure in its lead-in".into());
+    }
+    if let Some(word) = failure_lead_in(&head_words) {
+        return Outcome::Failed(format!("result text opens with {word:?}"));
     }
     for opener in [
         "错误",
@@ -516,13 +579,24 @@ fn object_outcome(map: &Map<String, Value>) -> Outcome {
             return Outcome::Failed(format!("{key} is non-zero"));
         }
     }
-    if let Some(Value::String(s)) = map.get("status") {
+    for s in ["status", "result", "state", "outcome"]
+        .iter()
+        .filter_map(|k| map.get(*k).and_then(Value::as_str))
+    {
         let s = s.trim().to_ascii_lowercase();
         if matches!(
             s.as_str(),
             "error" | "failed" | "failure" | "fail" | "denied" | "rejected" | "aborted"
         ) {
             return Outcome::Failed(format!("status is {s:?}"));
+        }
+    }
+    // Without a flag, the tool's own message speaks: {"message": "Error: …"}.
+    for key in ["result", "message"] {
+        if let Some(Value::String(t)) = map.get(key) {
+            if let Outcome::Failed(why) = text_outcome(t.trim()) {
+                return Outcome::Failed(format!("{key}: {why}"));
+            }
         }
     }
     Outcome::Succeeded
@@ -669,6 +743,10 @@ impl RetentionPolicy {
                 None => rest.to_owned(),
             });
         let raw = expanded.unwrap_or(raw);
+        let user_dir = home.as_deref().and_then(user_dir_of);
+        let raw = expand_tilde(raw, user_dir.as_deref());
+        let cwd = cwd.map(|c| expand_tilde(c.trim().replace('\\', "/"), user_dir.as_deref()));
+        let cwd = cwd.as_deref();
         let rest: Vec<String> = if is_absolute(&raw) {
             self.home_relative(&normalize_abs(&raw), home.as_deref())?
         } else if let Some(cwd) = cwd
@@ -730,6 +808,31 @@ impl RetentionPolicy {
                 }
             }
         }
+    }
+}
+
+/// The user's directory `~` stands for, read off an absolute home: the
+/// part before its `.hermes` component (`/home/u/.hermes/profiles/w` →
+/// `/home/u`), else `/home/<user>` or `/Users/<user>`.
+fn user_dir_of(home: &str) -> Option<String> {
+    if !home.starts_with('/') {
+        return None;
+    }
+    let comps: Vec<&str> = home.split('/').filter(|c| !c.is_empty()).collect();
+    let n = match comps.iter().position(|c| *c == ".hermes") {
+        Some(i) => i,
+        None if comps.len() >= 2 && matches!(comps.first(), Some(&"home") | Some(&"Users")) => 2,
+        None => return None,
+    };
+    Some(format!("/{}", comps.get(..n)?.join("/")))
+}
+
+/// `~` or `~/…` with the user's directory when it is known.
+fn expand_tilde(p: String, user_dir: Option<&str>) -> String {
+    match user_dir {
+        Some(dir) if p == "~" => dir.to_owned(),
+        Some(dir) if p.starts_with("~/") => format!("{dir}{}", &p[1..]),
+        _ => p,
     }
 }
 
