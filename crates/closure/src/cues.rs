@@ -242,7 +242,7 @@ impl CueSet {
                 (_, Script::Unspaced) => format!("(?i)(?:{})", r.pattern),
             };
             let regex = Regex::new(&source).map_err(|e| err(format!("bad pattern: {e}")))?;
-            sources.push(source);
+            sources.push(format!("(?i)(?:{})", prefilter_pattern(&r.pattern)));
             cues.push(Cue {
                 id: r.id,
                 name: r.name,
@@ -261,20 +261,7 @@ impl CueSet {
                 question_only: r.question_only,
             });
         }
-        // Sentence anchors make no sense for the whole-text prefilter, so
-        // they are dropped; a pattern with a negated class (`[^…]`), whose
-        // `^` must stay, is always checked instead (empty prefilter).
-        let pre: Vec<String> = sources
-            .iter()
-            .map(|s| {
-                if s.contains("[^") {
-                    String::new()
-                } else {
-                    s.replace('^', "")
-                }
-            })
-            .collect();
-        let prefilter = RegexSet::new(&pre).map_err(|e| CueError {
+        let prefilter = RegexSet::new(&sources).map_err(|e| CueError {
             id: String::new(),
             message: format!("prefilter: {e}"),
         })?;
@@ -462,6 +449,67 @@ impl CueSet {
     }
 }
 
+/// A cheap superset of `pattern` for the whole-text prefilter: anchors and
+/// word boundaries dropped (they make no sense on the whole text), and every
+/// character class (`\w`, `\S`, `\p{Han}`, `[^。]`, …) widened to "any
+/// character". What is left is mostly literals, which keeps the set's
+/// automaton small; a rule's own regex decides afterwards.
+fn prefilter_pattern(pattern: &str) -> String {
+    const ANY: &str = "(?s:.)";
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('b' | 'B') => {}
+                Some('w' | 'W' | 's' | 'S' | 'd' | 'D') => out.push_str(ANY),
+                Some('p' | 'P') => {
+                    if chars.peek() == Some(&'{') {
+                        for x in chars.by_ref() {
+                            if x == '}' {
+                                break;
+                            }
+                        }
+                    } else {
+                        chars.next();
+                    }
+                    out.push_str(ANY);
+                }
+                Some(x) => {
+                    out.push('\\');
+                    out.push(x);
+                }
+                None => out.push('\\'),
+            },
+            '[' => {
+                // Skip to the class's closing bracket (a `]` right after the
+                // opening `[` or `[^` is a literal, as is an escaped one).
+                let mut first = true;
+                while let Some(x) = chars.next() {
+                    match x {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '^' if first => continue,
+                        ']' if !first => break,
+                        _ => {}
+                    }
+                    first = false;
+                }
+                out.push_str(ANY);
+            }
+            '^' | '$' => {}
+            '(' if chars.peek() == Some(&'?') => {
+                // `(?-u:\b)`: a group of flags around a boundary; keep the
+                // group, the boundary inside is dropped above.
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Spans of `text` that hold someone else's words: quotations (straight,
 /// curly, single, corner brackets, backticks, guillemets, low-high quotes)
 /// and lines quoted with `>`. Sorted, non-overlapping. When nothing but
@@ -590,6 +638,27 @@ mod tests {
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// The prefilter must never hide a rule: each example matches the
+    /// rule's widened prefilter pattern too.
+    #[test]
+    fn prefilter_is_a_superset_of_every_rule() {
+        let set = CueSet::builtin();
+        for (i, cue) in set.cues().iter().enumerate() {
+            for ex in &cue.examples {
+                let (_, prepared) = prepare(ex);
+                assert!(
+                    set.prefilter.matches(&prepared).matched(i),
+                    "{}: prefilter misses {ex:?}",
+                    cue.id
+                );
+            }
+        }
+        assert_eq!(
+            prefilter_pattern(r"^a\w+[^。]{0,3}\p{Han}(?-u:\b)$"),
+            "a(?s:.)+(?s:.){0,3}(?s:.)(?-u:)"
+        );
     }
 
     #[test]
