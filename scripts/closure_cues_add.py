@@ -202,10 +202,10 @@ R("closure.cue.pref.pt.remember", "pt-remember", "preference", "pt",
   "Portuguese: a request to remember or note something.",
   ["Lembra que sou vegetariana.", "Anota que a reunião mudou."], ["Lembro quando usávamos Jenkins."], explicit=True),
 R("closure.cue.pref.pt.prefer", "pt-prefer", "preference", "pt",
-  r"prefiro|quero\s+(?:respostas|sempre)|gosto\s+mais\s+de|me\s+chame\s+de|meu\s+nome\s+é|meu\s+(?:fuso(?:\s+horário)?|aniversário|e-?mail|telefone)\s+é|"
+  r"prefiro|quero\s+(?:respostas|sempre)|gosto\s+mais\s+de|me\s+chame\s+de|me\s+chamo|(?:pode|podem)\s+me\s+chamar\s+de|chame-me\s+de|meu\s+nome\s+é|meu\s+(?:fuso(?:\s+horário)?|aniversário|e-?mail|telefone)\s+é|"
   r"sou\s+(?:vegetarian[oa]|vegan[oa]|alérgic[oa]|daltônic[oa]|canhot[oa])|moro\s+em",
   "Portuguese: a stated personal preference or fact.",
-  ["Prefiro respostas curtas.", "Me chame de Bia."], ["Você prefere qual?"]),
+  ["Prefiro respostas curtas.", "Me chame de Bia.", "Me chamo Rodrigo, mas pode me chamar de Digo."], ["Você prefere qual?"]),
 R("closure.cue.bnd.pt", "pt-boundary", "boundary", "pt",
   r"(?:nunca|jamais)\s+(?:mais\s+)?(?:(?:me|te|se|lhe|o|a|os|as)\s+)?(?:mexa|toque|apague|delete|envie|mande|publique|compartilhe|use|guarde|salve|faça|rode|execute|suba|altere|mude|instale|poste|coloque|passe|diga|fale|grave)|"
   r"não\s+(?:(?:me|te|lhe|o|a)\s+)?(?:mexa|toque|apague|delete|envie|mande|publique|compartilhe|guarde|salve|faça|rode|execute|suba|altere|mude|instale|poste|coloque|grave|lembre|anote)|"
@@ -262,11 +262,11 @@ R("closure.cue.pref.de.prefer", "de-prefer", "preference", "de",
   "German: a stated personal preference or fact.",
   ["Ich bevorzuge kurze Antworten.", "Nenn mich Kathi."], ["Was bevorzugst du?"]),
 R("closure.cue.bnd.de", "de-boundary", "boundary", "de",
-  r"^(?:(?:und|aber|bitte|also)[,]?\s+)*\w+\s+(?:(?:bitte|mir|mich|du|das|die|den|dem|es)\s+)?(?:niemals|nie(?:\s+wieder|\s+mehr)?|auf\s+keinen\s+fall)|"
+  r"^(?:(?:und|aber|bitte|also)[,]?\s+)*(?:nie\s+wieder|nie\s+mehr|niemals|auf\s+keinen\s+fall)|^(?:(?:und|aber|bitte|also)[,]?\s+)*\w+\s+(?:(?:bitte|mir|mich|du|das|die|den|dem|es)\s+)?(?:niemals|nie(?:\s+wieder|\s+mehr)?|auf\s+keinen\s+fall)|"
   r"^(?:(?:und|aber|bitte|also)[,]?\s+)*\w+\s+(?:(?:bitte|mir|mich|du)\s+)?(?:keine?[nmrs]?|nicht)\s+(?:\S+\s+){0,3}?mehr|(?:du\s+)?(?:darfst|sollst)\s+(?:\w+\s+){0,3}?(?:niemals|nie|nicht|keine?\w*)|tu\s+(?:es|das)\s+nicht|ohne\s+(?:mich\s+)?(?:vorher\s+)?(?:zu\s+)?fragen|ohne\s+dass\s+ich|"
   r"frag(?:e)?\s+mich\s+(?:bitte\s+)?(?:immer\s+)?(?:vorher|zuerst|erst|bevor)|(?:nicht|nie)\s+(?:speichern|merken|notieren|aufschreiben)|hör\s+nicht\s+auf\s+mich",
   "German: a prohibition or limit addressed to the agent.",
-  ["Schick niemals E-Mails in meinem Namen raus.", "Tu es nicht.", "Du darfst das nie löschen.", "Verwende bitte keine Anglizismen mehr."],
+  ["Schick niemals E-Mails in meinem Namen raus.", "Tu es nicht.", "Du darfst das nie löschen.", "Verwende bitte keine Anglizismen mehr.", "Nie wieder Termine am Freitag einplanen, bitte."],
   ["Ich war nie in Paris.", "Das habe ich niemals gesagt."], explicit=True),
 R("closure.cue.bnd.de.conditional", "de-if-I-ever-say", "boundary", "de",
   r"(?:falls|wenn|sollte)\s+ich\s+(?:(?:dir|dich|euch|sie)\s+)?(?:jemals|irgendwann|mal|eines\s+tages|später)\s+(?:\S+\s+){0,3}?(?:sage|sagen|bitte|bitten|verlange|schreibe)|selbst\s+wenn\s+ich|auch\s+wenn\s+ich\s+(?:dir\s+)?(?:später\s+)?(?:sage|bitte|darum\s+bitte)",
