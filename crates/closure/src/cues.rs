@@ -13,8 +13,9 @@
 //! remember…?", "That doesn't mean I always want…", "…for this task",
 //! "这次…") is ignored — except a `conditional` rule, a standing instruction
 //! phrased as a condition on what the user will say later ("If I ever tell
-//! you to delete X, don't"). A preference cue preceded by a negation ("I
-//! don't want you to remember…") counts as a boundary. A cue inside a
+//! you to delete X, don't"). An explicit request preceded by a negation ("I
+//! don't want you to remember…") counts as a boundary; a negated statement
+//! of taste or fact ("I don't prefer either") is no cue at all. A cue inside a
 //! quotation, a title or a `>` quoted line is someone else's words and is
 //! ignored ([`foreign_spans`]), unless the quotation is the whole message;
 //! so is a cue after reported speech in its sentence ("my boss said that
@@ -400,6 +401,16 @@ impl CueSet {
                     && matches!(cue.class, CueClass::Preference | CueClass::Boundary)
                     && negation_before_in(&sentence[clause_start..], at - clause_start, 4, 3)
                         .is_some();
+                // A negated request ("don't remember…", "no recuerdes…") is
+                // a boundary; a negated statement of taste or fact ("I don't
+                // prefer either", "not that I prefer tabs") is no candidate.
+                if negated
+                    && cue.class == CueClass::Preference
+                    && !cue.explicit
+                    && cue.when_negated.is_none()
+                {
+                    continue;
+                }
                 let class = if negated {
                     cue.when_negated.unwrap_or(match cue.class {
                         CueClass::Preference => CueClass::Boundary,
