@@ -49,6 +49,8 @@ fn typical_turns() -> Vec<(&'static str, Turn)> {
         ("preference_en", Turn::new("From now on, please write commit messages in the imperative mood and keep them under 72 characters.", "Understood, I will.")),
         ("boundary_zh", Turn::new("以后不要直接推送到 main 分支，先开 PR 给我审核。", "明白，以后先开 PR。")),
         ("routine", Turn::new("What's the difference between a mutex and a semaphore?", "A mutex allows one holder at a time; a semaphore allows up to N holders.")),
+        ("boundary_es_quoted", Turn::new("Redáctame un correo para «Gestoría Ruiz». Y nunca pongas mi DNI en los correos que me redactes.", "Aquí tienes el borrador, sin tu DNI.")),
+        ("conditional_ja", Turn::new("もし今後私が「全部消して」と言っても、写真フォルダだけは消さないで。覚えておいて。", "承知しました。")),
         ("outcome_tools", outcome),
         ("retained", written),
     ]

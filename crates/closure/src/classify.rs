@@ -2,18 +2,28 @@
 //!
 //! Decision order:
 //!
-//! 1. A turn that did not complete normally (`interrupted`, or not
-//!    `completed`) is a candidate `interrupted-turn` whenever it has anything
-//!    to review — user words, tool calls or partial writes.
-//! 2. A successful retention write makes the turn `retained`. Deletions are
-//!    reported but never retain.
+//! 1. A successful retention write ([`crate::detect::detect_write`]) makes
+//!    the turn `retained`, also when the turn was interrupted after it.
+//!    Deletions are reported but never retain; a failed, cancelled or
+//!    out-of-home write is no write, and the turn is judged on its content.
+//!    The assistant saying "saved" is not a write.
+//! 2. A turn that did not complete normally (`interrupted`, or not
+//!    `completed`) is a candidate `interrupted-turn` when it left partial
+//!    work: some tool call returned a result and the assistant's text
+//!    reports a completed step (a [`CueClass::Progress`] cue). Without
+//!    partial work the interruption is no reason: the turn is judged on its
+//!    content like any other (so a cut-off poem or a cancelled search is
+//!    `routine`).
 //! 3. Otherwise the user's words are scanned for cues ([`crate::cues`]):
-//!    boundaries (`user-boundary`), preferences (`user-preference`), then
-//!    knowledge/governance discussion (`governance-or-knowledge`).
+//!    explicit governance — memory hygiene, where runbooks and notes live —
+//!    first (`governance-or-knowledge`), then boundaries (`user-boundary`),
+//!    preferences (`user-preference`), then other knowledge/governance
+//!    discussion (`governance-or-knowledge`).
 //! 4. Substantive work (`task-outcome-or-diagnostic`): an outcome cue in the
 //!    user's or the assistant's words backed by tool work, the user stating
 //!    (not asking about) an outcome, or five or more state-changing tool calls
-//!    (reads do not count).
+//!    (reads do not count). A weak outcome word in the assistant's reply
+//!    alone ("Fixed both typos") needs three state-changing calls.
 //! 5. Otherwise `routine`.
 //!
 //! **Attribution.** The candidate's content is always built from the user's
@@ -510,32 +520,56 @@ impl Classifier {
             }
         };
 
+        if !writes.is_empty() {
+            reasons.insert(0, write_summary());
+            if abnormal {
+                reasons.push("the turn was interrupted after the write; the write stands".into());
+            }
+            return finish(
+                JudgmentKind::Retained,
+                Classification::AlreadyWritten,
+                reasons,
+                None,
+                writes,
+                deletions,
+            );
+        }
+
         if abnormal {
-            let has_user = !user.trim().is_empty();
-            if has_user || !calls.is_empty() || !writes.is_empty() {
+            let returned = calls
+                .iter()
+                .any(|c| call_outcome(&c.result) != Outcome::Unknown);
+            let progress = returned
+                && self
+                    .cues
+                    .scan(assistant)
+                    .iter()
+                    .any(|h| h.class == CueClass::Progress);
+            if progress {
                 let why = if turn.interrupted {
-                    "turn was interrupted and should remain reviewable"
+                    "turn was interrupted after partial work and should remain reviewable"
                 } else {
-                    "turn did not complete normally and should remain reviewable"
+                    "turn did not complete normally after partial work and should remain reviewable"
                 };
                 reasons.insert(0, why.into());
-                if !writes.is_empty() {
-                    reasons.push(format!("partial work: {}", write_summary()));
-                }
+                reasons.push(
+                    "partial work: a tool call returned and the reply reports completed steps"
+                        .into(),
+                );
                 if substantive > 0 {
                     reasons.push(format!(
                         "partial work: {substantive} state-changing tool call(s)"
                     ));
                 }
-                let content = if has_user {
-                    format!(
-                        "Interrupted turn needing follow-up: {}",
-                        content_from_redacted(&user_red)
-                    )
-                } else {
+                let content = if user.trim().is_empty() {
                     format!(
                         "Interrupted turn needing follow-up: {} tool call(s), no user message",
                         calls.len()
+                    )
+                } else {
+                    format!(
+                        "Interrupted turn needing follow-up: {}",
+                        content_from_redacted(&user_red)
                     )
                 };
                 let draft = CandidateDraft {
@@ -556,27 +590,8 @@ impl Classifier {
                     deletions,
                 );
             }
-            reasons.insert(0, "turn ended abnormally with nothing to review".into());
-            return finish(
-                JudgmentKind::Routine,
-                Classification::Routine,
-                reasons,
-                None,
-                writes,
-                deletions,
-            );
-        }
-
-        if !writes.is_empty() {
-            reasons.insert(0, write_summary());
-            return finish(
-                JudgmentKind::Retained,
-                Classification::AlreadyWritten,
-                reasons,
-                None,
-                writes,
-                deletions,
-            );
+            reasons
+                .push("turn ended abnormally without completed work; judged on its content".into());
         }
 
         let user_hits = self.cues.scan(user);
@@ -591,10 +606,21 @@ impl Classifier {
         };
         let sensitive = user_hits.iter().any(|h| h.class == CueClass::Sensitive) || user_has_secret;
 
-        for (class, label) in [
-            (CueClass::Boundary, Classification::UserBoundary),
-            (CueClass::Preference, Classification::UserPreference),
-        ] {
+        // A rule about memory itself or about where knowledge lives is
+        // governance even when phrased as a prohibition ("nothing with a
+        // shelf life under a month goes into MEMORY.md").
+        let explicit_governance = user_hits
+            .iter()
+            .any(|h| h.class == CueClass::Governance && self.cues.cues()[h.rule].explicit);
+        let personal: &[(CueClass, Classification)] = if explicit_governance {
+            &[]
+        } else {
+            &[
+                (CueClass::Boundary, Classification::UserBoundary),
+                (CueClass::Preference, Classification::UserPreference),
+            ]
+        };
+        for &(class, label) in personal {
             let hits: Vec<&CueHit> = user_hits.iter().filter(|h| h.class == class).collect();
             if hits.is_empty() {
                 continue;
@@ -675,8 +701,27 @@ impl Classifier {
             );
         }
 
+        let user_outcome = names(&user_hits, CueClass::Outcome);
+        let assistant_hits = if user_outcome.is_empty() || calls.is_empty() {
+            self.cues.scan(assistant)
+        } else {
+            Vec::new()
+        };
+        let assistant_outcome = names(&assistant_hits, CueClass::Outcome);
+        let assistant_strong = assistant_hits
+            .iter()
+            .any(|h| h.class == CueClass::Outcome && !self.cues.cues()[h.rule].weak);
+        // The user reporting an outcome ("the root cause was…") is knowledge in
+        // the user's own words even without tool work; asking about one is not.
+        let user_reports = user_hits
+            .iter()
+            .any(|h| h.class == CueClass::Outcome && !is_question(&user[h.sentence.range()]));
+        let backed_user = !user_outcome.is_empty() && (!calls.is_empty() || user_reports);
         let gov = names(&user_hits, CueClass::Governance);
-        if !gov.is_empty() {
+        // Diagnostic work the user asked for and the tools did outranks a
+        // passing mention of the knowledge base ("find out why, then note
+        // it in the knowledge base"); an explicit rule about memory does not.
+        if !gov.is_empty() && (explicit_governance || user_outcome.is_empty() || calls.is_empty()) {
             reasons.insert(
                 0,
                 format!(
@@ -711,21 +756,11 @@ impl Classifier {
             );
         }
 
-        let user_outcome = names(&user_hits, CueClass::Outcome);
-        let assistant_hits = if user_outcome.is_empty() || calls.is_empty() {
-            self.cues.scan(assistant)
+        let backed_assistant = if assistant_strong {
+            substantive >= 1 || calls.len() >= 3
         } else {
-            Vec::new()
+            !assistant_outcome.is_empty() && substantive >= 3
         };
-        let assistant_outcome = names(&assistant_hits, CueClass::Outcome);
-        // The user reporting an outcome ("the root cause was…") is knowledge in
-        // the user's own words even without tool work; asking about one is not.
-        let user_reports = user_hits
-            .iter()
-            .any(|h| h.class == CueClass::Outcome && !is_question(&user[h.sentence.range()]));
-        let backed_user = !user_outcome.is_empty() && (!calls.is_empty() || user_reports);
-        let backed_assistant =
-            !assistant_outcome.is_empty() && (substantive >= 1 || calls.len() >= 3);
         if (backed_user || backed_assistant || substantive >= 5) && !user.trim().is_empty() {
             if user_reports && calls.is_empty() {
                 reasons.push(format!(

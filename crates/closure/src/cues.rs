@@ -3,17 +3,27 @@
 //! The rules live in `data/cues.json` (compiled in), one object per rule with
 //! `id`, `name`, `class`, `lang`, `pattern`, `description`, `examples` and
 //! `negative_examples`; a test proves every example matches its rule and no
-//! negative example does. English patterns match whole words only (so
-//! "preview" is not "review" and "important" is not "port"); Chinese patterns
-//! match as written, since Chinese has no spaces between words.
+//! negative example does. Languages: `en`, `es`, `pt`, `de`, `fr` (patterns
+//! match whole words only, so "preview" is not "review" and "important" is
+//! not "port"), `zh` and `ja` (patterns match as written, since these
+//! languages have no spaces between words).
 //!
-//! Text is scanned sentence by sentence. A cue in a hypothetical, question
-//! or one-off sentence ("If I said I prefer tea…", "Do you remember…?",
-//! "…for this task", "这次…") is ignored; a
-//! preference cue preceded by a negation ("I don't want you to remember…")
-//! counts as a boundary.
+//! Text is scanned sentence by sentence. A cue in a hypothetical, question,
+//! disavowed or one-off sentence ("If I said I prefer tea…", "Do you
+//! remember…?", "That doesn't mean I always want…", "…for this task",
+//! "这次…") is ignored — except a `conditional` rule, a standing instruction
+//! phrased as a condition on what the user will say later ("If I ever tell
+//! you to delete X, don't"). An explicit request preceded by a negation ("I
+//! don't want you to remember…") counts as a boundary; a negated statement
+//! of taste or fact ("I don't prefer either") is no cue at all. A cue inside a
+//! quotation, a title or a `>` quoted line is someone else's words and is
+//! ignored ([`foreign_spans`]), unless the quotation is the whole message;
+//! so is a cue after reported speech in its sentence ("my boss said that
+//! from now on…", "an email telling them that…": a `reported` rule).
 
-use palisade_common::negation::negation_before;
+use palisade_common::negation::negation_before_in;
+use palisade_common::quotes::quoted_spans;
+use palisade_common::quotes_intl::intl_quoted_spans;
 use palisade_common::span::Span;
 use palisade_common::text::sentences;
 use regex::{Regex, RegexSet};
@@ -49,6 +59,11 @@ pub enum CueClass {
     Temporary,
     /// A change or contradiction.
     Conflict,
+    /// In an assistant reply: a step of the work reported as done.
+    Progress,
+    /// Marks what follows in its sentence as someone else's words
+    /// ("my boss said that…", "an email telling them that…").
+    Reported,
 }
 
 impl CueClass {
@@ -63,6 +78,8 @@ impl CueClass {
             "sensitive" => CueClass::Sensitive,
             "temporary" => CueClass::Temporary,
             "conflict" => CueClass::Conflict,
+            "progress" => CueClass::Progress,
+            "reported" => CueClass::Reported,
             _ => return None,
         })
     }
@@ -88,6 +105,27 @@ struct RawRule {
     exclude: Vec<String>,
     #[serde(default)]
     question_only: bool,
+    #[serde(default)]
+    conditional: bool,
+    #[serde(default)]
+    weak: bool,
+}
+
+/// How a rule's pattern is anchored, by language.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Script {
+    /// Words separated by spaces: whole-word matching.
+    Spaced,
+    /// No spaces between words (Chinese, Japanese): matched as written.
+    Unspaced,
+}
+
+fn script(lang: &str) -> Option<Script> {
+    match lang {
+        "en" | "es" | "pt" | "de" | "fr" => Some(Script::Spaced),
+        "zh" | "ja" => Some(Script::Unspaced),
+        _ => None,
+    }
 }
 
 /// One compiled cue rule.
@@ -99,7 +137,7 @@ pub struct Cue {
     pub name: String,
     /// What it signals.
     pub class: CueClass,
-    /// `en` or `zh`.
+    /// `en`, `es`, `pt`, `de`, `fr`, `zh` or `ja`.
     pub lang: String,
     /// What it means.
     pub description: String,
@@ -111,6 +149,13 @@ pub struct Cue {
     pub explicit: bool,
     /// The class a negated match turns into (`None`: the same class).
     pub when_negated: Option<CueClass>,
+    /// A standing instruction phrased as a condition on what the user will
+    /// say later: hypothetical markers in its sentence do not cancel it.
+    pub conditional: bool,
+    /// A weak signal (an outcome word such as "fixed"): it needs more tool
+    /// work behind it than a strong one.
+    pub weak: bool,
+    script: Script,
     regex: Regex,
     exclude: Vec<String>,
     question_only: bool,
@@ -181,16 +226,24 @@ impl CueSet {
                     CueClass::parse(s).ok_or_else(|| err(format!("unknown when_negated {s:?}")))?,
                 ),
             };
-            let source = match r.lang.as_str() {
+            let script =
+                script(&r.lang).ok_or_else(|| err(format!("unknown lang {:?}", r.lang)))?;
+            let source = match (r.lang.as_str(), script) {
                 // ASCII word boundaries: Unicode `\b` forces the slow
                 // engine on non-ASCII text, and CJK next to a Latin word
                 // is a boundary either way.
-                "en" => format!(r"(?i)(?-u:\b)(?:{})(?:(?-u:\b)|$)", r.pattern),
-                "zh" => format!("(?i)(?:{})", r.pattern),
-                other => return Err(err(format!("unknown lang {other:?}"))),
+                ("en", _) => format!(r"(?i)(?-u:\b)(?:{})(?:(?-u:\b)|$)", r.pattern),
+                // Accented letters (é, ü, ç) are not ASCII word characters,
+                // so the boundary is spelled out as "not a letter or digit"
+                // and the cue itself is the `c` group.
+                (_, Script::Spaced) => format!(
+                    r"(?i)(?:^|[^\p{{L}}\p{{N}}_])(?P<c>(?:{}))(?:[^\p{{L}}\p{{N}}_]|$)",
+                    r.pattern
+                ),
+                (_, Script::Unspaced) => format!("(?i)(?:{})", r.pattern),
             };
             let regex = Regex::new(&source).map_err(|e| err(format!("bad pattern: {e}")))?;
-            sources.push(source);
+            sources.push(format!("(?i)(?:{})", prefilter_pattern(&r.pattern)));
             cues.push(Cue {
                 id: r.id,
                 name: r.name,
@@ -201,25 +254,15 @@ impl CueSet {
                 negative_examples: r.negative_examples,
                 explicit: r.explicit,
                 when_negated,
+                conditional: r.conditional,
+                weak: r.weak,
+                script,
                 regex,
                 exclude: r.exclude.iter().map(|w| w.to_lowercase()).collect(),
                 question_only: r.question_only,
             });
         }
-        // Sentence anchors make no sense for the whole-text prefilter, so
-        // they are dropped; a pattern with a negated class (`[^…]`), whose
-        // `^` must stay, is always checked instead (empty prefilter).
-        let pre: Vec<String> = sources
-            .iter()
-            .map(|s| {
-                if s.contains("[^") {
-                    String::new()
-                } else {
-                    s.replace('^', "")
-                }
-            })
-            .collect();
-        let prefilter = RegexSet::new(&pre).map_err(|e| CueError {
+        let prefilter = RegexSet::new(&sources).map_err(|e| CueError {
             id: String::new(),
             message: format!("prefilter: {e}"),
         })?;
@@ -261,19 +304,23 @@ impl CueSet {
             return false;
         };
         let (_, sentence) = prepare(text);
-        self.find_in(cue, &sentence).is_some()
+        self.find_in(cue, &sentence, |_| true).is_some()
     }
 
-    fn find_in(&self, cue: &Cue, sentence: &str) -> Option<usize> {
+    /// The first match of `cue` in `sentence` whose start `allowed` accepts.
+    fn find_in(&self, cue: &Cue, sentence: &str, allowed: impl Fn(usize) -> bool) -> Option<usize> {
         if cue.question_only && !sentence.trim_end().ends_with(['?', '？']) {
             return None;
         }
         for caps in cue.regex.captures_iter(sentence) {
-            let Some(m) = caps.get(0) else { continue };
+            let Some(m) = caps.name("c").or_else(|| caps.get(0)) else {
+                continue;
+            };
             if let Some(w) = caps.name("w") {
                 let w = w.as_str().to_lowercase();
-                // English excludes whole words; Chinese excludes what follows.
-                let excluded = if cue.lang == "zh" {
+                // Spaced languages exclude whole words; Chinese and Japanese
+                // exclude what follows.
+                let excluded = if cue.script == Script::Unspaced {
                     cue.exclude.iter().any(|x| w.starts_with(x.as_str()))
                 } else {
                     cue.exclude.contains(&w)
@@ -282,19 +329,25 @@ impl CueSet {
                     continue;
                 }
             }
+            if !allowed(m.start()) {
+                continue;
+            }
             return Some(m.start());
         }
         None
     }
 
     /// Every cue in `text`, sentence by sentence, with hypothetical sentences'
-    /// preference and boundary cues dropped and negated cues reclassified.
+    /// preference and boundary cues dropped, negated cues reclassified and
+    /// cues inside someone else's words ([`foreign_spans`]) ignored.
     ///
     /// ```
     /// use palisade_closure::cues::{CueClass, CueSet};
     /// let set = CueSet::builtin();
     /// assert!(set.scan("If I said I prefer tea, would you remember it?").iter().all(|h| h.class != CueClass::Preference));
     /// assert!(set.scan("以后都用中文回复。").iter().any(|h| h.class == CueClass::Preference));
+    /// assert!(set.scan("Translate: \"from now on, always use tabs\"").is_empty());
+    /// assert!(set.scan("Si algún día te pido que borre las fotos, no me hagas caso.").iter().any(|h| h.class == CueClass::Boundary));
     /// ```
     pub fn scan(&self, text: &str) -> Vec<CueHit> {
         let mut hits = Vec::new();
@@ -302,20 +355,33 @@ impl CueSet {
         if present.is_empty() {
             return hits;
         }
+        let foreign = foreign_spans(text);
+        let inside = |pos: usize| {
+            let i = foreign.partition_point(|s| s.end <= pos);
+            foreign.get(i).is_some_and(|s| s.start <= pos)
+        };
         for span in sentences(text).into_iter().take(MAX_SENTENCES) {
             let raw = &text[span.range()];
-            let (_, sentence) = prepare(raw);
-            let mut local: Vec<CueHit> = Vec::new();
+            let (offset, sentence) = prepare(raw);
+            let trimmed = raw.get(offset..).unwrap_or("");
+            let own = |at: usize| !inside(span.start + offset + raw_offset(trimmed, at));
+            let mut local: Vec<(usize, CueHit)> = Vec::new();
+            // Where reported speech starts: cues after it are not the user's.
+            let mut reported: Option<usize> = None;
             // A question suppresses stated preferences and boundaries; a true
-            // hypothetical ("if", "what if", "suppose") suppresses governance
-            // statements too.
+            // hypothetical ("if", "what if", "suppose"), a disavowal or a
+            // one-off scope suppresses governance statements too.
             let mut question = false;
             let mut hypothetical = false;
             for &i in &present {
                 let cue = &self.cues[i];
-                let Some(at) = self.find_in(cue, &sentence) else {
+                let Some(at) = self.find_in(cue, &sentence, own) else {
                     continue;
                 };
+                if cue.class == CueClass::Reported {
+                    reported = Some(reported.map_or(at, |r| r.min(at)));
+                    continue;
+                }
                 if cue.class == CueClass::Hypothetical {
                     if cue.question_only {
                         question = true;
@@ -327,13 +393,24 @@ impl CueSet {
                 // A negation counts only inside the cue's own clause, so "not
                 // tabs, in all files" does not negate "in all files".
                 let clause_start = sentence[..at]
-                    .rfind([',', '，', ';', '；', ':', '：'])
+                    .rfind([',', '，', ';', '；', ':', '：', '、'])
                     .map_or(0, |i| {
                         i + sentence[i..].chars().next().map_or(1, char::len_utf8)
                     });
-                let negated = matches!(cue.class, CueClass::Preference | CueClass::Boundary)
-                    && negation_before(&sentence[clause_start..], at - clause_start, 4, 3)
+                let negated = !cue.conditional
+                    && matches!(cue.class, CueClass::Preference | CueClass::Boundary)
+                    && negation_before_in(&sentence[clause_start..], at - clause_start, 4, 3)
                         .is_some();
+                // A negated request ("don't remember…", "no recuerdes…") is
+                // a boundary; a negated statement of taste or fact ("I don't
+                // prefer either", "not that I prefer tabs") is no candidate.
+                if negated
+                    && cue.class == CueClass::Preference
+                    && !cue.explicit
+                    && cue.when_negated.is_none()
+                {
+                    continue;
+                }
                 let class = if negated {
                     cue.when_negated.unwrap_or(match cue.class {
                         CueClass::Preference => CueClass::Boundary,
@@ -342,27 +419,168 @@ impl CueSet {
                 } else {
                     cue.class
                 };
-                local.push(CueHit {
-                    rule: i,
-                    class,
-                    sentence: span,
-                    negated,
-                });
+                local.push((
+                    at,
+                    CueHit {
+                        rule: i,
+                        class,
+                        sentence: span,
+                        negated,
+                    },
+                ));
             }
+            let cues = &self.cues;
+            let personal = |c: CueClass| {
+                matches!(
+                    c,
+                    CueClass::Preference | CueClass::Boundary | CueClass::Governance
+                )
+            };
+            if let Some(r) = reported {
+                local.retain(|(at, h)| *at < r || cues[h.rule].conditional || !personal(h.class));
+            }
+            let mut local: Vec<CueHit> = local.into_iter().map(|(_, h)| h).collect();
             if hypothetical {
                 local.retain(|h| {
-                    !matches!(
-                        h.class,
-                        CueClass::Preference | CueClass::Boundary | CueClass::Governance
-                    )
+                    cues[h.rule].conditional
+                        || !matches!(
+                            h.class,
+                            CueClass::Preference | CueClass::Boundary | CueClass::Governance
+                        )
                 });
             } else if question {
-                local.retain(|h| !matches!(h.class, CueClass::Preference | CueClass::Boundary));
+                local.retain(|h| {
+                    cues[h.rule].conditional
+                        || !matches!(h.class, CueClass::Preference | CueClass::Boundary)
+                });
             }
             hits.extend(local);
         }
         hits
     }
+}
+
+/// A cheap superset of `pattern` for the whole-text prefilter: anchors and
+/// word boundaries dropped (they make no sense on the whole text), and every
+/// character class (`\w`, `\S`, `\p{Han}`, `[^。]`, …) widened to "any
+/// character". What is left is mostly literals, which keeps the set's
+/// automaton small; a rule's own regex decides afterwards.
+fn prefilter_pattern(pattern: &str) -> String {
+    const ANY: &str = "(?s:.)";
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('b' | 'B') => {}
+                Some('w' | 'W' | 's' | 'S' | 'd' | 'D') => out.push_str(ANY),
+                Some('p' | 'P') => {
+                    if chars.peek() == Some(&'{') {
+                        for x in chars.by_ref() {
+                            if x == '}' {
+                                break;
+                            }
+                        }
+                    } else {
+                        chars.next();
+                    }
+                    out.push_str(ANY);
+                }
+                Some(x) => {
+                    out.push('\\');
+                    out.push(x);
+                }
+                None => out.push('\\'),
+            },
+            '[' => {
+                // Skip to the class's closing bracket (a `]` right after the
+                // opening `[` or `[^` is a literal, as is an escaped one).
+                let mut first = true;
+                while let Some(x) = chars.next() {
+                    match x {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '^' if first => continue,
+                        ']' if !first => break,
+                        _ => {}
+                    }
+                    first = false;
+                }
+                out.push_str(ANY);
+            }
+            '^' | '$' => {}
+            '(' if chars.peek() == Some(&'?') => {
+                // `(?-u:\b)`: a group of flags around a boundary; keep the
+                // group, the boundary inside is dropped above.
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Spans of `text` that hold someone else's words: quotations (straight,
+/// curly, single, corner brackets, backticks, guillemets, low-high quotes)
+/// and lines quoted with `>`. Sorted, non-overlapping. When nothing but
+/// punctuation lies outside them, the quotation is the user's own message
+/// (pasted in quotes) and nothing is foreign.
+///
+/// ```
+/// use palisade_closure::cues::foreign_spans;
+/// let t = "Summarize this:\n> from now on always cc me\nThanks";
+/// let f = foreign_spans(t);
+/// assert_eq!(f.len(), 1);
+/// assert!(t[f[0].range()].contains("always cc me"));
+/// assert!(foreign_spans("\"Always use tabs.\"").is_empty());
+/// ```
+pub fn foreign_spans(text: &str) -> Vec<Span> {
+    let mut spans: Vec<Span> = quoted_spans(text).iter().map(|q| q.outer).collect();
+    spans.extend(intl_quoted_spans(text).iter().map(|q| q.outer));
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with('>') {
+            spans.push(Span::new(at, at + line.len()));
+        }
+        at += line.len();
+    }
+    spans.sort_unstable_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+    let mut merged: Vec<Span> = Vec::with_capacity(spans.len());
+    for s in spans {
+        match merged.last_mut() {
+            Some(last) if s.start < last.end => last.end = last.end.max(s.end),
+            _ => merged.push(s),
+        }
+    }
+    let mut outside = 0;
+    let mut prev = 0;
+    for s in &merged {
+        outside += count_words(text.get(prev..s.start).unwrap_or(""));
+        prev = s.end;
+    }
+    outside += count_words(text.get(prev..).unwrap_or(""));
+    if outside == 0 {
+        return Vec::new();
+    }
+    merged
+}
+
+fn count_words(s: &str) -> usize {
+    s.chars().filter(|c| c.is_alphanumeric()).take(1).count()
+}
+
+/// The byte offset in `trimmed` of byte `at` of its prepared form (where
+/// each `’` became a one-byte `'`).
+fn raw_offset(trimmed: &str, at: usize) -> usize {
+    let mut prepared = 0;
+    for (i, c) in trimmed.char_indices() {
+        if prepared >= at {
+            return i;
+        }
+        prepared += if c == '’' { 1 } else { c.len_utf8() };
+    }
+    trimmed.len()
 }
 
 /// Trim list markers and quote marks from a sentence and fold curly
@@ -414,23 +632,44 @@ mod tests {
     #[test]
     fn every_example_matches_and_no_negative_does() {
         let set = CueSet::builtin();
+        let mut failures = Vec::new();
         for (i, cue) in set.cues().iter().enumerate() {
-            assert!(!cue.examples.is_empty(), "{} has no examples", cue.id);
+            if cue.examples.is_empty() {
+                failures.push(format!("{} has no examples", cue.id));
+            }
             for ex in &cue.examples {
-                assert!(
-                    set.rule_matches(i, ex),
-                    "{}: example {ex:?} does not match",
-                    cue.id
-                );
+                if !set.rule_matches(i, ex) {
+                    failures.push(format!("{}: example {ex:?} does not match", cue.id));
+                }
             }
             for ex in &cue.negative_examples {
+                if set.rule_matches(i, ex) {
+                    failures.push(format!("{}: negative {ex:?} matches", cue.id));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// The prefilter must never hide a rule: each example matches the
+    /// rule's widened prefilter pattern too.
+    #[test]
+    fn prefilter_is_a_superset_of_every_rule() {
+        let set = CueSet::builtin();
+        for (i, cue) in set.cues().iter().enumerate() {
+            for ex in &cue.examples {
+                let (_, prepared) = prepare(ex);
                 assert!(
-                    !set.rule_matches(i, ex),
-                    "{}: negative {ex:?} matches",
+                    set.prefilter.matches(&prepared).matched(i),
+                    "{}: prefilter misses {ex:?}",
                     cue.id
                 );
             }
         }
+        assert_eq!(
+            prefilter_pattern(r"^a\w+[^。]{0,3}\p{Han}(?-u:\b)$"),
+            "a(?s:.)+(?s:.){0,3}(?s:.)(?-u:)"
+        );
     }
 
     #[test]

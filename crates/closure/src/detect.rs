@@ -206,7 +206,53 @@ impl WriteEvent {
     }
 }
 
-/// Detect a retention write (or deletion) in one tool call.
+/// The retention-write rule: what a call to `tool` with `action` does to
+/// retention, before its result and path are looked at.
+///
+/// | tool | action | effect |
+/// |---|---|---|
+/// | `memory` | `add`, `replace`, `update`, `append`, `set`, `create` | [`Effect::Retain`] |
+/// | `memory` | `remove`, `delete` | [`Effect::Delete`] |
+/// | `skill_manage` | `create`, `edit`, `patch`, `update`, `write_file` | [`Effect::Retain`] |
+/// | `skill_manage` | `delete`, `remove_file` | [`Effect::Delete`] |
+/// | `hindsight_retain` | any | [`Effect::Retain`] |
+/// | `write_file`, `patch` | any | [`Effect::Retain`] when the path is a retention path ([`RetentionPolicy::retention_path`]); a patch that only deletes files is [`Effect::Delete`] |
+/// | anything else | | `None` |
+///
+/// A deletion never counts as retention. Actions compare trimmed and in any
+/// case.
+///
+/// ```
+/// use palisade_closure::detect::{retention_effect, Effect};
+/// assert_eq!(retention_effect("memory", Some("Add")), Some(Effect::Retain));
+/// assert_eq!(retention_effect("skill_manage", Some("delete")), Some(Effect::Delete));
+/// assert_eq!(retention_effect("memory", Some("read")), None);
+/// assert_eq!(retention_effect("hindsight_retain", None), Some(Effect::Retain));
+/// assert_eq!(retention_effect("terminal", None), None);
+/// ```
+pub fn retention_effect(tool: &str, action: Option<&str>) -> Option<Effect> {
+    let action = action.map(|a| a.trim().to_ascii_lowercase());
+    let action = action.as_deref();
+    match tool.trim() {
+        "memory" => match action? {
+            "add" | "replace" | "update" | "append" | "set" | "create" => Some(Effect::Retain),
+            "remove" | "delete" => Some(Effect::Delete),
+            _ => None,
+        },
+        "skill_manage" => match action? {
+            "create" | "patch" | "edit" | "write_file" | "update" => Some(Effect::Retain),
+            "delete" | "remove_file" => Some(Effect::Delete),
+            _ => None,
+        },
+        "hindsight_retain" | "write_file" | "patch" => Some(Effect::Retain),
+        _ => None,
+    }
+}
+
+/// Detect a retention write (or deletion) in one tool call: the
+/// retention-write rule ([`retention_effect`]), a result that shows success
+/// ([`call_outcome`]) and, for file writes, a path inside the home's
+/// `knowledge/`, `memory/` or `memories/` ([`RetentionPolicy::retention_path`]).
 ///
 /// ```
 /// use palisade_closure::detect::{detect_write, Effect, RetentionPolicy, ToolCall};
@@ -237,11 +283,7 @@ pub fn detect_write(call: &ToolCall, policy: &RetentionPolicy) -> Option<WriteEv
     match name {
         "memory" => {
             let action = str_arg(args, &["action"])?.trim().to_ascii_lowercase();
-            let effect = match action.as_str() {
-                "add" | "replace" | "update" | "append" | "set" | "create" => Effect::Retain,
-                "remove" | "delete" => Effect::Delete,
-                _ => return None,
-            };
+            let effect = retention_effect(name, Some(&action))?;
             let mut ev = WriteEvent::new(WriteKind::Memory, name, effect);
             ev.action = Some(action);
             ev.target = str_arg(args, &["target"]).map(str::to_owned);
@@ -255,11 +297,7 @@ pub fn detect_write(call: &ToolCall, policy: &RetentionPolicy) -> Option<WriteEv
         }
         "skill_manage" => {
             let action = str_arg(args, &["action"])?.trim().to_ascii_lowercase();
-            let effect = match action.as_str() {
-                "create" | "patch" | "edit" | "write_file" | "update" => Effect::Retain,
-                "delete" | "remove_file" => Effect::Delete,
-                _ => return None,
-            };
+            let effect = retention_effect(name, Some(&action))?;
             let mut ev = WriteEvent::new(WriteKind::SkillManage, name, effect);
             ev.action = Some(action);
             ev.target = str_arg(args, &["name"]).map(str::to_owned);
@@ -301,22 +339,29 @@ pub fn detect_write(call: &ToolCall, policy: &RetentionPolicy) -> Option<WriteEv
     }
 }
 
-/// Judge a tool result.
+/// The write-success rule: judge a tool result.
 ///
-/// Null or blank is [`Outcome::Unknown`]. Text beginning with an error word
-/// (`Error`, `Failed`, `Traceback`, `Permission denied`, 错误, 失败 …) fails.
-/// An object fails when `success`/`ok` is false or `0`, `error` is truthy,
-/// `errors` is non-empty, an exit code is non-zero (number or numeric string),
-/// or `status` names a failure.
+/// | result | outcome |
+/// |---|---|
+/// | `null`, blank text | [`Outcome::Unknown`] (a cancelled call: never a write) |
+/// | `true` / `false` | succeeded / failed |
+/// | text holding a JSON object (compact or pretty-printed) | judged as that object |
+/// | other text beginning with an error word — `Error`, `Failed`, `Traceback`, `Permission denied`, 错误, 失败 … in any case | failed |
+/// | other text | succeeded (a plain confirmation such as `Entry replaced in MEMORY.md`) |
+/// | object with `success` / `ok` / `succeeded` | that flag decides, whatever else the object carries |
+/// | object without such a flag | failed when `error` is truthy, `errors` is non-empty, an exit code is non-zero (number or numeric string) or `status` names a failure; else succeeded |
 ///
 /// ```
 /// use palisade_closure::detect::{call_outcome, Outcome};
 /// use serde_json::json;
 /// assert_eq!(call_outcome(&json!({"success": true})), Outcome::Succeeded);
+/// assert_eq!(call_outcome(&json!({"success": true, "error": "near capacity"})), Outcome::Succeeded);
+/// assert!(matches!(call_outcome(&json!({"error": "rate limited"})), Outcome::Failed(_)));
 /// assert_eq!(call_outcome(&json!("done")), Outcome::Succeeded);
 /// assert!(matches!(call_outcome(&json!({"success": 0})), Outcome::Failed(_)));
+/// assert!(matches!(call_outcome(&json!("{\n  \"success\": false\n}")), Outcome::Failed(_)));
 /// assert!(matches!(call_outcome(&json!("{\"exit_code\": \"1\"}")), Outcome::Failed(_)));
-/// assert!(matches!(call_outcome(&json!("Error: disk full")), Outcome::Failed(_)));
+/// assert!(matches!(call_outcome(&json!("ERROR: timeout")), Outcome::Failed(_)));
 /// assert_eq!(call_outcome(&json!(null)), Outcome::Unknown);
 /// ```
 pub fn call_outcome(result: &Value) -> Outcome {
@@ -360,9 +405,91 @@ const ERROR_OPENERS: &[&str] = &[
     "denied",
     "refused",
     "invalid",
+    "fail",
+    "timeout",
+    "timed out",
+    "rejected",
+    "unauthorized",
+    "forbidden",
+    "aborted",
+    // The same in the other languages the closure cues read.
+    "fehler",
+    "fehlgeschlagen",
+    "erreur",
+    "échec",
+    "echec",
+    "falha",
+    "fallo",
+    "erro",
 ];
 
+/// Words that report a failure among the first words of a result text
+/// ("Memory full: remove an entry first", "Hindsight unavailable").
+const FAILURE_WORDS: &[&str] = &[
+    "full",
+    "failed",
+    "failure",
+    "error",
+    "disabled",
+    "unavailable",
+    "rejected",
+    "denied",
+    "refused",
+    "timeout",
+    "exceeded",
+    "exceeds",
+    "forbidden",
+    "unauthorized",
+];
+/// Past participles that "not" turns into a failure ("Entry not added").
+const NOT_DONE: &[&str] = &[
+    "saved",
+    "added",
+    "stored",
+    "written",
+    "updated",
+    "created",
+    "replaced",
+    "found",
+    "allowed",
+    "permitted",
+    "applied",
+    "patched",
+];
+
+/// The failure word among the first five words of `head` (lower case), or
+/// "not <done>" among its first six.
+fn failure_lead_in(head: &str) -> Option<&'static str> {
+    let words: Vec<&str> = head
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .take(6)
+        .collect();
+    for (i, w) in words.iter().enumerate().take(5) {
+        // "no error", "without failure", "0 failed" report success.
+        let cleared = i > 0
+            && words
+                .get(i - 1)
+                .is_some_and(|p| matches!(*p, "no" | "without" | "0" | "zero" | "never"));
+        if let Some(f) = FAILURE_WORDS.iter().find(|f| *f == w) {
+            if !cleared {
+                return Some(f);
+            }
+        }
+    }
+    words.windows(2).find_map(|p| match p {
+        ["not", done] => NOT_DONE.iter().find(|d| *d == done).map(|_| "not"),
+        _ => None,
+    })
+}
+
+/// Words that report a failure when they end a short lead-in with a colon:
+/// "Write failed: disk full", "Hindsight error: bank not found".
+const ERROR_LABELS: &[&str] = &[" failed:", " error:", " failed (", " failure:"];
+
 fn text_outcome(t: &str) -> Outcome {
+    // The first few words, for "<subject> failed: …" lead-ins.
+    let head_words: String = t.chars().take(48).collect::<String>().to_lowercase();
     let head: String = t
         .trim_start_matches(['[', '(', '*', '!', '❌', '✗', ' '])
         .chars()
@@ -379,7 +506,23 @@ fn text_outcome(t: &str) -> Outcome {
             return Outcome::Failed(format!("result text starts with {opener:?}"));
         }
     }
-    for opener in ["错误", "失败", "异常", "出错", "报错", "无法", "拒绝"] {
+    if ERROR_LABELS.iter().any(|l| head_words.contains(l)) {
+        return Outcome::Failed("result text reports a failure in its lead-in".into());
+    }
+    if let Some(word) = failure_lead_in(&head_words) {
+        return Outcome::Failed(format!("result text opens with {word:?}"));
+    }
+    for opener in [
+        "错误",
+        "失败",
+        "异常",
+        "出错",
+        "报错",
+        "无法",
+        "拒绝",
+        "エラー",
+        "失敗",
+    ] {
         if t.starts_with(opener) {
             return Outcome::Failed(format!("result text starts with {opener:?}"));
         }
@@ -411,9 +554,13 @@ fn truthy_error(v: &Value) -> bool {
 }
 
 fn object_outcome(map: &Map<String, Value>) -> Outcome {
+    // An explicit success flag is the tool's own verdict: a warning or a
+    // null `error` beside `"success": true` does not undo the write.
     for key in ["success", "ok", "succeeded"] {
-        if map.get(key).is_some_and(falsy) {
-            return Outcome::Failed(format!("{key} is false"));
+        match map.get(key) {
+            None | Some(Value::Null) => continue,
+            Some(v) if falsy(v) => return Outcome::Failed(format!("{key} is false")),
+            Some(_) => return Outcome::Succeeded,
         }
     }
     for key in ["error", "errors", "exception", "stderr_error"] {
@@ -432,13 +579,24 @@ fn object_outcome(map: &Map<String, Value>) -> Outcome {
             return Outcome::Failed(format!("{key} is non-zero"));
         }
     }
-    if let Some(Value::String(s)) = map.get("status") {
+    for s in ["status", "result", "state", "outcome"]
+        .iter()
+        .filter_map(|k| map.get(*k).and_then(Value::as_str))
+    {
         let s = s.trim().to_ascii_lowercase();
         if matches!(
             s.as_str(),
             "error" | "failed" | "failure" | "fail" | "denied" | "rejected" | "aborted"
         ) {
             return Outcome::Failed(format!("status is {s:?}"));
+        }
+    }
+    // Without a flag, the tool's own message speaks: {"message": "Error: …"}.
+    for key in ["result", "message"] {
+        if let Some(Value::String(t)) = map.get(key) {
+            if let Outcome::Failed(why) = text_outcome(t.trim()) {
+                return Outcome::Failed(format!("{key}: {why}"));
+            }
         }
     }
     Outcome::Succeeded
@@ -585,6 +743,10 @@ impl RetentionPolicy {
                 None => rest.to_owned(),
             });
         let raw = expanded.unwrap_or(raw);
+        let user_dir = home.as_deref().and_then(user_dir_of);
+        let raw = expand_tilde(raw, user_dir.as_deref());
+        let cwd = cwd.map(|c| expand_tilde(c.trim().replace('\\', "/"), user_dir.as_deref()));
+        let cwd = cwd.as_deref();
         let rest: Vec<String> = if is_absolute(&raw) {
             self.home_relative(&normalize_abs(&raw), home.as_deref())?
         } else if let Some(cwd) = cwd
@@ -637,9 +799,40 @@ impl RetentionPolicy {
                     PathCase::Sensitive => c == ".hermes",
                     PathCase::Insensitive => c.eq_ignore_ascii_case(".hermes"),
                 })?;
-                Some(abs[at + 1..].to_vec())
+                let rest = &abs[at + 1..];
+                // A named profile is a home of its own:
+                // `.hermes/profiles/<name>/knowledge/…`.
+                match rest {
+                    [p, _name, tail @ ..] if p == "profiles" => Some(tail.to_vec()),
+                    _ => Some(rest.to_vec()),
+                }
             }
         }
+    }
+}
+
+/// The user's directory `~` stands for, read off an absolute home: the
+/// part before its `.hermes` component (`/home/u/.hermes/profiles/w` →
+/// `/home/u`), else `/home/<user>` or `/Users/<user>`.
+fn user_dir_of(home: &str) -> Option<String> {
+    if !home.starts_with('/') {
+        return None;
+    }
+    let comps: Vec<&str> = home.split('/').filter(|c| !c.is_empty()).collect();
+    let n = match comps.iter().position(|c| *c == ".hermes") {
+        Some(i) => i,
+        None if comps.len() >= 2 && matches!(comps.first(), Some(&"home") | Some(&"Users")) => 2,
+        None => return None,
+    };
+    Some(format!("/{}", comps.get(..n)?.join("/")))
+}
+
+/// `~` or `~/…` with the user's directory when it is known.
+fn expand_tilde(p: String, user_dir: Option<&str>) -> String {
+    match user_dir {
+        Some(dir) if p == "~" => dir.to_owned(),
+        Some(dir) if p.starts_with("~/") => format!("{dir}{}", &p[1..]),
+        _ => p,
     }
 }
 

@@ -6,7 +6,9 @@
 //! - [`detect`]: which tool calls are successful retention writes or deletions;
 //! - [`classify`]: a turn's judgment (`retained` / `candidate` / `routine`)
 //!   with reasons and a review candidate built from the user's own words;
-//! - [`cues`]: the cue rules behind classification, as data with examples;
+//! - [`cues`]: the cue rules behind classification, as data with examples,
+//!   in English, Chinese, Spanish, Portuguese, German, French and Japanese;
+//!   cue words inside quotations, titles or reported speech are ignored;
 //! - [`redact`]: secret masking for previews;
 //! - [`schema`]: candidate records, receipts and deterministic ids;
 //! - [`ledger`]: the append-only candidate event ledger, folded incrementally;
@@ -20,6 +22,10 @@
 //! let judge = Classifier::new();
 //! let j = judge.judge(&Turn::new("记住：以后都用中文回复。", "好的"));
 //! assert_eq!(j.kind, JudgmentKind::Candidate);
+//! let j = judge.judge(&Turn::new("Ab sofort bitte alle Daten im Format TT.MM.JJJJ.", "Verstanden."));
+//! assert_eq!(j.kind, JudgmentKind::Candidate);
+//! let j = judge.judge(&Turn::new("Resúmeme el artículo «Nunca más: por qué dejé Excel».", "Claro."));
+//! assert_eq!(j.kind, JudgmentKind::Routine);
 //! ```
 //!
 //! # What this crate does not do

@@ -24,6 +24,14 @@ const FILES: &[(&str, &str)] = &[
         "judge_negative.jsonl",
         include_str!("../testdata/judge_negative.jsonl"),
     ),
+    (
+        "judge_multilingual.jsonl",
+        include_str!("../testdata/judge_multilingual.jsonl"),
+    ),
+    (
+        "fresh_closure.jsonl",
+        include_str!("../testdata/fresh_closure.jsonl"),
+    ),
     ("detect.jsonl", include_str!("../testdata/detect.jsonl")),
     ("redact.jsonl", include_str!("../testdata/redact.jsonl")),
     ("ledger.jsonl", include_str!("../testdata/ledger.jsonl")),

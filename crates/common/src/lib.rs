@@ -7,8 +7,10 @@
 //! * [`text`] — line, logical-line (hard-wrap) and sentence splitting for
 //!   English and Chinese;
 //! * [`quotes`] — quoted spans (`"…"`, `“…”`, `'…'`, `「…」`, `『…』`, backticks);
+//! * [`quotes_intl`] — guillemets (`«…»`, `‹…›`) and low-high quotes (`„…“`);
 //! * [`tokens`] — content tokens (Latin words, CJK bigrams) and stopwords;
-//! * [`negation`] — negation cues in English and Chinese;
+//! * [`negation`] — negation cues in English and Chinese, and (with
+//!   [`negation::negation_before_in`]) Spanish, Portuguese, German and French;
 //! * [`mask`] — display masking, so no raw secret or small count reaches a preview;
 //! * [`verdict`] — modes and their resolution, rule keys, findings, evidence rows;
 //! * [`span`] — byte spans into the original input;
@@ -43,6 +45,7 @@ pub mod mask;
 pub mod negation;
 pub mod normalize;
 pub mod quotes;
+pub mod quotes_intl;
 pub mod span;
 pub mod text;
 pub mod time;

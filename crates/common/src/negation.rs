@@ -184,6 +184,81 @@ pub fn negation_before(text: &str, pos: usize, max_words: usize, max_cjk: usize)
     best
 }
 
+/// Negation words of Spanish, Portuguese, German and French (lower case).
+/// French `n'` before a verb is recognised as a word prefix.
+pub const EU_NEGATIONS: &[&str] = &[
+    // Spanish
+    "no", "nunca", "jamás", "jamas", "tampoco", "ni", "nada", "sin", // Portuguese
+    "não", "nao", "jamais", "nem", "sem", // German
+    "nicht", "nie", "niemals", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nichts",
+    "ohne", // French
+    "ne", "pas", "aucun", "aucune", "rien", "sans",
+];
+
+/// Whether `word` is a Spanish, Portuguese, German or French negation word
+/// (any case), or a French verb elided with `n'` (`n'oublie`).
+///
+/// ```
+/// use palisade_common::negation::is_eu_negation_word;
+/// assert!(is_eu_negation_word("Nunca"));
+/// assert!(is_eu_negation_word("niemals"));
+/// assert!(is_eu_negation_word("n’enregistre"));
+/// assert!(!is_eu_negation_word("notiere"));
+/// ```
+pub fn is_eu_negation_word(word: &str) -> bool {
+    let lower = word.to_lowercase().replace('’', "'");
+    EU_NEGATIONS.contains(&lower.as_str()) || (lower.starts_with("n'") && lower.len() > 2)
+}
+
+/// [`negation_before`], also reading the negation words of Spanish,
+/// Portuguese, German and French ([`EU_NEGATIONS`]). The window is the same:
+/// at most `max_words` Latin words or `max_cjk` CJK characters before `pos`.
+///
+/// ```
+/// use palisade_common::negation::negation_before_in;
+/// let s = "Por favor, nunca recuerdes mi dirección";
+/// assert!(negation_before_in(s, s.find("recuerdes").unwrap(), 4, 3).is_some());
+/// let d = "Bitte nicht merken";
+/// assert!(negation_before_in(d, d.find("merken").unwrap(), 4, 3).is_some());
+/// let ok = "Recuerda que prefiero té";
+/// assert!(negation_before_in(ok, ok.find("prefiero").unwrap(), 4, 3).is_none());
+/// ```
+pub fn negation_before_in(
+    text: &str,
+    pos: usize,
+    max_words: usize,
+    max_cjk: usize,
+) -> Option<Span> {
+    let found = negation_before(text, pos, max_words, max_cjk);
+    let mut pos = pos.min(text.len());
+    while !text.is_char_boundary(pos) {
+        pos -= 1;
+    }
+    let prefix = &text[..pos];
+    if prefix.is_ascii() && found.is_some() {
+        return found;
+    }
+    // The last `max_words` words before `pos`, nearest last; a CJK
+    // character ends the window as it does in `negation_before`.
+    let tail_start = prefix
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| is_cjk(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let window = &prefix[tail_start..];
+    let recent: Vec<(Span, &str)> = words(window).collect();
+    let skip = recent.len().saturating_sub(max_words);
+    let eu = recent[skip..]
+        .iter()
+        .rev()
+        .find(|(_, w)| is_eu_negation_word(w))
+        .map(|(span, _)| span.shift(tail_start));
+    match (found, eu) {
+        (Some(a), Some(b)) => Some(if b.start > a.start { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
