@@ -350,9 +350,9 @@ pub(super) const KIND_NAME: u8 = 16;
 /// The kind of trigger pattern `id` (see [`build_triggers`]).
 pub(super) fn trigger_kind(id: usize) -> u8 {
     match id {
-        0..=1 | 3 => KIND_EN,
+        0..=1 | 3..=4 => KIND_EN,
         2 => KIND_EN_WE,
-        4..=10 => KIND_ZH,
+        5..=11 => KIND_ZH,
         _ => KIND_ZH_WE,
     }
 }
@@ -912,7 +912,7 @@ mod cue_tests {
         assert_eq!(det.cues.always, 0, "a slot has no finite prefix set");
         assert!(det.cues.masks.len() > 50, "{}", det.cues.masks.len());
         assert!(det.cues.masks.len() < 2000, "{}", det.cues.masks.len());
-        for bit in 0..8 {
+        for bit in 0..10 {
             assert!(
                 det.cues.masks.iter().any(|m| m & (1 << bit) != 0),
                 "cue group {bit} is empty"

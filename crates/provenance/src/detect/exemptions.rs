@@ -3,6 +3,38 @@
 
 use super::*;
 
+/// The not-claim rules kept as data (`data/claim_exemptions.json`), one
+/// alternation per kind.
+#[derive(Clone, Debug)]
+pub(super) struct DataExemptions {
+    pub(super) en_before_subject: Regex,
+    pub(super) zh_before_subject: Regex,
+    pub(super) sentence_tail: Regex,
+    pub(super) we_needs_user: Regex,
+    pub(super) after_phrase: Regex,
+    pub(super) kv_scalar_value: Regex,
+    pub(super) quoted_field: Regex,
+}
+
+impl DataExemptions {
+    pub(super) fn new() -> DataExemptions {
+        let rules = lexicon::builtin_exemptions();
+        let alt = |kind| lexicon::exemption_alternation(&rules, kind).unwrap_or_else(never);
+        DataExemptions {
+            en_before_subject: build(&format!("(?i){}", alt(ExemptionKind::EnBeforeSubject))),
+            zh_before_subject: build(&alt(ExemptionKind::ZhBeforeSubject)),
+            sentence_tail: build(&alt(ExemptionKind::SentenceTail)),
+            we_needs_user: build(&alt(ExemptionKind::WeNeedsUser)),
+            after_phrase: build(&alt(ExemptionKind::AfterPhrase)),
+            kv_scalar_value: build(&alt(ExemptionKind::KvScalarValue)),
+            quoted_field: build(&alt(ExemptionKind::QuotedField)),
+        }
+    }
+}
+
+/// Opening quote marks a field name may stand in.
+const OPEN_QUOTES: &[char] = &['“', '"', '「', '『', '\'', '`', '‘'];
+
 /// A `key: value` line as the key/value rule reads it: the trimmed key,
 /// the separator and the trimmed value, or `None` when the value runs onto
 /// another line. The separator is the last character of the match and the
@@ -77,6 +109,9 @@ impl ClaimDetector {
         subj: &str,
         past: bool,
     ) -> bool {
+        if self.quoted_field(clause, subj_start) {
+            return false;
+        }
         let lower = subj.trim_start().to_ascii_lowercase();
         let determined = lower.starts_with("the")
             || lower.starts_with("my")
@@ -109,6 +144,10 @@ impl ClaimDetector {
     /// The subject rule for "we" / "the user and I": only a clause start or
     /// a function word may stand before it ("why we chose" is no claim).
     pub(super) fn we_subject_ok(&self, clause: &str, subj_start: usize, past: bool) -> bool {
+        let subj = &clause[subj_start..];
+        if !self.we_names_user(clause, subj) {
+            return false;
+        }
         let prev = previous_word(clause, subj_start);
         let fact_time = past && matches!(prev.as_deref(), Some("after" | "once"));
         if let Some(word) = prev.filter(|_| !fact_time) {
@@ -117,6 +156,50 @@ impl ClaimDetector {
             }
         }
         self.prefix_ok(clause, subj_start, past)
+    }
+
+    /// Whether a we-subject counts: "the user and I" names the user; a
+    /// bare "we" / 我们 is the team unless the clause names the user as a
+    /// deciding party (`prov.exempt.en.we_team.1`).
+    pub(super) fn we_names_user(&self, clause: &str, subj: &str) -> bool {
+        let head = subj.trim_start();
+        let bare = head.get(..2).is_some_and(|w| w.eq_ignore_ascii_case("we"))
+            || ["我们", "我們", "咱们"].iter().any(|w| head.starts_with(w))
+                && !["我们和", "我们跟", "我們和"]
+                    .iter()
+                    .any(|w| head.starts_with(w));
+        !bare || self.data.we_needs_user.is_match(clause)
+    }
+
+    /// Whether the subject at `subj_start` sits in a short quoted span (a
+    /// field or column name: “用户批准人”字段).
+    pub(super) fn quoted_field(&self, clause: &str, subj_start: usize) -> bool {
+        clause[..subj_start]
+            .trim_end_matches(' ')
+            .ends_with(OPEN_QUOTES)
+            && self.data.quoted_field.is_match(&clause[subj_start..])
+    }
+
+    /// The subject rule of a code-switched form ("owner 同意了"): the
+    /// English rules after Latin text, the Chinese rules after Chinese.
+    pub(super) fn cs_subject_ok(
+        &self,
+        clause: &str,
+        subj_start: usize,
+        subj: &str,
+        past: bool,
+    ) -> bool {
+        let after_cjk = clause[..subj_start]
+            .trim_end()
+            .chars()
+            .next_back()
+            .is_some_and(is_cjk);
+        if after_cjk {
+            self.zh_prefix_ok(clause, subj_start)
+        } else {
+            self.en_subject_ok(clause, subj_start, subj, past)
+                && !self.data.zh_before_subject.is_match(&clause[..subj_start])
+        }
     }
 
     /// The prefix rules shared by every English form: conditionals,
@@ -134,7 +217,10 @@ impl ClaimDetector {
                 lower.replace_range(m.range(), " ");
             }
         }
-        if self.fixed.cond_any.is_match(&lower) || self.fixed.generic.is_match(&lower) {
+        if self.fixed.cond_any.is_match(&lower)
+            || self.fixed.generic.is_match(&lower)
+            || self.data.en_before_subject.is_match(&lower)
+        {
             return false;
         }
         if let Some(m) = self.fixed.cond_near.find_iter(&lower).last() {
@@ -215,12 +301,27 @@ impl ClaimDetector {
     pub(super) fn zh_prefix_ok(&self, clause: &str, subj_start: usize) -> bool {
         let start = floor_boundary(clause, subj_start.saturating_sub(LOOKBACK));
         let window = &clause[start..subj_start];
-        if self.fixed.zh_prefix_block.is_match(window) {
+        if self.fixed.zh_prefix_block.is_match(window)
+            || self.data.zh_before_subject.is_match(window)
+            || self.data.en_before_subject.is_match(&window.to_lowercase())
+            || self.quoted_field(clause, subj_start)
+        {
+            return false;
+        }
+        // A cleft (是用户决定的) names the user; its negation does not.
+        if ["不是", "并非", "並非", "未必是"]
+            .iter()
+            .any(|w| window.ends_with(w))
+        {
             return false;
         }
         let lower = window.to_lowercase();
         if self.fixed.cond_any.is_match(&lower) || self.fixed.generic.is_match(&lower) {
             return false;
+        }
+        // A cleft at the start of a clause: 是用户决定把仓库改成私有的.
+        if matches!(strip_markers(window).trim(), "是" | "正是" | "就是") {
+            return true;
         }
         match window.chars().next_back() {
             Some(c) if is_cjk(c) => ZH_PREV_OK.iter().any(|w| window.ends_with(w)),
@@ -312,6 +413,9 @@ impl ClaimDetector {
                 return true;
             }
             if self.fixed.zh_kv_key.is_match(key) {
+                return true;
+            }
+            if self.fixed.decision_word.is_match(key) && self.data.kv_scalar_value.is_match(value) {
                 return true;
             }
             // A lower-case key with a one-word value is a record, not prose

@@ -5,11 +5,11 @@ use super::*;
 
 /// A first verb in the past tense and its object, joined by "and" to the
 /// decision verb that shares its subject ("reviewed the options and picked").
-pub(super) const EN_LEAD: &str = r"(?:(?:[a-z]+ed|read|saw|took|thought|went|came|heard|met|spent|got|had|ran|spoke|sat|felt|left|kept|found|tried|slept on it)\b[^,.;:!?\n]{0,80}?\s+(?:and|then|and\s+then)(?:\s+(?:then|also|finally|eventually|ultimately|quickly|immediately|later))?)";
+pub(super) const EN_LEAD: &str = r"(?:(?:[a-z]+ed|read|saw|took|thought|went|came|heard|met|spent|got|had|ran|spoke|sat|felt|left|kept|found|tried|slept on it)\b[^,.;:!?\n]{0,80}?\s+(?:and|then|and\s+then)(?:\s+(?:then|also|finally|eventually|ultimately|quickly|immediately|later|now))?)";
 
 /// A Chinese first verb phrase in the past (了) before the decision verb
 /// that shares its subject (用户看了两个方案后选择了…, 用户比较了…，最后决定…).
-pub(super) const ZH_LEAD: &str = r"(?:[^，。；！？,.;!?\n]{1,16}?[了完过][^，。；！？,.;!?\n]{0,16}?(?:之后|以后|后)?(?:[，,]\s*)?(?:最后|最终|然后|随后|还是|就|便)?)";
+pub(super) const ZH_LEAD: &str = r"(?:[^，。；！？,.;!?\n]{1,16}?[了完过][^，。；！？,.;!?\n]{0,16}?(?:之后|以后|后)?(?:[，,]\s*)?(?:最后|最终|然后|随后|还是|就|便){0,2})";
 
 /// A clause-initial first name, after list markers and a short label.
 pub(super) const NAMED_SUBJECT_BODY: &str = r"(?:[\s>*+•\-]|\d{1,3}[.)]|\[[ xX]\])*(?:[A-Za-z]{2,12}:\s+)?(?:(?:yesterday|today|earlier|later|then|finally|eventually|ultimately|so|also|in the end|this morning|last week),?\s+)?(?P<subj>(?-i:[A-Z][a-z]{2,14}))";
@@ -36,6 +36,8 @@ pub(super) enum SubjectRule {
     /// A bare first name at the start of a clause ("Dana picked FastAPI"):
     /// not a group, company, product or the agent ([`NAME_STOP`]).
     Named,
+    /// The user named in English before a Chinese verb ("owner 同意了").
+    CodeSwitch,
 }
 
 /// One subject + predicate form of one language: a row of the table the
@@ -77,7 +79,9 @@ pub(super) const CUE_EN_PHRASE: u16 = 16;
 pub(super) const CUE_ZH_MAIN: u16 = 32;
 pub(super) const CUE_ZH_PREF: u16 = 64;
 pub(super) const CUE_ZH_WE: u16 = 128;
-pub(super) const CUE_ALL: u16 = 255;
+pub(super) const CUE_ZH_PHRASE: u16 = 256;
+pub(super) const CUE_LABEL: u16 = 512;
+pub(super) const CUE_ALL: u16 = 1023;
 
 impl ClaimDetector {
     /// Build the detector with the built-in lexicon.
@@ -91,8 +95,12 @@ impl ClaimDetector {
     pub fn new(scope: Scope) -> ClaimDetector {
         let rules = lexicon::builtin_rules();
         let alt = |slot, class| lexicon::alternation(&rules, slot, class).unwrap_or_else(never);
-        let en_subject = r"(?:\b(?-i:[A-Z][a-z]+)\s*\(\s*(?:the\s+|my\s+)?(?:user|owner)\s*\)|\b(?-i:[A-Z][a-z]+),\s+(?:the|my|our)\s+(?:user|owner),|\b(?:(?:the|my|our)\s+)?(?:user|owner)\b|\bmy\s+human\b)";
-        let en_adverbs = r"(?:already|explicitly|really|actually|definitely|finally|clearly|just|also|then|now|today|yesterday|tonight|earlier|recently|eventually|ultimately|personally|firmly|formally|officially|originally|initially|previously|specifically|expressly|repeatedly|again|kindly|happily|reluctantly|verbally|quickly|immediately|since|herself|himself|themselves|has|have|had|both|this morning|last week|in chat|once again)";
+        let fragments = lexicon::builtin_fragments();
+        let frag = |slot| lexicon::fragment_alternation(&fragments, slot).unwrap_or_else(never);
+        let en_subject = format!("(?:{})", frag(FragmentSlot::EnSubject));
+        let en_adverbs = format!("(?:{})", frag(FragmentSlot::EnAdverb));
+        let zh_subject = format!("(?:{})", frag(FragmentSlot::ZhSubject));
+        let cs_subject = format!("(?:{})", frag(FragmentSlot::CsSubject));
         let en_main = format!(
             r"(?i)(?P<subj>{en_subject})(?:\s*:)?(?:\s*\([^()\n]{{1,40}}\))?(?:\s*,\s*[^,\n]{{1,40}}?,)?(?:\s*[—–]\s*[^—–\n]{{1,40}}?\s*[—–]|\s+--?\s+[^\n]{{1,40}}?\s+--?)?(?:\s+(?-i:[A-Z][a-z]+))?(?:\s+{en_adverbs})*(?:\s+{EN_LEAD})??(?P<neg>\s+(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer))?\s*(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{})|(?P<pref>{}))\b",
             alt(Slot::EnPred, Some(ClaimClass::Approval)),
@@ -107,31 +115,41 @@ impl ClaimDetector {
             alt(Slot::EnPredNeg, None),
         );
         let en_we = format!(
-            r"(?i)(?P<subj>\bwe\b|\b(?:the\s+)?(?:user|owner)\s+and\s+i\b|\bi\s+and\s+the\s+(?:user|owner)\b)(?:\s+(?:both|all|jointly|together|mutually|already|explicitly|finally|just|also|then|now|today|yesterday|eventually|ultimately|formally|officially|have|had))*\s*(?P<appr>{})\b",
+            r"(?i)(?P<subj>\bwe\b|\b(?:the\s+)?(?:user|owner|boss)\s+and\s+i\b|\bi\s+and\s+the\s+(?:user|owner|boss)\b)(?:\s*\([^()\n]{{1,30}}\))?(?:\s+(?:both|all|jointly|together|mutually|already|explicitly|finally|just|also|then|now|today|yesterday|eventually|ultimately|formally|officially|have|had))*\s*(?P<appr>{})\b",
             alt(Slot::EnWe, None)
         );
         let en_passive = format!(
-            r"(?i)\b(?P<verb>{})\s+by\s+(?:(?:the|my|our)\s+)?(?:user|owner)\b(?P<poss>'s)?",
+            r"(?i)\b(?P<verb>{})\s+by\s+(?:(?:the|my|our)\s+)?(?:user|owner|boss)\b(?P<poss>'s)?",
             alt(Slot::EnPassive, None)
         );
         let en_phrase = format!("(?i)(?P<appr>{})", alt(Slot::EnPhrase, None));
-        let zh_adverbs = r"(?:已经|已|明确地|明确|明確|正式|亲自|刚刚|刚才|刚|也|再次|最终|最后|终于|今天|昨天|上午|下午|晚上|当面|口头|特别|专门|一直|还|又|自己|确实|之前|早就|主动|直接|坚决|一再|反复|多次|特意|强烈|特地|今早|并|本人|那边|在会上|在群里|都说|\s)*";
+        let zh_adverbs = format!("(?:{})*", frag(FragmentSlot::ZhAdverb));
         let zh_main = format!(
-            r"(?P<subj>用户|用戶|主人|老板|老闆|负责人|負責人)(?:[（(][^）)\n]{{1,20}}[）)])?{zh_adverbs}(?:{ZH_LEAD}{zh_adverbs})??(?:(?P<rej>{})|(?P<appr>{})|(?P<instr>{})|(?P<pref>{}))",
+            r"(?P<subj>{zh_subject})(?:[（(][^）)\n]{{1,20}}[）)])?{zh_adverbs}(?:{ZH_LEAD}{zh_adverbs})??(?:(?P<rej>{})|(?P<appr>{})|(?P<instr>{})|(?P<mxrej>{})|(?P<mxappr>{})|(?P<pref>{}))",
+            alt(Slot::ZhPred, Some(ClaimClass::Rejection)),
+            alt(Slot::ZhPred, Some(ClaimClass::Approval)),
+            alt(Slot::ZhPred, Some(ClaimClass::Instruction)),
+            alt(Slot::MxPred, Some(ClaimClass::Rejection)),
+            alt(Slot::MxPred, Some(ClaimClass::Approval)),
+            alt(Slot::ZhPref, None),
+        );
+        // Code-switched: an English subject, a Chinese verb (no lead verb:
+        // an English clause before a Chinese verb is not one clause).
+        let cs_main = format!(
+            r"(?P<subj>{cs_subject})(?:[（(][^）)\n]{{1,20}}[）)])?{zh_adverbs}(?:(?P<rej>{})|(?P<appr>{})|(?P<instr>{})|(?P<pref>{}))",
             alt(Slot::ZhPred, Some(ClaimClass::Rejection)),
             alt(Slot::ZhPred, Some(ClaimClass::Approval)),
             alt(Slot::ZhPred, Some(ClaimClass::Instruction)),
             alt(Slot::ZhPref, None),
         );
         let zh_we = format!(
-            r"(?P<subj>我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)(?:{zh_adverbs}|都|一致|共同)*(?P<appr>{})",
+            r"(?P<subj>我们和用户|我们跟用户|我们与用户|我們和用戶|我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)(?:{zh_adverbs}|都|一致|共同)*(?P<appr>{})",
             alt(Slot::ZhWe, None)
         );
         let end = |slot, class| build(&format!("(?i)(?:{})$", alt(slot, class)));
         let pred = |class, slot, scope_class| (class, slot, end(slot, scope_class));
-        let en_we_subject =
-            r"(?i)^(?:we|(?:the\s+)?(?:user|owner)\s+and\s+i|i\s+and\s+the\s+(?:user|owner))\b";
-        let zh_we_subject = "^(?:我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)";
+        let en_we_subject = r"(?i)^(?:we|(?:the\s+)?(?:user|owner|boss)\s+and\s+i|i\s+and\s+the\s+(?:user|owner|boss))\b";
+        let zh_we_subject = "^(?:我们和用户|我们跟用户|我们与用户|我們和用戶|我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)";
         let prefs = |cue: u16| {
             if scope == Scope::DecisionsAndPreferences {
                 cue
@@ -152,9 +170,11 @@ impl ClaimDetector {
             (CUE_EN_WE, slot_alt(&[Slot::EnWe])),
             (CUE_EN_PASSIVE, slot_alt(&[Slot::EnPassive])),
             (CUE_EN_PHRASE, slot_alt(&[Slot::EnPhrase])),
-            (CUE_ZH_MAIN, slot_alt(&[Slot::ZhPred])),
+            (CUE_ZH_MAIN, slot_alt(&[Slot::ZhPred, Slot::MxPred])),
             (CUE_ZH_PREF, slot_alt(&[Slot::ZhPref])),
             (CUE_ZH_WE, slot_alt(&[Slot::ZhWe])),
+            (CUE_ZH_PHRASE, slot_alt(&[Slot::ZhPhrase])),
+            (CUE_LABEL, slot_alt(&[Slot::Label])),
         ]);
         // The table of subject forms. Order matters only for ties (same
         // start), which the sentence step resolves by keeping the first.
@@ -217,7 +237,43 @@ impl ClaimDetector {
                 needs: KIND_ZH,
                 cue: CUE_ZH_MAIN | prefs(CUE_ZH_PREF),
                 find: build(&zh_main),
-                subject: build("^(?:用户|用戶|主人|老板|老闆|负责人|負責人)"),
+                subject: build(&format!("^{zh_subject}")),
+                preds: vec![
+                    pred(
+                        ClaimClass::Rejection,
+                        Slot::ZhPred,
+                        Some(ClaimClass::Rejection),
+                    ),
+                    pred(
+                        ClaimClass::Approval,
+                        Slot::ZhPred,
+                        Some(ClaimClass::Approval),
+                    ),
+                    pred(
+                        ClaimClass::Instruction,
+                        Slot::ZhPred,
+                        Some(ClaimClass::Instruction),
+                    ),
+                    pred(
+                        ClaimClass::Rejection,
+                        Slot::MxPred,
+                        Some(ClaimClass::Rejection),
+                    ),
+                    pred(
+                        ClaimClass::Approval,
+                        Slot::MxPred,
+                        Some(ClaimClass::Approval),
+                    ),
+                    pred(ClaimClass::Preference, Slot::ZhPref, None),
+                ],
+            },
+            SubjectForm {
+                lang: Lang::Zh,
+                subject_rule: SubjectRule::CodeSwitch,
+                needs: KIND_EN,
+                cue: CUE_ZH_MAIN | prefs(CUE_ZH_PREF),
+                find: build(&cs_main),
+                subject: build(&format!("^{cs_subject}")),
                 preds: vec![
                     pred(
                         ClaimClass::Rejection,
@@ -266,6 +322,12 @@ impl ClaimDetector {
             en_phrase: build(&en_phrase),
             en_neg: build(r"(?i)\b(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer)\b"),
             en_passive_verb: build(&format!("(?i)^(?:{})", alt(Slot::EnPassive, None))),
+            frames: rules
+                .iter()
+                .filter(|r| matches!(r.slot, Slot::ZhPhrase | Slot::Label))
+                .map(|r| (r.slot, r.class, build(&format!("(?i){}", r.pattern))))
+                .collect(),
+            data: DataExemptions::new(),
             cues,
             fixed: Fixed::new(),
         }

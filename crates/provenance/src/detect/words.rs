@@ -558,6 +558,7 @@ pub(super) const TRIGGER_WORDS: &[&str] = &[
     "owner",
     "we",
     "human",
+    "boss",
     "用户",
     "用戶",
     "主人",
