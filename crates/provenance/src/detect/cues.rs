@@ -911,7 +911,7 @@ mod cue_tests {
         let det = ClaimDetector::new(Scope::DecisionsAndPreferences);
         assert_eq!(det.cues.always, 0, "a slot has no finite prefix set");
         assert!(det.cues.masks.len() > 50, "{}", det.cues.masks.len());
-        assert!(det.cues.masks.len() < 2000, "{}", det.cues.masks.len());
+        assert!(det.cues.masks.len() < 6000, "{}", det.cues.masks.len());
         for bit in 0..10 {
             assert!(
                 det.cues.masks.iter().any(|m| m & (1 << bit) != 0),
@@ -920,6 +920,13 @@ mod cue_tests {
         }
         let scan = det.cues.scan("The repo uses pnpm.");
         assert!(scan.cues.is_empty() && scan.triggers.is_empty());
+        // Subject words alone are no predicate cue (a label or frame cue
+        // that is a bare subject word would send every line with a subject
+        // through the form regexes).
+        let scan = det
+            .cues
+            .scan("the user the owner the boss user 用户用户已经 老板");
+        assert!(scan.cues.is_empty(), "{:?}", scan.cues);
         let scan = det.cues.scan("The user decided; users decided.");
         assert_eq!(scan.triggers, vec![(4, KIND_EN)]);
         assert!(scan.cues.iter().any(|c| c.0 == 9 && c.1 & CUE_EN_MAIN != 0));

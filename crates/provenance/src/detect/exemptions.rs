@@ -32,6 +32,18 @@ impl DataExemptions {
     }
 }
 
+/// How far (bytes) the rules after a predicate read.
+const LOOKAHEAD: usize = 256;
+
+/// The text around `at` that a clause-level rule reads: [`LOOKBACK`] bytes
+/// before it and [`LOOKAHEAD`] after, so a rule costs the same on a clause
+/// of any length.
+fn window_around(clause: &str, at: usize) -> &str {
+    let start = floor_boundary(clause, at.saturating_sub(LOOKBACK));
+    let end = floor_boundary(clause, at.saturating_add(LOOKAHEAD));
+    &clause[start..end.max(start)]
+}
+
 /// Opening quote marks a field name may stand in.
 const OPEN_QUOTES: &[char] = &['“', '"', '「', '『', '\'', '`', '‘'];
 
@@ -144,8 +156,7 @@ impl ClaimDetector {
     /// The subject rule for "we" / "the user and I": only a clause start or
     /// a function word may stand before it ("why we chose" is no claim).
     pub(super) fn we_subject_ok(&self, clause: &str, subj_start: usize, past: bool) -> bool {
-        let subj = &clause[subj_start..];
-        if !self.we_names_user(clause, subj) {
+        if !self.we_names_user(clause, subj_start) {
             return false;
         }
         let prev = previous_word(clause, subj_start);
@@ -161,14 +172,19 @@ impl ClaimDetector {
     /// Whether a we-subject counts: "the user and I" names the user; a
     /// bare "we" / 我们 is the team unless the clause names the user as a
     /// deciding party (`prov.exempt.en.we_team.1`).
-    pub(super) fn we_names_user(&self, clause: &str, subj: &str) -> bool {
+    pub(super) fn we_names_user(&self, clause: &str, subj_start: usize) -> bool {
+        let subj = &clause[subj_start..];
         let head = subj.trim_start();
         let bare = head.get(..2).is_some_and(|w| w.eq_ignore_ascii_case("we"))
             || ["我们", "我們", "咱们"].iter().any(|w| head.starts_with(w))
                 && !["我们和", "我们跟", "我們和"]
                     .iter()
                     .any(|w| head.starts_with(w));
-        !bare || self.data.we_needs_user.is_match(clause)
+        !bare
+            || self
+                .data
+                .we_needs_user
+                .is_match(window_around(clause, subj_start))
     }
 
     /// Whether the subject at `subj_start` sits in a short quoted span (a
@@ -177,7 +193,10 @@ impl ClaimDetector {
         clause[..subj_start]
             .trim_end_matches(' ')
             .ends_with(OPEN_QUOTES)
-            && self.data.quoted_field.is_match(&clause[subj_start..])
+            && self
+                .data
+                .quoted_field
+                .is_match(&clause[subj_start..floor_boundary(clause, subj_start + 64)])
     }
 
     /// The subject rule of a code-switched form ("owner 同意了"): the
@@ -197,8 +216,12 @@ impl ClaimDetector {
         if after_cjk {
             self.zh_prefix_ok(clause, subj_start)
         } else {
+            let start = floor_boundary(clause, subj_start.saturating_sub(LOOKBACK));
             self.en_subject_ok(clause, subj_start, subj, past)
-                && !self.data.zh_before_subject.is_match(&clause[..subj_start])
+                && !self
+                    .data
+                    .zh_before_subject
+                    .is_match(&clause[start..subj_start])
         }
     }
 
@@ -331,7 +354,11 @@ impl ClaimDetector {
 
     /// What may follow a Chinese predicate.
     pub(super) fn zh_after_ok(&self, clause: &str, pred: &str, end: usize) -> bool {
+        // The rules read a bounded window after the predicate (a segment
+        // runs to the next punctuation mark; a text without any would cost
+        // a scan to its end per candidate).
         let rest_all = &clause[end..];
+        let rest_all = &rest_all[..floor_boundary(rest_all, LOOKAHEAD)];
         let seg_end = rest_all
             .find(['，', ',', '。', '；', ';', '！', '？', '!', '?', '\n'])
             .unwrap_or(rest_all.len());

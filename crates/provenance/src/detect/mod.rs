@@ -10,19 +10,27 @@
 //! 2. **Sentences and clauses.** Each logical line is split into sentences; a
 //!    question is no claim. A contrast (`but`, `however`, 但是 …) starts a new
 //!    clause, so "Usually we wait, but the user approved …" is a claim.
-//! 3. **Grammar.** A claim is a *subject* (user, the user, owner, my human,
-//!    a name marked as the user, `we` / the user and I, 用户, 主人, 老板,
-//!    负责人, 我们) with optional parentheticals and adverbs, followed by a
-//!    *decision predicate* from the lexicon (`data/claim_lexicon.json`); or
-//!    a passive (`was approved by the user`); or a phrase (`per the user`,
-//!    `as the user requested`, `the user's decision:`). A clause-initial
-//!    first name is a subject too ("Dana picked FastAPI"), unless it is a
-//!    group, company, product, system or the agent ("Legal approved",
-//!    "Stripe declined", "Alice's team chose" has no bare name). A first
-//!    verb in the past may share the subject with the decision verb ("the
-//!    user reviewed the options and picked Postgres", 用户看了两个方案后选择了…).
-//!    The rows of one table of subject forms (English and Chinese, user,
-//!    we and named subjects) run in one clause loop.
+//! 3. **Grammar** (`detect/grammar.rs`, data in `data/claim_grammar.json`
+//!    and `data/claim_lexicon.json`). A claim is a *subject* (user, the
+//!    user, owner, the boss, my human, a name or role marked as the user,
+//!    "it was the owner who", the user and I, 用户, 主人, 老板, 负责人,
+//!    我和用户) with optional parentheticals and adverbs, followed by a
+//!    *decision predicate* from the lexicon (verbs, idioms and phrasal verbs
+//!    per language: "put the kibosh on", 拍板, 叫停); a code-switched clause
+//!    (an English verb after a Chinese subject, 用户 approved 了, or a
+//!    Chinese verb after an English subject, owner 同意了); a passive (`was
+//!    approved by the user`); a phrase (`per the user`, `as the user
+//!    requested`, `the user's decision:`); a Chinese agentless frame
+//!    (按用户的要求, 得到老板首肯); or a label at the start of a clause
+//!    (`Owner: use X`, `Decision (user, 14 May):`, 用户：以后…). A
+//!    clause-initial first name is a subject too ("Dana picked FastAPI"),
+//!    unless it is a group, company, product, system or the agent ("Legal
+//!    approved", "Stripe declined", "Alice's team chose" has no bare name).
+//!    A first verb in the past may share the subject with the decision verb
+//!    ("the user reviewed the options and picked Postgres",
+//!    用户看了两个方案后选择了…). The rows of one table of subject forms
+//!    (English, Chinese and code-switched; user, we and named subjects) run
+//!    in one clause loop.
 //! 4. **Prefilter.** One Aho-Corasick walk finds the subject words, the
 //!    contrast words and the predicate cues (the literal prefixes of the
 //!    lexicon's patterns); a clause without a cue, or without a subject word
@@ -36,8 +44,13 @@
 //!    用户同意后，我们已经合并了); study, flow, example and test words
 //!    before the subject in the same clause; reported sources ("Docs say …");
 //!    third parties and populations (repo owner, new users, 新用户, 仓库主人);
-//!    field names ("the user approved column"); Chinese noun phrases and
-//!    rules (用户确认码, 用户确认收货后，…, …才能注册).
+//!    field names ("the user approved column", “用户批准人”字段); Chinese
+//!    noun phrases and rules (用户确认码, 用户确认收货后，…, …才能注册). The
+//!    rules kept as data (`data/claim_exemptions.json`): hedges and hearsay
+//!    ("I think the user approved …", 据说, 日志里显示); a bare "we" / 我们
+//!    is the team, not the user, unless the clause names the user as a
+//!    deciding party; yes/no decision fields (用户同意：否); plans
+//!    (计划下周和用户确认…).
 //!
 //! ```
 //! use palisade_provenance::detect::{ClaimDetector, Scope};
@@ -82,6 +95,9 @@ pub const MAX_CLAIMS_PER_SENTENCE: usize = 101;
 
 /// How much of a long line the unanchored line rules read (bytes).
 const LINE_HEAD: usize = 8192;
+
+/// How much of a clause's head a label rule reads (bytes).
+const LINE_HEAD_LABEL: usize = 256;
 
 /// How far back (bytes) the not-claim rules look from a subject.
 const LOOKBACK: usize = 320;
@@ -551,7 +567,7 @@ impl ClaimDetector {
                         }
                         (Lang::Zh, SubjectRule::We) => {
                             self.zh_prefix_ok(clause, subj_start)
-                                && self.we_names_user(clause, subj.as_str())
+                                && self.we_names_user(clause, subj_start)
                         }
                         (Lang::Zh, _) => self.zh_prefix_ok(clause, subj_start),
                     };
@@ -601,22 +617,29 @@ impl ClaimDetector {
             if cues & group == 0 {
                 continue;
             }
-            for m in re.find_iter(clause) {
+            // A label stands at the start of the clause, after list markers
+            // and blockquote marks only: one anchored look at the clause
+            // head, whatever the clause's length.
+            let head_start = clause.len() - strip_markers(clause).trim_start().len();
+            let head = &clause[head_start..floor_boundary(clause, head_start + LINE_HEAD_LABEL)];
+            let found: Box<dyn Iterator<Item = regex::Match<'_>>> = if *slot == Slot::Label {
+                Box::new(re.find(head).filter(|m| m.start() == 0).into_iter())
+            } else {
+                Box::new(re.find_iter(clause))
+            };
+            for m in found {
                 if out.len() >= cap || !budget.spend() {
                     return;
                 }
-                let ok = match slot {
-                    // A label stands at the start of the clause, after list
-                    // markers and blockquote marks only.
-                    Slot::Label => strip_markers(&clause[..m.start()]).trim().is_empty(),
-                    _ => self.zh_prefix_ok(clause, m.start()),
-                };
+                let base = if *slot == Slot::Label { head_start } else { 0 };
+                let m = Span::new(base + m.start(), base + m.end());
+                let ok = *slot == Slot::Label || self.zh_prefix_ok(clause, m.start);
                 if ok {
                     out.push(Raw {
-                        anchor: Span::new(offset + m.start(), offset + m.end()),
+                        anchor: Span::new(offset + m.start, offset + m.end),
                         class: *class,
                         slot: *slot,
-                        pred: Span::new(offset + m.start(), offset + m.end()),
+                        pred: Span::new(offset + m.start, offset + m.end),
                     });
                 }
             }
