@@ -912,7 +912,7 @@ mod cue_tests {
         assert_eq!(det.cues.always, 0, "a slot has no finite prefix set");
         assert!(det.cues.masks.len() > 50, "{}", det.cues.masks.len());
         assert!(det.cues.masks.len() < 6000, "{}", det.cues.masks.len());
-        for bit in 0..10 {
+        for bit in 0..11 {
             assert!(
                 det.cues.masks.iter().any(|m| m & (1 << bit) != 0),
                 "cue group {bit} is empty"

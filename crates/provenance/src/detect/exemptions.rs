@@ -32,6 +32,19 @@ impl DataExemptions {
     }
 }
 
+/// How far back (bytes) the data rules look for a hedge or a report: the
+/// words that make a claim hearsay stand close to its subject.
+const HEDGE_WINDOW: usize = 120;
+
+/// The last `n` bytes of `s` (on a char boundary).
+fn near_end(s: &str, n: usize) -> &str {
+    let mut i = s.len().saturating_sub(n);
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    &s[i..]
+}
+
 /// How far (bytes) the rules after a predicate read.
 const LOOKAHEAD: usize = 256;
 
@@ -242,7 +255,10 @@ impl ClaimDetector {
         }
         if self.fixed.cond_any.is_match(&lower)
             || self.fixed.generic.is_match(&lower)
-            || self.data.en_before_subject.is_match(&lower)
+            || self
+                .data
+                .en_before_subject
+                .is_match(near_end(&lower, HEDGE_WINDOW))
         {
             return false;
         }
@@ -324,9 +340,11 @@ impl ClaimDetector {
     pub(super) fn zh_prefix_ok(&self, clause: &str, subj_start: usize) -> bool {
         let start = floor_boundary(clause, subj_start.saturating_sub(LOOKBACK));
         let window = &clause[start..subj_start];
+        let near = near_end(window, HEDGE_WINDOW);
         if self.fixed.zh_prefix_block.is_match(window)
-            || self.data.zh_before_subject.is_match(window)
-            || self.data.en_before_subject.is_match(&window.to_lowercase())
+            || self.data.zh_before_subject.is_match(near)
+            || near.bytes().any(|b| b.is_ascii_alphabetic())
+                && self.data.en_before_subject.is_match(&near.to_lowercase())
             || self.quoted_field(clause, subj_start)
         {
             return false;

@@ -81,7 +81,10 @@ pub(super) const CUE_ZH_PREF: u16 = 64;
 pub(super) const CUE_ZH_WE: u16 = 128;
 pub(super) const CUE_ZH_PHRASE: u16 = 256;
 pub(super) const CUE_LABEL: u16 = 512;
-pub(super) const CUE_ALL: u16 = 1023;
+/// English verbs after a Chinese subject: their own group, so English text
+/// ("decided") does not wake the code-switched form.
+pub(super) const CUE_MX: u16 = 1024;
+pub(super) const CUE_ALL: u16 = 2047;
 
 impl ClaimDetector {
     /// Build the detector with the built-in lexicon.
@@ -170,7 +173,8 @@ impl ClaimDetector {
             (CUE_EN_WE, slot_alt(&[Slot::EnWe])),
             (CUE_EN_PASSIVE, slot_alt(&[Slot::EnPassive])),
             (CUE_EN_PHRASE, slot_alt(&[Slot::EnPhrase])),
-            (CUE_ZH_MAIN, slot_alt(&[Slot::ZhPred, Slot::MxPred])),
+            (CUE_ZH_MAIN, slot_alt(&[Slot::ZhPred])),
+            (CUE_MX, slot_alt(&[Slot::MxPred])),
             (CUE_ZH_PREF, slot_alt(&[Slot::ZhPref])),
             (CUE_ZH_WE, slot_alt(&[Slot::ZhWe])),
             (CUE_ZH_PHRASE, slot_alt(&[Slot::ZhPhrase])),
@@ -235,7 +239,7 @@ impl ClaimDetector {
                 lang: Lang::Zh,
                 subject_rule: SubjectRule::User,
                 needs: KIND_ZH,
-                cue: CUE_ZH_MAIN | prefs(CUE_ZH_PREF),
+                cue: CUE_ZH_MAIN | CUE_MX | prefs(CUE_ZH_PREF),
                 find: build(&zh_main),
                 subject: build(&format!("^{zh_subject}")),
                 preds: vec![
