@@ -59,6 +59,12 @@ fn adversarial(size: usize) -> Vec<(&'static str, String)> {
         ("contrasts", rep("the user decided but ")),
         // Candidates the line rules exempt, up to the candidate limit.
         ("exempt_lines", rep("user: approved\n")),
+        // Issue 19's forms: code-switched subjects and verbs, Chinese
+        // agentless frames, labels at a line start, hedged claims.
+        ("code_switched", rep("用户 approved 了 owner 同意了 ")),
+        ("zh_frames", rep("按用户的要求得到老板首肯")),
+        ("labels", rep("Owner: use X\n")),
+        ("hedges", rep("I think the user approved it, ")),
     ]
 }
 

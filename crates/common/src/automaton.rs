@@ -150,6 +150,128 @@ pub fn walk_streams<A: Automaton>(
     Ok(())
 }
 
+/// Where a [`Stepper`] stopped.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Step {
+    /// A match state was reached; the patterns of the state end at the offset.
+    Match(StateID, usize),
+    /// The limit was reached with text left.
+    Paused,
+    /// The text is done (or the automaton reached a dead state).
+    Done,
+}
+
+/// A resumable, single-stream walk: it goes only as far as the caller asks,
+/// so a reader that stops early (a claim limit, say) never scans the rest.
+/// Matches come in the order an overlapping search reports them by end.
+///
+/// ```
+/// use aho_corasick::{automaton::Automaton, dfa, MatchKind};
+/// use palisade_common::automaton::{Step, Stepper};
+/// let d = dfa::Builder::new().match_kind(MatchKind::Standard).build(["ab"]).unwrap();
+/// let mut s = Stepper::new(&d, b"xab ab").unwrap();
+/// assert_eq!(s.next_match(2), Step::Paused);
+/// assert!(matches!(s.next_match(usize::MAX), Step::Match(_, 3)));
+/// assert!(matches!(s.next_match(usize::MAX), Step::Match(_, 6)));
+/// assert_eq!(s.next_match(usize::MAX), Step::Done);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Stepper<'a, A> {
+    auto: &'a A,
+    text: &'a [u8],
+    sid: StateID,
+    at: usize,
+}
+
+impl<'a, A: Automaton> Stepper<'a, A> {
+    /// A walk of `text` from its start.
+    ///
+    /// # Errors
+    ///
+    /// The automaton has no unanchored start state.
+    ///
+    /// ```
+    /// use aho_corasick::dfa;
+    /// use palisade_common::automaton::Stepper;
+    /// let d = dfa::DFA::new(["a"]).unwrap();
+    /// assert_eq!(Stepper::new(&d, b"abc").unwrap().position(), 0);
+    /// ```
+    pub fn new(auto: &'a A, text: &'a [u8]) -> Result<Stepper<'a, A>, MatchError> {
+        let sid = auto.start_state(Anchored::No)?;
+        Ok(Stepper {
+            auto,
+            text,
+            sid,
+            at: 0,
+        })
+    }
+
+    /// The state before the first byte (a match state only when the
+    /// automaton holds an empty pattern).
+    ///
+    /// ```
+    /// use aho_corasick::{automaton::Automaton, dfa};
+    /// use palisade_common::automaton::Stepper;
+    /// let d = dfa::DFA::new(["a"]).unwrap();
+    /// assert!(!d.is_match(Stepper::new(&d, b"abc").unwrap().start()));
+    /// ```
+    pub fn start(&self) -> StateID {
+        self.sid
+    }
+
+    /// Bytes walked so far.
+    ///
+    /// ```
+    /// use aho_corasick::dfa;
+    /// use palisade_common::automaton::Stepper;
+    /// let d = dfa::DFA::new(["z"]).unwrap();
+    /// let mut s = Stepper::new(&d, b"abc").unwrap();
+    /// s.next_match(2);
+    /// assert_eq!(s.position(), 2);
+    /// ```
+    pub fn position(&self) -> usize {
+        self.at
+    }
+
+    /// Walk up to byte `limit` or the next match state, whichever is first.
+    ///
+    /// ```
+    /// use aho_corasick::dfa;
+    /// use palisade_common::automaton::{Step, Stepper};
+    /// let d = dfa::DFA::new(["z"]).unwrap();
+    /// let mut s = Stepper::new(&d, b"abc").unwrap();
+    /// assert_eq!(s.next_match(usize::MAX), Step::Done);
+    /// assert_eq!(s.position(), 3);
+    /// ```
+    pub fn next_match(&mut self, limit: usize) -> Step {
+        let auto = self.auto;
+        let bytes = self.text;
+        let limit = limit.min(bytes.len());
+        // State and position live in locals in the hot loop.
+        let (mut sid, mut at) = (self.sid, self.at);
+        while at < limit {
+            sid = auto.next_state(Anchored::No, sid, bytes[at]);
+            at += 1;
+            if auto.is_special(sid) {
+                if auto.is_dead(sid) {
+                    self.at = bytes.len();
+                    return Step::Done;
+                }
+                if auto.is_match(sid) {
+                    (self.sid, self.at) = (sid, at);
+                    return Step::Match(sid, at);
+                }
+            }
+        }
+        (self.sid, self.at) = (sid, at);
+        if at < bytes.len() {
+            Step::Paused
+        } else {
+            Step::Done
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,6 +294,32 @@ mod tests {
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    #[test]
+    fn stepper_reports_what_one_walk_reports() {
+        let d = dfa::Builder::new()
+            .match_kind(MatchKind::Standard)
+            .build(["ab", "b", "abc"]);
+        assert!(d.is_ok());
+        let Ok(d) = d else { return };
+        let text = b"xabcab bab abc".repeat(5);
+        let mut walked = Vec::new();
+        assert!(walk_streams(&d, &text, 3, 1, |s, end| walked.push((s, end))).is_ok());
+        let stepper = Stepper::new(&d, &text);
+        assert!(stepper.is_ok());
+        let Ok(mut stepper) = stepper else { return };
+        let mut stepped = Vec::new();
+        let mut limit = 0;
+        loop {
+            limit += 5;
+            match stepper.next_match(limit) {
+                Step::Match(s, end) => stepped.push((s, end)),
+                Step::Paused => assert_eq!(stepper.position(), limit),
+                Step::Done => break,
+            }
+        }
+        assert_eq!(stepped, walked);
     }
 
     proptest! {

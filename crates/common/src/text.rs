@@ -69,7 +69,8 @@ pub fn line_content(line: &str) -> &str {
 ///
 /// A line continues the previous one when the previous line is not blank and
 /// either the line is indented by one to three spaces (and does not start a
-/// list item), or the previous line stops right after "the user".
+/// list item), or the previous line stops right after a subject: "the
+/// user", "the owner", "the boss", "my human", 用户, 老板, 主人, 负责人.
 ///
 /// ```
 /// use palisade_common::text::logical_lines;
@@ -127,16 +128,24 @@ pub fn starts_list_item(s: &str) -> bool {
     }
 }
 
+/// Subject words a hard-wrapped line may stop after, its verb on the next
+/// line: English (after a non-letter) and Chinese.
+const WRAP_SUBJECTS_EN: &[&str] = &["the user", "the owner", "the boss", "my human"];
+const WRAP_SUBJECTS_ZH: &[&str] = &["用户", "用戶", "老板", "老闆", "主人", "负责人", "負責人"];
+
 fn ends_with_the_user(line: &str) -> bool {
     let t = line.trim_end();
-    let n = "the user".len();
-    t.len() >= n
-        && t.is_char_boundary(t.len() - n)
-        && t[t.len() - n..].eq_ignore_ascii_case("the user")
-        && t[..t.len() - n]
-            .chars()
-            .next_back()
-            .is_none_or(|c| !c.is_alphanumeric())
+    let en = WRAP_SUBJECTS_EN.iter().any(|w| {
+        let n = w.len();
+        t.len() >= n
+            && t.is_char_boundary(t.len() - n)
+            && t[t.len() - n..].eq_ignore_ascii_case(w)
+            && t[..t.len() - n]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
+    });
+    en || WRAP_SUBJECTS_ZH.iter().any(|w| t.ends_with(w))
 }
 
 /// Sentences of `text`: logical lines split at sentence ends.
@@ -447,6 +456,13 @@ mod tests {
             ("wrap", "a\n b\n  c\n   d\n", 1),
             ("the user wrap", "told the user\nsomething", 1),
             ("theuser no", "told xthe user\nsomething", 2),
+            (
+                "the boss wrap",
+                "after the review the boss\nruled it out",
+                1,
+            ),
+            ("zh subject wrap", "会上老板\n拍板了", 1),
+            ("boss inside a word", "the bigboss\nsomething", 2),
         ];
         for (name, input, want) in cases {
             assert_eq!(logical_lines(input).len(), *want, "case {name}");

@@ -22,7 +22,7 @@ const CLAIMS: &[&str] = &[
     "User decided to ship on Friday.",
     "The user approved the migration plan.",
     "User wants all commit messages in Conventional Commits format.",
-    "We agreed to pin numpy below 2.0.",
+    "The user and I agreed to pin numpy below 2.0.",
     "The user said no to offering lifetime deals.",
     "Dana (the user) picked FastAPI.",
     "The owner vetoed the rewrite in Go.",

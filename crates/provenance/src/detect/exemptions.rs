@@ -1,0 +1,559 @@
+//! The not-claim rules: who may stand before a subject, what may follow a
+//! predicate, and which lines are not prose at all.
+
+use super::*;
+
+/// The not-claim rules kept as data (`data/claim_exemptions.json`), one
+/// alternation per kind.
+#[derive(Clone, Debug)]
+pub(super) struct DataExemptions {
+    pub(super) en_before_subject: Regex,
+    pub(super) zh_before_subject: Regex,
+    pub(super) sentence_tail: Regex,
+    pub(super) we_needs_user: Regex,
+    pub(super) after_phrase: Regex,
+    pub(super) kv_scalar_value: Regex,
+    pub(super) quoted_field: Regex,
+}
+
+impl DataExemptions {
+    pub(super) fn new() -> DataExemptions {
+        let rules = lexicon::builtin_exemptions();
+        let alt = |kind| lexicon::exemption_alternation(&rules, kind).unwrap_or_else(never);
+        DataExemptions {
+            en_before_subject: build(&format!("(?i){}", alt(ExemptionKind::EnBeforeSubject))),
+            zh_before_subject: build(&alt(ExemptionKind::ZhBeforeSubject)),
+            sentence_tail: build(&alt(ExemptionKind::SentenceTail)),
+            we_needs_user: build(&alt(ExemptionKind::WeNeedsUser)),
+            after_phrase: build(&alt(ExemptionKind::AfterPhrase)),
+            kv_scalar_value: build(&alt(ExemptionKind::KvScalarValue)),
+            quoted_field: build(&alt(ExemptionKind::QuotedField)),
+        }
+    }
+}
+
+/// How far back (bytes) the data rules look for a hedge or a report: the
+/// words that make a claim hearsay stand close to its subject.
+const HEDGE_WINDOW: usize = 120;
+
+/// The last `n` bytes of `s` (on a char boundary).
+fn near_end(s: &str, n: usize) -> &str {
+    let mut i = s.len().saturating_sub(n);
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    &s[i..]
+}
+
+/// How far (bytes) the rules after a predicate read.
+const LOOKAHEAD: usize = 256;
+
+/// The text around `at` that a clause-level rule reads: [`LOOKBACK`] bytes
+/// before it and [`LOOKAHEAD`] after, so a rule costs the same on a clause
+/// of any length.
+fn window_around(clause: &str, at: usize) -> &str {
+    let start = floor_boundary(clause, at.saturating_sub(LOOKBACK));
+    let end = floor_boundary(clause, at.saturating_add(LOOKAHEAD));
+    &clause[start..end.max(start)]
+}
+
+/// Opening quote marks a field name may stand in.
+const OPEN_QUOTES: &[char] = &['“', '"', '「', '『', '\'', '`', '‘'];
+
+/// A `key: value` line as the key/value rule reads it: the trimmed key,
+/// the separator and the trimmed value, or `None` when the value runs onto
+/// another line. The separator is the last character of the match and the
+/// key the (trimmed) rest, so a plain search does what a capture pass did.
+pub(super) fn split_key_value<'t>(
+    key_value: &Regex,
+    body: &'t str,
+) -> Option<(&'t str, &'t str, &'t str)> {
+    let m = key_value.find(body)?;
+    let value = &body[m.end()..];
+    let head = m.as_str();
+    let sep_len = head.chars().next_back()?.len_utf8();
+    let (key, sep) = head.split_at(head.len() - sep_len);
+    (!value.contains('\n')).then(|| (key.trim(), sep, value.trim()))
+}
+
+/// Whether an ASCII trigger is a whole word (`we` in `were` or `user` in
+/// `users` is not); CJK triggers always count.
+pub(super) fn whole_word_trigger(text: &str, start: usize, end: usize) -> bool {
+    if !text.as_bytes()[start].is_ascii() {
+        return true;
+    }
+    let before = text[..start].chars().next_back();
+    let after = text[end..].chars().next();
+    !before.is_some_and(|c| c.is_ascii_alphanumeric())
+        && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+}
+
+/// The hand-written regexes of the not-claim rules.
+#[derive(Clone, Debug)]
+pub(super) struct Fixed {
+    pub(super) label: Regex,
+    pub(super) ticket: Regex,
+    pub(super) key_value: Regex,
+    pub(super) ident_key: Regex,
+    pub(super) decision_word: Regex,
+    pub(super) scalar: Regex,
+    pub(super) script_zh: Regex,
+    pub(super) code_like: Regex,
+    pub(super) cond_any: Regex,
+    pub(super) cond_near: Regex,
+    pub(super) fact_time: Regex,
+    pub(super) zh_after_fact: Regex,
+    pub(super) zh_future: Regex,
+    pub(super) generic: Regex,
+    pub(super) reported: Regex,
+    pub(super) question_aux: Regex,
+    pub(super) field_after: Regex,
+    pub(super) pending_object: Regex,
+    pub(super) want_know: Regex,
+    pub(super) noun_after_user: Regex,
+    pub(super) asked_for_help: Regex,
+    pub(super) tag_question: Regex,
+    pub(super) aux_before: Regex,
+    pub(super) zh_prefix_block: Regex,
+    pub(super) zh_noun_after: Regex,
+    pub(super) zh_cond_after: Regex,
+    pub(super) zh_de_noun: Regex,
+    pub(super) zh_kv_key: Regex,
+}
+
+impl ClaimDetector {
+    /// The English subject rule: who may stand before the subject.
+    ///
+    /// With a predicate in the simple past, "after"/"once" before the
+    /// subject open a clause that states a fact ("after the user approved
+    /// it, …"), not a condition.
+    pub(super) fn en_subject_ok(
+        &self,
+        clause: &str,
+        subj_start: usize,
+        subj: &str,
+        past: bool,
+    ) -> bool {
+        if self.quoted_field(clause, subj_start) {
+            return false;
+        }
+        let lower = subj.trim_start().to_ascii_lowercase();
+        let determined = lower.starts_with("the")
+            || lower.starts_with("my")
+            || lower.starts_with("our")
+            || subj.contains('(')
+            || subj.contains(',');
+        let prev = previous_word(clause, subj_start);
+        if prev.as_deref() == Some("that") {
+            // "verify that the user …", "make sure that the user …"
+            let that_at = clause[..subj_start].trim_end().len().saturating_sub(4);
+            if previous_word(clause, that_at)
+                .is_some_and(|w| OBJECT_CLAUSE_VERBS.contains(&w.as_str()))
+            {
+                return false;
+            }
+        }
+        let fact_time = past && matches!(prev.as_deref(), Some("after" | "once"));
+        if let Some(word) = prev.as_deref().filter(|_| !fact_time) {
+            if determined {
+                if PREPOSITIONS.contains(&word) || OBJECT_CLAUSE_VERBS.contains(&word) {
+                    return false;
+                }
+            } else if !BARE_OK.contains(&word) && !word.chars().all(|c| c.is_ascii_digit()) {
+                return false;
+            }
+        }
+        self.prefix_ok(clause, subj_start, past)
+    }
+
+    /// The subject rule for "we" / "the user and I": only a clause start or
+    /// a function word may stand before it ("why we chose" is no claim).
+    pub(super) fn we_subject_ok(&self, clause: &str, subj_start: usize, past: bool) -> bool {
+        if !self.we_names_user(clause, subj_start) {
+            return false;
+        }
+        let prev = previous_word(clause, subj_start);
+        let fact_time = past && matches!(prev.as_deref(), Some("after" | "once"));
+        if let Some(word) = prev.filter(|_| !fact_time) {
+            if !BARE_OK.contains(&word.as_str()) || word == "that" {
+                return false;
+            }
+        }
+        self.prefix_ok(clause, subj_start, past)
+    }
+
+    /// Whether a we-subject counts: "the user and I" names the user; a
+    /// bare "we" / 我们 is the team unless the clause names the user as a
+    /// deciding party (`prov.exempt.en.we_team.1`).
+    pub(super) fn we_names_user(&self, clause: &str, subj_start: usize) -> bool {
+        let subj = &clause[subj_start..];
+        let head = subj.trim_start();
+        let bare = head.get(..2).is_some_and(|w| w.eq_ignore_ascii_case("we"))
+            || ["我们", "我們", "咱们"].iter().any(|w| head.starts_with(w))
+                && !["我们和", "我们跟", "我們和"]
+                    .iter()
+                    .any(|w| head.starts_with(w));
+        !bare
+            || self
+                .data
+                .we_needs_user
+                .is_match(window_around(clause, subj_start))
+    }
+
+    /// Whether the subject at `subj_start` sits in a short quoted span (a
+    /// field or column name: “用户批准人”字段).
+    pub(super) fn quoted_field(&self, clause: &str, subj_start: usize) -> bool {
+        clause[..subj_start]
+            .trim_end_matches(' ')
+            .ends_with(OPEN_QUOTES)
+            && self
+                .data
+                .quoted_field
+                .is_match(&clause[subj_start..floor_boundary(clause, subj_start + 64)])
+    }
+
+    /// The subject rule of a code-switched form ("owner 同意了"): the
+    /// English rules after Latin text, the Chinese rules after Chinese.
+    pub(super) fn cs_subject_ok(
+        &self,
+        clause: &str,
+        subj_start: usize,
+        subj: &str,
+        past: bool,
+    ) -> bool {
+        let after_cjk = clause[..subj_start]
+            .trim_end()
+            .chars()
+            .next_back()
+            .is_some_and(is_cjk);
+        if after_cjk {
+            self.zh_prefix_ok(clause, subj_start)
+        } else {
+            let start = floor_boundary(clause, subj_start.saturating_sub(LOOKBACK));
+            self.en_subject_ok(clause, subj_start, subj, past)
+                && !self
+                    .data
+                    .zh_before_subject
+                    .is_match(&clause[start..subj_start])
+        }
+    }
+
+    /// The prefix rules shared by every English form: conditionals,
+    /// hypotheticals, study/flow/example words, reported sources and
+    /// question inversion between the clause start and `at`.
+    ///
+    /// `past`: the predicate is in the simple past, so the last "after" /
+    /// "once" / "as soon as" before the subject marks a fact, not a condition.
+    pub(super) fn prefix_ok(&self, clause: &str, at: usize, past: bool) -> bool {
+        let start = floor_boundary(clause, at.saturating_sub(LOOKBACK));
+        let window = &clause[start..at];
+        let mut lower = window.to_lowercase().replace("once again", "again");
+        if past {
+            if let Some(m) = self.fixed.fact_time.find_iter(&lower).last() {
+                lower.replace_range(m.range(), " ");
+            }
+        }
+        if self.fixed.cond_any.is_match(&lower)
+            || self.fixed.generic.is_match(&lower)
+            || self
+                .data
+                .en_before_subject
+                .is_match(near_end(&lower, HEDGE_WINDOW))
+        {
+            return false;
+        }
+        if let Some(m) = self.fixed.cond_near.find_iter(&lower).last() {
+            if !lower[m.end()..].contains([',', ':', ';', '—']) {
+                return false;
+            }
+        }
+        if self.fixed.reported.is_match(&lower) {
+            let t = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
+            if !(t.starts_with("i ") || t.starts_with("we ") || t.starts_with("noted")) {
+                return false;
+            }
+        }
+        if start == 0 && self.fixed.question_aux.is_match(&lower) {
+            return false;
+        }
+        true
+    }
+
+    /// What may follow an English predicate.
+    pub(super) fn en_after_ok(&self, clause: &str, pred: &str, end: usize) -> bool {
+        if next_is_word_char(clause, end) && !pred.ends_with(' ') {
+            return false;
+        }
+        let after = &clause[end..];
+        let lp = pred.to_ascii_lowercase();
+        if lp.trim_end().ends_with("picked")
+            && after.trim_start().to_ascii_lowercase().starts_with("up")
+            && !next_is_word_char(after.trim_start(), 2)
+        {
+            // "picked up the ticket" is no choice.
+            return false;
+        }
+        if lp.trim_end().ends_with("signed off")
+            && after.trim_start().to_ascii_lowercase().starts_with("with")
+        {
+            return false;
+        }
+        if self.fixed.field_after.is_match(after) || self.fixed.pending_object.is_match(after) {
+            return false;
+        }
+        if (lp.contains("want") || lp.contains("like")) && self.fixed.want_know.is_match(after) {
+            return false;
+        }
+        if lp.ends_with("asked for") && self.fixed.asked_for_help.is_match(after) {
+            return false;
+        }
+        true
+    }
+
+    /// Passive voice: who may stand before the participle.
+    pub(super) fn passive_ok(&self, clause: &str, verb_start: usize, verb: &str) -> bool {
+        let before = &clause[floor_boundary(clause, verb_start.saturating_sub(60))..verb_start];
+        let lower = before.to_ascii_lowercase();
+        if let Some(c) = self.fixed.aux_before.captures(&lower) {
+            let aux = c.get(1).map_or("", |m| m.as_str());
+            return !matches!(aux, "is" | "are" | "be" | "get");
+        }
+        let t = before.trim_end();
+        if t.is_empty() || t.ends_with(|c: char| !c.is_alphanumeric()) {
+            return true;
+        }
+        let weak = [
+            "chosen",
+            "picked",
+            "selected",
+            "confirmed",
+            "specified",
+            "decided",
+            "agreed",
+            "asked for",
+        ];
+        !weak.contains(&verb.to_ascii_lowercase().as_str())
+    }
+
+    /// The Chinese subject rule: third parties, populations, conditions,
+    /// study words and reported sources before the subject.
+    pub(super) fn zh_prefix_ok(&self, clause: &str, subj_start: usize) -> bool {
+        let start = floor_boundary(clause, subj_start.saturating_sub(LOOKBACK));
+        let window = &clause[start..subj_start];
+        let near = near_end(window, HEDGE_WINDOW);
+        if self.fixed.zh_prefix_block.is_match(window)
+            || self.data.zh_before_subject.is_match(near)
+            || near.bytes().any(|b| b.is_ascii_alphabetic())
+                && self.data.en_before_subject.is_match(&near.to_lowercase())
+            || self.quoted_field(clause, subj_start)
+        {
+            return false;
+        }
+        // A cleft (是用户决定的) names the user; its negation does not.
+        if ["不是", "并非", "並非", "未必是"]
+            .iter()
+            .any(|w| window.ends_with(w))
+        {
+            return false;
+        }
+        let lower = window.to_lowercase();
+        if self.fixed.cond_any.is_match(&lower) || self.fixed.generic.is_match(&lower) {
+            return false;
+        }
+        // A cleft at the start of a clause: 是用户决定把仓库改成私有的.
+        if matches!(strip_markers(window).trim(), "是" | "正是" | "就是") {
+            return true;
+        }
+        match window.chars().next_back() {
+            Some(c) if is_cjk(c) => ZH_PREV_OK.iter().any(|w| window.ends_with(w)),
+            _ => true,
+        }
+    }
+
+    /// What may follow a Chinese predicate.
+    pub(super) fn zh_after_ok(&self, clause: &str, pred: &str, end: usize) -> bool {
+        // The rules read a bounded window after the predicate (a segment
+        // runs to the next punctuation mark; a text without any would cost
+        // a scan to its end per candidate).
+        let rest_all = &clause[end..];
+        let rest_all = &rest_all[..floor_boundary(rest_all, LOOKAHEAD)];
+        let seg_end = rest_all
+            .find(['，', ',', '。', '；', ';', '！', '？', '!', '?', '\n'])
+            .unwrap_or(rest_all.len());
+        let rest = &rest_all[..seg_end];
+        // 用户同意后，我们已经合并了: a time clause whose main clause is past.
+        if self.fixed.zh_after_fact.is_match(rest) {
+            let tail = &rest_all[seg_end..];
+            let tail = &tail[..tail
+                .find(['。', '！', '!', '；', ';', '\n'])
+                .unwrap_or(tail.len())];
+            return (tail.contains('了') || tail.contains('已'))
+                && !self.fixed.zh_future.is_match(tail);
+        }
+        if self.fixed.zh_noun_after.is_match(rest) {
+            return false;
+        }
+        if rest.starts_with('的') && !rest[3..].starts_with('是') {
+            return false;
+        }
+        if self.fixed.zh_de_noun.is_match(rest) || self.fixed.zh_cond_after.is_match(rest) {
+            return false;
+        }
+        if pred.starts_with("要求")
+            && ["较", "很", "比较", "高", "低", "严格", "越来越"]
+                .iter()
+                .any(|w| rest.starts_with(w))
+        {
+            return false;
+        }
+        if pred.starts_with("希望") && (rest.starts_with("能") || rest.starts_with("可以")) {
+            return false;
+        }
+        // Whether-questions after the predicate: 用户确认是否…
+        !rest.starts_with("是否")
+    }
+
+    /// Line-level not-claim rules (the generic-actor rule for non-prose).
+    pub(super) fn line_exempt(&self, line: &str) -> bool {
+        let indent_spaces = line.len() - line.trim_start_matches(' ').len();
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() {
+            return true;
+        }
+        if (indent_spaces >= 4 || line.starts_with('\t') || line[indent_spaces..].starts_with('\t'))
+            && !starts_list_item(trimmed)
+        {
+            return true;
+        }
+        if trimmed.starts_with('|')
+            || memchr::memmem::find_iter(trimmed.as_bytes(), b" | ")
+                .nth(1)
+                .is_some()
+            || trimmed.starts_with("//")
+            || trimmed.starts_with("/*")
+        {
+            return true;
+        }
+        let body = strip_markers(trimmed);
+        // The unanchored rules read the head of a long line (bounded work;
+        // a line of many kilobytes is a paragraph, not a script or code).
+        let head = &body[..floor_boundary(body, LINE_HEAD)];
+        if self.fixed.label.is_match(body)
+            || self.fixed.ticket.is_match(body)
+            || self.fixed.script_zh.is_match(head)
+            || self.fixed.code_like.is_match(head)
+        {
+            return true;
+        }
+        // Only the key and separator are captured (no capture pass over a
+        // long value); a value running onto another line is no record.
+        let kv = split_key_value(&self.fixed.key_value, body);
+        if let Some((key, sep, value)) = kv {
+            if sep == "=" || sep == "＝" {
+                return true;
+            }
+            if self.fixed.ident_key.is_match(key)
+                && (key.contains(['_', '.']) || has_inner_upper(key))
+            {
+                return true;
+            }
+            if self.fixed.zh_kv_key.is_match(key) {
+                return true;
+            }
+            if self.fixed.decision_word.is_match(key) && self.data.kv_scalar_value.is_match(value) {
+                return true;
+            }
+            // A lower-case key with a one-word value is a record, not prose
+            // ("user: approved", "user chose: dark").
+            if key.starts_with(|c: char| c.is_lowercase()) && self.fixed.scalar.is_match(value) {
+                return true;
+            }
+            if self.fixed.decision_word.is_match(key) && self.fixed.scalar.is_match(value) {
+                let v = value.trim_end_matches(['.', ',', ';']).to_ascii_lowercase();
+                let literal = matches!(
+                    v.as_str(),
+                    "true" | "false" | "yes" | "no" | "null" | "none" | "nil" | "n/a" | "na"
+                ) || v.chars().next().is_some_and(|c| c.is_ascii_digit());
+                if literal || key.starts_with(|c: char| c.is_lowercase()) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+impl Fixed {
+    pub(super) fn new() -> Fixed {
+        Fixed {
+            label: build(
+                r"(?i)^(?:bug|issue|defect|incident|steps?|expected(?: result| behaviou?r| outcome)?|actual(?: result| behaviou?r)?|scenario|test(?: case| plan| step| scenario)?|tc|case|examples?|e\.g\.|acceptance criteria|ac|repro|steps to reproduce|ticket|changelog|release notes?|interview(?: notes?)?|policy|user story|story|fixture|mock|sample|persona|use case|flow|qa|spec|requirement|req|feature|edge case|assert(?:ion)?|input|output|prompt|transcript|log|fr|nfr|jira|q|a|given|when|then|precondition|postcondition|gherkin|测试|测试用例|用例|示例|例如|例子|比如|场景|步骤|预期|预期结果|实际结果|需求|工单|规则|话术|政策|更新日志|访谈)(?:\s*[#\w.\-/]{1,12}){0,3}\s*[:：]|^(?i:given)\s",
+            ),
+            ticket: build(
+                r"^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\s*[:：]|v?\d+(?:\.\d+)+\s*[:：]|(?i:changelog|release)\b)",
+            ),
+            key_value: build(r"^(?P<key>[^:=：＝\n]{1,60}?)\s*(?P<sep>:|：|=|＝)"),
+            ident_key: build(r"^[A-Za-z_][A-Za-z0-9_.\-]*$"),
+            decision_word: build(
+                r"(?i)decided|chose|chosen|picked|selected|approved|agreed|confirmed|signed off|rejected|vetoed|决定|同意|确认|批准|选择|拒绝",
+            ),
+            scalar: build(r"(?i)^[\w\-./%]+\s*[.,;]?$"),
+            script_zh: build(r"话术|剧本|台词|这是.{0,30}的记录|记录如下|对话记录|聊天记录|范例"),
+            code_like: build(
+                r#"^\s*[{\[].*["”]\s*:|==|=>|&&|\|\||::|\(\)\s*[;{]|\{\s*$|^\s*(?:if|elif|else|return|def|fn|function|const|let|var|assert|expect)\b.*[(){};=]"#,
+            ),
+            cond_any: build(
+                r"(?i)\b(?:if|unless|whether|until|till|once|suppose|supposing|assuming|imagine|hypothetically|lest|whenever|in case|provided that|what if|let's say|should|would|could|might)\b|如果|若是|假如|假设|要是|一旦|除非|是否|每当",
+            ),
+            cond_near: build(r"(?i)\b(?:when|before|after|while|as soon as|by the time)\b"),
+            fact_time: build(r"(?i)\b(?:after|once|as soon as)\b"),
+            zh_after_fact: build(r"^了?(?:之后|以后|后)$"),
+            zh_future: build(r"才|即可|则|就会|就能|将|会|可以|可|自动|便可|再"),
+            generic: build(
+                r"(?i)\be\.g\.|\b(?:eg|for example|for instance|examples?|study|studies|scenarios?|flows?|personas?|simulation|simulated|stor(?:y|ies)|mock-?ups?|mocks?|prototypes?|wireframes?|demos?|walkthrough|usability|surveys?|experiments?|journey|use cases?|happy path|edge cases?|tutorials?|fixtures?|samples?|templates?|role-?play|game|hypothetical|tests?|testing|specs?|specification|requirements?|onboarding|checkout|wizard|dialog|modal|screens?|ui|ux|qa|a/b|interviews?|transcripts?|sandbox|staging users?)\b|测试中|测试|例如|比如|示例|场景|流程|用例|假定|模拟|演示",
+            ),
+            reported: build(
+                r"(?i)\b(?:says|said|say|claims?|claimed|states|stated|mentions?|mentioned|reports?|reported|writes|wrote|suggests|suggested|argues|argued|told|tells|heard|hears|allegedly|supposedly|apparently|reportedly|rumou?rs?|according to)\b",
+            ),
+            question_aux: build(
+                r"(?i)^\W*(?:did|does|do|has|have|had|is|was|were|should|can|could|would|will|may|might|must|shall|why|how|what|which|who)\b",
+            ),
+            field_after: build(
+                r#"(?i)^["'”’]?\s+(?:labels?|tags?|toggles?|columns?|fields?|flags?|attributes?|property|properties|events?|states?|status|timestamps?|booleans?|bits?|enums?|values?|keys?|params?|parameters?|metrics?|counts?|rates?|badges?|checkbox(?:es)?|tables?|rows?)\b"#,
+            ),
+            // "agreed to nothing yet", "has chosen none so far", "confirmed
+            // receipt of the email": nothing was decided.
+            pending_object: build(
+                r"(?i)^\s+(?:(?:to|on|upon)\s+)?(?:nothing|none|anything)(?:\s+of\s+(?:it|them|these|those|the\s+\w+))?\s*(?:,\s*)?(?:yet|so\s+far|for\s+now|at\s+this\s+point)\b|^\s+(?:the\s+)?receipt\b",
+            ),
+            want_know: build(
+                r"(?i)^\s+to\s+(?:know|understand|learn|see (?:if|whether|how|why|what)|check (?:if|whether)|find out|ask|discuss|talk|explore|hear|clarify|compare|investigate|get a sense)\b",
+            ),
+            asked_for_help: build(
+                r"(?i)^\s+(?:some\s+|more\s+)?(?:help|advice|clarification|an? explanation|explanations|details|info|information|examples?|ideas|suggestions|feedback|options|alternatives|a recommendation|recommendations|an? opinion|pointers|tips)\b",
+            ),
+            noun_after_user: build(
+                r"(?i)^\s*(?:guide|manual|docs?|documentation|story|stories|agreement|interface|profile|settings|table|model|record|id|account|count|basis|limits?|quota|level|group|role|data|session|name|list|input|experience|research|base|segment|types?|object|class|page|menu|testing)\b",
+            ),
+            tag_question: build(
+                r"(?i)[,，]\s*(?:ok|okay|right|yes|yeah|correct|got it|fine|agreed|ja|对吧|好吗|对吗)\s*[?？]$|\([^()]*[?？][^()]*\)\s*[?？]?$",
+            ),
+            aux_before: build(
+                r"(?i)\b(was|were|been|got|gotten|is|are|be|get)\s+(?:(?:already|explicitly|personally|formally|officially|also|just|finally|later|eventually)\s+)?$",
+            ),
+            zh_prefix_block: build(
+                r"由|待|让|請|请|提示|引导|供|允许|需要|需|须|必须|文档|据说|听说|说|称|提到|写道|表示|报告|规则|政策|条款|当|等到|只有|所有|每个|每位|部分|很多|大多数|一些|其他|各",
+            ),
+            zh_noun_after: build(
+                r"^(?:码|碼|率|灯|燈|书|書|函|页|頁|框|按钮|弹窗|状态|字段|列|事件|回调|接口|流程|环节|机制|逻辑|时间戳|次数|人数|比例|模块|功能|协议|条款|单|数|量)",
+            ),
+            zh_cond_after: build(
+                r"才|即可|则|就会|就能|就可以|(?:后|之后|以后|前|之前|时|的时候)(?:$|[再才就则便即]|进入|跳转|进行|开始|会|将|系统|自动|显示|可以|可|方可|生成|触发|发送|通知)",
+            ),
+            zh_de_noun: build(
+                r"^.{0,8}?的(?:回调|请求|事件|消息|通知|记录|数据|接口|日志|报销单|订单|单据|页面|按钮|状态|字段|比例|人数)",
+            ),
+            zh_kv_key: build(r"状态|字段|说明|含义|定义|类型|取值|枚举"),
+        }
+    }
+}

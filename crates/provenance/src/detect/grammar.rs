@@ -1,0 +1,455 @@
+//! The claim grammar: the subject + predicate forms of each language,
+//! built from the lexicon slots, and the word-shape helpers they use.
+
+use super::*;
+
+/// A first verb in the past tense and its object, joined by "and" to the
+/// decision verb that shares its subject ("reviewed the options and picked").
+pub(super) const EN_LEAD: &str = r"(?:(?:[a-z]+ed|read|saw|took|thought|went|came|heard|met|spent|got|had|ran|spoke|sat|felt|left|kept|found|tried|slept on it)\b[^,.;:!?\n]{0,80}?\s+(?:and|then|and\s+then)(?:\s+(?:then|also|finally|eventually|ultimately|quickly|immediately|later|now))?)";
+
+/// A Chinese first verb phrase in the past (了) before the decision verb
+/// that shares its subject (用户看了两个方案后选择了…, 用户比较了…，最后决定…).
+pub(super) const ZH_LEAD: &str = r"(?:[^，。；！？,.;!?\n]{1,16}?[了完过][^，。；！？,.;!?\n]{0,16}?(?:之后|以后|后)?(?:[，,]\s*)?(?:最后|最终|然后|随后|还是|就|便){0,2})";
+
+/// A clause-initial first name, after list markers and a short label.
+pub(super) const NAMED_SUBJECT_BODY: &str = r"(?:[\s>*+•\-]|\d{1,3}[.)]|\[[ xX]\])*(?:[A-Za-z]{2,12}:\s+)?(?:(?:yesterday|today|earlier|later|then|finally|eventually|ultimately|so|also|in the end|this morning|last week),?\s+)?(?P<subj>(?-i:[A-Z][a-z]{2,14}))";
+
+/// The subject part of [`NAMED_SUBJECT_BODY`], anchored.
+pub(super) const NAMED_SUBJECT: &str = r"(?i)^(?:[\s>*+•\-]|\d{1,3}[.)]|\[[ xX]\])*(?:[A-Za-z]{2,12}:\s+)?(?:(?:yesterday|today|earlier|later|then|finally|eventually|ultimately|so|also|in the end|this morning|last week),?\s+)?(?-i:[A-Z][a-z]{2,14})";
+
+/// The language of a subject form: which subject, prefix and after rules apply.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(super) enum Lang {
+    /// English: the determiner/previous-word subject rule and the English prefix rules.
+    En,
+    /// Chinese: third parties, populations and conditions before the subject.
+    Zh,
+}
+
+/// The subject rule of a form.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(super) enum SubjectRule {
+    /// The user named as such (user, the owner, Dana (the user), 用户).
+    User,
+    /// We / the user and I / 我们: only a clause start or a function word before it.
+    We,
+    /// A bare first name at the start of a clause ("Dana picked FastAPI"):
+    /// not a group, company, product or the agent ([`NAME_STOP`]).
+    Named,
+    /// The user named in English before a Chinese verb ("owner 同意了").
+    CodeSwitch,
+}
+
+/// One subject + predicate form of one language: a row of the table the
+/// clause loop runs ("user decided", "we agreed", 用户决定, 我们商定).
+#[derive(Clone, Debug)]
+pub(super) struct SubjectForm {
+    pub(super) lang: Lang,
+    /// Which subject rule applies.
+    pub(super) subject_rule: SubjectRule,
+    /// Trigger kinds of which one must be in the clause.
+    pub(super) needs: u8,
+    /// Predicate cue groups of which one must be in the clause.
+    pub(super) cue: u16,
+    /// The whole form; finds match spans only (DFA speed).
+    pub(super) find: Regex,
+    /// The subject at the start of a match.
+    pub(super) subject: Regex,
+    /// End-anchored predicate regexes in priority order, with class and slot.
+    pub(super) preds: Vec<(ClaimClass, Slot, Regex)>,
+}
+
+/// The first predicate whose end-anchored regex matches `mt`: its class,
+/// slot and the byte offset where the predicate starts.
+pub(super) fn classify(
+    preds: &[(ClaimClass, Slot, Regex)],
+    mt: &str,
+) -> Option<(ClaimClass, Slot, usize)> {
+    preds
+        .iter()
+        .find_map(|(class, slot, re)| re.find(mt).map(|m| (*class, *slot, m.start())))
+}
+
+/// Predicate cue groups: which forms a cue literal can start.
+pub(super) const CUE_EN_MAIN: u16 = 1;
+pub(super) const CUE_EN_PREF: u16 = 2;
+pub(super) const CUE_EN_WE: u16 = 4;
+pub(super) const CUE_EN_PASSIVE: u16 = 8;
+pub(super) const CUE_EN_PHRASE: u16 = 16;
+pub(super) const CUE_ZH_MAIN: u16 = 32;
+pub(super) const CUE_ZH_PREF: u16 = 64;
+pub(super) const CUE_ZH_WE: u16 = 128;
+pub(super) const CUE_ZH_PHRASE: u16 = 256;
+pub(super) const CUE_LABEL: u16 = 512;
+/// English verbs after a Chinese subject: their own group, so English text
+/// ("decided") does not wake the code-switched form.
+pub(super) const CUE_MX: u16 = 1024;
+pub(super) const CUE_ALL: u16 = 2047;
+
+impl ClaimDetector {
+    /// Build the detector with the built-in lexicon.
+    ///
+    /// ```
+    /// use palisade_provenance::detect::{ClaimDetector, Scope};
+    /// let d = ClaimDetector::new(Scope::DecisionsAndPreferences);
+    /// assert_eq!(d.detect("User prefers tabs.").len(), 1);
+    /// assert!(ClaimDetector::new(Scope::Decisions).detect("User prefers tabs.").is_empty());
+    /// ```
+    pub fn new(scope: Scope) -> ClaimDetector {
+        let rules = lexicon::builtin_rules();
+        let alt = |slot, class| lexicon::alternation(&rules, slot, class).unwrap_or_else(never);
+        let fragments = lexicon::builtin_fragments();
+        let frag = |slot| lexicon::fragment_alternation(&fragments, slot).unwrap_or_else(never);
+        let en_subject = format!("(?:{})", frag(FragmentSlot::EnSubject));
+        let en_adverbs = format!("(?:{})", frag(FragmentSlot::EnAdverb));
+        let zh_subject = format!("(?:{})", frag(FragmentSlot::ZhSubject));
+        let cs_subject = format!("(?:{})", frag(FragmentSlot::CsSubject));
+        let en_main = format!(
+            r"(?i)(?P<subj>{en_subject})(?:\s*:)?(?:\s*\([^()\n]{{1,40}}\))?(?:\s*,\s*[^,\n]{{1,40}}?,)?(?:\s*[—–]\s*[^—–\n]{{1,40}}?\s*[—–]|\s+--?\s+[^\n]{{1,40}}?\s+--?)?(?:\s+(?-i:[A-Z][a-z]+))?(?:\s+{en_adverbs})*(?:\s+{EN_LEAD})??(?P<neg>\s+(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer))?\s*(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{})|(?P<pref>{}))\b",
+            alt(Slot::EnPred, Some(ClaimClass::Approval)),
+            alt(Slot::EnPred, Some(ClaimClass::Rejection)),
+            alt(Slot::EnPredNeg, None),
+            alt(Slot::EnPref, None),
+        );
+        let en_named = format!(
+            r"(?i)^{NAMED_SUBJECT_BODY}(?:\s+{en_adverbs})*(?:\s+{EN_LEAD})??\s+(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{}))\b",
+            alt(Slot::EnPred, Some(ClaimClass::Approval)),
+            alt(Slot::EnPred, Some(ClaimClass::Rejection)),
+            alt(Slot::EnPredNeg, None),
+        );
+        let en_we = format!(
+            r"(?i)(?P<subj>\bwe\b|\b(?:the\s+)?(?:user|owner|boss)\s+and\s+i\b|\bi\s+and\s+the\s+(?:user|owner|boss)\b)(?:\s*\([^()\n]{{1,30}}\))?(?:\s+(?:both|all|jointly|together|mutually|already|explicitly|finally|just|also|then|now|today|yesterday|eventually|ultimately|formally|officially|have|had))*\s*(?P<appr>{})\b",
+            alt(Slot::EnWe, None)
+        );
+        let en_passive = format!(
+            r"(?i)\b(?P<verb>{})\s+by\s+(?:(?:the|my|our)\s+)?(?:user|owner|boss)\b(?P<poss>'s)?",
+            alt(Slot::EnPassive, None)
+        );
+        let en_phrase = format!("(?i)(?P<appr>{})", alt(Slot::EnPhrase, None));
+        let zh_adverbs = format!("(?:{})*", frag(FragmentSlot::ZhAdverb));
+        let zh_main = format!(
+            r"(?P<subj>{zh_subject})(?:[（(][^）)\n]{{1,20}}[）)])?{zh_adverbs}(?:{ZH_LEAD}{zh_adverbs})??(?:(?P<rej>{})|(?P<appr>{})|(?P<instr>{})|(?P<mxrej>{})|(?P<mxappr>{})|(?P<pref>{}))",
+            alt(Slot::ZhPred, Some(ClaimClass::Rejection)),
+            alt(Slot::ZhPred, Some(ClaimClass::Approval)),
+            alt(Slot::ZhPred, Some(ClaimClass::Instruction)),
+            alt(Slot::MxPred, Some(ClaimClass::Rejection)),
+            alt(Slot::MxPred, Some(ClaimClass::Approval)),
+            alt(Slot::ZhPref, None),
+        );
+        // Code-switched: an English subject, a Chinese verb (no lead verb:
+        // an English clause before a Chinese verb is not one clause).
+        let cs_main = format!(
+            r"(?P<subj>{cs_subject})(?:[（(][^）)\n]{{1,20}}[）)])?{zh_adverbs}(?:(?P<rej>{})|(?P<appr>{})|(?P<instr>{})|(?P<pref>{}))",
+            alt(Slot::ZhPred, Some(ClaimClass::Rejection)),
+            alt(Slot::ZhPred, Some(ClaimClass::Approval)),
+            alt(Slot::ZhPred, Some(ClaimClass::Instruction)),
+            alt(Slot::ZhPref, None),
+        );
+        let zh_we = format!(
+            r"(?P<subj>我们和用户|我们跟用户|我们与用户|我們和用戶|我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)(?:{zh_adverbs}|都|一致|共同)*(?P<appr>{})",
+            alt(Slot::ZhWe, None)
+        );
+        let end = |slot, class| build(&format!("(?i)(?:{})$", alt(slot, class)));
+        let pred = |class, slot, scope_class| (class, slot, end(slot, scope_class));
+        let en_we_subject = r"(?i)^(?:we|(?:the\s+)?(?:user|owner|boss)\s+and\s+i|i\s+and\s+the\s+(?:user|owner|boss))\b";
+        let zh_we_subject = "^(?:我们和用户|我们跟用户|我们与用户|我們和用戶|我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)";
+        let prefs = |cue: u16| {
+            if scope == Scope::DecisionsAndPreferences {
+                cue
+            } else {
+                0
+            }
+        };
+        let slot_alt = |slots: &[Slot]| {
+            let parts: Vec<String> = slots
+                .iter()
+                .filter_map(|&slot| lexicon::alternation(&rules, slot, None))
+                .collect();
+            (!parts.is_empty()).then(|| parts.join("|"))
+        };
+        let cues = Cues::new(&[
+            (CUE_EN_MAIN, slot_alt(&[Slot::EnPred, Slot::EnPredNeg])),
+            (CUE_EN_PREF, slot_alt(&[Slot::EnPref])),
+            (CUE_EN_WE, slot_alt(&[Slot::EnWe])),
+            (CUE_EN_PASSIVE, slot_alt(&[Slot::EnPassive])),
+            (CUE_EN_PHRASE, slot_alt(&[Slot::EnPhrase])),
+            (CUE_ZH_MAIN, slot_alt(&[Slot::ZhPred])),
+            (CUE_MX, slot_alt(&[Slot::MxPred])),
+            (CUE_ZH_PREF, slot_alt(&[Slot::ZhPref])),
+            (CUE_ZH_WE, slot_alt(&[Slot::ZhWe])),
+            (CUE_ZH_PHRASE, slot_alt(&[Slot::ZhPhrase])),
+            (CUE_LABEL, slot_alt(&[Slot::Label])),
+        ]);
+        // The table of subject forms. Order matters only for ties (same
+        // start), which the sentence step resolves by keeping the first.
+        let forms = vec![
+            SubjectForm {
+                lang: Lang::En,
+                subject_rule: SubjectRule::User,
+                needs: KIND_EN,
+                cue: CUE_EN_MAIN | prefs(CUE_EN_PREF),
+                find: build(&en_main),
+                subject: build(&format!("(?i)^{en_subject}")),
+                preds: vec![
+                    pred(
+                        ClaimClass::Approval,
+                        Slot::EnPred,
+                        Some(ClaimClass::Approval),
+                    ),
+                    pred(
+                        ClaimClass::Rejection,
+                        Slot::EnPred,
+                        Some(ClaimClass::Rejection),
+                    ),
+                    pred(ClaimClass::Instruction, Slot::EnPredNeg, None),
+                    pred(ClaimClass::Preference, Slot::EnPref, None),
+                ],
+            },
+            SubjectForm {
+                lang: Lang::En,
+                subject_rule: SubjectRule::We,
+                needs: KIND_EN | KIND_EN_WE,
+                cue: CUE_EN_WE,
+                find: build(&en_we),
+                subject: build(en_we_subject),
+                preds: vec![pred(ClaimClass::Approval, Slot::EnWe, None)],
+            },
+            SubjectForm {
+                lang: Lang::En,
+                subject_rule: SubjectRule::Named,
+                needs: KIND_NAME,
+                cue: CUE_EN_MAIN,
+                find: build(&en_named),
+                subject: build(NAMED_SUBJECT),
+                preds: vec![
+                    pred(
+                        ClaimClass::Approval,
+                        Slot::EnPred,
+                        Some(ClaimClass::Approval),
+                    ),
+                    pred(
+                        ClaimClass::Rejection,
+                        Slot::EnPred,
+                        Some(ClaimClass::Rejection),
+                    ),
+                    pred(ClaimClass::Instruction, Slot::EnPredNeg, None),
+                ],
+            },
+            SubjectForm {
+                lang: Lang::Zh,
+                subject_rule: SubjectRule::User,
+                needs: KIND_ZH,
+                cue: CUE_ZH_MAIN | CUE_MX | prefs(CUE_ZH_PREF),
+                find: build(&zh_main),
+                subject: build(&format!("^{zh_subject}")),
+                preds: vec![
+                    pred(
+                        ClaimClass::Rejection,
+                        Slot::ZhPred,
+                        Some(ClaimClass::Rejection),
+                    ),
+                    pred(
+                        ClaimClass::Approval,
+                        Slot::ZhPred,
+                        Some(ClaimClass::Approval),
+                    ),
+                    pred(
+                        ClaimClass::Instruction,
+                        Slot::ZhPred,
+                        Some(ClaimClass::Instruction),
+                    ),
+                    pred(
+                        ClaimClass::Rejection,
+                        Slot::MxPred,
+                        Some(ClaimClass::Rejection),
+                    ),
+                    pred(
+                        ClaimClass::Approval,
+                        Slot::MxPred,
+                        Some(ClaimClass::Approval),
+                    ),
+                    pred(ClaimClass::Preference, Slot::ZhPref, None),
+                ],
+            },
+            SubjectForm {
+                lang: Lang::Zh,
+                subject_rule: SubjectRule::CodeSwitch,
+                needs: KIND_EN,
+                cue: CUE_ZH_MAIN | prefs(CUE_ZH_PREF),
+                find: build(&cs_main),
+                subject: build(&format!("^{cs_subject}")),
+                preds: vec![
+                    pred(
+                        ClaimClass::Rejection,
+                        Slot::ZhPred,
+                        Some(ClaimClass::Rejection),
+                    ),
+                    pred(
+                        ClaimClass::Approval,
+                        Slot::ZhPred,
+                        Some(ClaimClass::Approval),
+                    ),
+                    pred(
+                        ClaimClass::Instruction,
+                        Slot::ZhPred,
+                        Some(ClaimClass::Instruction),
+                    ),
+                    pred(ClaimClass::Preference, Slot::ZhPref, None),
+                ],
+            },
+            SubjectForm {
+                lang: Lang::Zh,
+                subject_rule: SubjectRule::We,
+                needs: KIND_ZH | KIND_ZH_WE,
+                cue: CUE_ZH_WE,
+                find: build(&zh_we),
+                subject: build(zh_we_subject),
+                preds: vec![pred(ClaimClass::Approval, Slot::ZhWe, None)],
+            },
+        ];
+        let compiled_rules = rules
+            .iter()
+            .map(|r: &Rule| {
+                (
+                    r.id.clone(),
+                    r.slot,
+                    r.class,
+                    build(&format!("(?i)^(?:{})", r.pattern)),
+                )
+            })
+            .collect();
+        ClaimDetector {
+            scope,
+            rules: compiled_rules,
+            forms,
+            en_passive: build(&en_passive),
+            en_phrase: build(&en_phrase),
+            en_neg: build(r"(?i)\b(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer)\b"),
+            en_passive_verb: build(&format!("(?i)^(?:{})", alt(Slot::EnPassive, None))),
+            frames: rules
+                .iter()
+                .filter(|r| matches!(r.slot, Slot::ZhPhrase | Slot::Label))
+                .map(|r| (r.slot, r.class, build(&format!("(?i){}", r.pattern))))
+                .collect(),
+            data: DataExemptions::new(),
+            cues,
+            fixed: Fixed::new(),
+        }
+    }
+}
+
+/// A pattern that matches nothing, for an empty lexicon slot.
+pub(super) fn never() -> String {
+    r"[^\s\S]".to_owned()
+}
+
+/// Whether a predicate is in the simple (or past perfect) past tense:
+/// "approved", "chose", "had decided" — not "has approved", "approves".
+pub(super) fn is_simple_past(pred: &str) -> bool {
+    const IRREGULAR: &[&str] = &[
+        "chose",
+        "went",
+        "gave",
+        "said",
+        "told",
+        "made",
+        "took",
+        "set",
+        "put",
+        "shot",
+        "sent",
+        "wrote",
+        "got",
+        "held",
+        "kept",
+        "let",
+        "stood",
+        "struck",
+        "drew",
+        "spoke",
+        "forbade",
+        "overrode",
+        "came",
+        "ran",
+        "threw",
+        "swore",
+        "bought",
+        "brought",
+        "thought",
+        "sought",
+        "laid",
+        "paid",
+        "meant",
+        "left",
+        "felt",
+        "rang",
+        "saw",
+        "had",
+        "ok'd",
+        "okay'd",
+        "oked",
+        "green-lit",
+        "greenlit",
+        "shut",
+        "signed-off",
+    ];
+    let Some(w) = pred.split_whitespace().next() else {
+        return false;
+    };
+    let w = w.to_ascii_lowercase();
+    w.ends_with("ed") || IRREGULAR.contains(&w.as_str())
+}
+
+/// Whether a clause starts (after list markers and a short label) with a
+/// capitalised word that may be a first name (see [`NAME_STOP`]).
+pub(super) fn starts_with_name(clause: &str) -> bool {
+    let body = strip_markers(clause);
+    // A label is at most 12 bytes, so only the head can hold its ": " (the
+    // first one in the head is the first one in the body).
+    let head = &body[..floor_boundary(body, 14)];
+    let body = match head.find(": ") {
+        Some(at) if at <= 12 && body[..at].bytes().all(|b| b.is_ascii_alphabetic()) => {
+            body[at + 2..].trim_start()
+        }
+        _ => body,
+    };
+    let mut words = body.split(|c: char| !c.is_ascii_alphabetic());
+    let mut word: &str = words.next().unwrap_or("");
+    // One leading time word may stand before the name ("Yesterday Dana …").
+    if word.len() <= 10 && NAME_LEAD.contains(&word.to_ascii_lowercase().as_str()) {
+        word = words.find(|w| !w.is_empty()).unwrap_or("");
+    }
+    word.len() >= 3
+        && word.len() <= 15
+        && word.as_bytes()[0].is_ascii_uppercase()
+        && word.bytes().skip(1).all(|b| b.is_ascii_lowercase())
+        && is_first_name(word)
+}
+
+/// Whether a capitalised word can be a first name: not a listed group,
+/// company, product or common noun, and without a common-noun or bot
+/// ending (Deployment, Migration, Dependabot).
+pub(super) fn is_first_name(word: &str) -> bool {
+    const NOUN_ENDINGS: &[&str] = &[
+        "tion", "sion", "ment", "ness", "ity", "ance", "ence", "ing", "ers", "ies", "ure", "ship",
+        "ism", "bot", "ware", "base", "hub", "ops", "ics", "ogy", "ages",
+    ];
+    let lower = word.to_ascii_lowercase();
+    NAME_STOP.binary_search(&lower.as_str()).is_err()
+        && !NOUN_ENDINGS.iter().any(|e| lower.ends_with(e))
+}
+
+/// What follows a named subject's decision verb: an object in the same
+/// clause, not "by …" (a reduced passive: "Files selected by the user").
+pub(super) fn named_object_follows(after: &str) -> bool {
+    let t = after.trim_start();
+    let word: String = t
+        .chars()
+        .take_while(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    t.chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '"' || c == '“')
+        && word != "by"
+}

@@ -1,0 +1,997 @@
+//! Claim detection: which sentences of a write say the user made a decision.
+//!
+//! The detector works clause by clause on normalized text (NFKC, invisible
+//! characters removed, Markdown emphasis ignored):
+//!
+//! 1. **Lines.** Code (fenced, indented by four spaces or a tab — but an
+//!    indented list item is prose), table rows, key/value lines with an
+//!    identifier key or a scalar value, QA/spec/ticket labels, data-dictionary
+//!    lines and scripts are not prose and hold no claims.
+//! 2. **Sentences and clauses.** Each logical line is split into sentences; a
+//!    question is no claim. A contrast (`but`, `however`, 但是 …) starts a new
+//!    clause, so "Usually we wait, but the user approved …" is a claim.
+//! 3. **Grammar** (`detect/grammar.rs`, data in `data/claim_grammar.json`
+//!    and `data/claim_lexicon.json`). A claim is a *subject* (user, the
+//!    user, owner, the boss, my human, a name or role marked as the user,
+//!    "it was the owner who", the user and I, 用户, 主人, 老板, 负责人,
+//!    我和用户) with optional parentheticals and adverbs, followed by a
+//!    *decision predicate* from the lexicon (verbs, idioms and phrasal verbs
+//!    per language: "put the kibosh on", 拍板, 叫停); a code-switched clause
+//!    (an English verb after a Chinese subject, 用户 approved 了, or a
+//!    Chinese verb after an English subject, owner 同意了); a passive (`was
+//!    approved by the user`); a phrase (`per the user`, `as the user
+//!    requested`, `the user's decision:`); a Chinese agentless frame
+//!    (按用户的要求, 得到老板首肯); or a label at the start of a clause
+//!    (`Owner: use X`, `Decision (user, 14 May):`, 用户：以后…). A
+//!    clause-initial first name is a subject too ("Dana picked FastAPI"),
+//!    unless it is a group, company, product, system or the agent ("Legal
+//!    approved", "Stripe declined", "Alice's team chose" has no bare name).
+//!    A first verb in the past may share the subject with the decision verb
+//!    ("the user reviewed the options and picked Postgres",
+//!    用户看了两个方案后选择了…). The rows of one table of subject forms
+//!    (English, Chinese and code-switched; user, we and named subjects) run
+//!    in one clause loop.
+//! 4. **Prefilter.** One Aho-Corasick walk finds the subject words, the
+//!    contrast words and the predicate cues (the literal prefixes of the
+//!    lexicon's patterns); a clause without a cue, or without a subject word
+//!    or a clause-initial name, skips the form regexes. The walk goes only
+//!    as far as the detection reads, so a write that reaches the claim
+//!    limit early is not scanned to its end.
+//! 5. **Not claims.** Negated and modal forms (the grammar admits neither,
+//!    except instructions such as "doesn't want"); conditionals and
+//!    hypotheticals before the subject ("after"/"once" with a decision in
+//!    the simple past is a fact: "after the user approved it, …";
+//!    用户同意后，我们已经合并了); study, flow, example and test words
+//!    before the subject in the same clause; reported sources ("Docs say …");
+//!    third parties and populations (repo owner, new users, 新用户, 仓库主人);
+//!    field names ("the user approved column", “用户批准人”字段); Chinese
+//!    noun phrases and rules (用户确认码, 用户确认收货后，…, …才能注册). The
+//!    rules kept as data (`data/claim_exemptions.json`): hedges and hearsay
+//!    ("I think the user approved …", 据说, 日志里显示); a bare "we" / 我们
+//!    is the team, not the user, unless the clause names the user as a
+//!    deciding party; yes/no decision fields (用户同意：否); plans
+//!    (计划下周和用户确认…).
+//!
+//! ```
+//! use palisade_provenance::detect::{ClaimDetector, Scope};
+//!
+//! let detector = ClaimDetector::new(Scope::Decisions);
+//! assert_eq!(detector.detect("User wants all commit messages in Conventional Commits.").len(), 1);
+//! assert_eq!(detector.detect("用户说以后不要再自动提交代码。").len(), 1);
+//! assert!(detector.detect("In the usability study, the user chose the blue button.").is_empty());
+//! assert!(detector.detect("The PM decided to ship on Friday.").is_empty());
+//! ```
+//!
+//! # Untrusted input
+//!
+//! Matching uses the `regex` crate (linear time). Look-behind windows are
+//! bounded (a few hundred bytes), and at most [`MAX_CLAIMS_PER_SENTENCE`]
+//! claims are examined per sentence, so detection is linear in the input.
+
+use crate::lexicon::{self, ClaimClass, ExemptionKind, FragmentSlot, Rule, Slot};
+use palisade_common::normalize::{normalize, Normalized};
+use palisade_common::text::{line_content, logical_lines, sentences, starts_list_item};
+use palisade_common::tokens::is_cjk;
+use palisade_common::Span;
+use regex::Regex;
+
+mod cues;
+mod exemptions;
+mod grammar;
+mod words;
+
+use cues::*;
+use exemptions::*;
+use grammar::*;
+use words::*;
+
+/// At most this many candidate matches (subject + predicate, before the
+/// not-claim rules) are examined in one text; a text with more is reported
+/// as truncated, and the gate refuses it as `too_many_claims`.
+pub const MAX_CANDIDATES: usize = 4096;
+
+/// At most this many claims are examined in one sentence (the seed's bound).
+pub const MAX_CLAIMS_PER_SENTENCE: usize = 101;
+
+/// How much of a long line the unanchored line rules read (bytes).
+const LINE_HEAD: usize = 8192;
+
+/// How much of a clause's head a label rule reads (bytes).
+const LINE_HEAD_LABEL: usize = 256;
+
+/// How far back (bytes) the not-claim rules look from a subject.
+const LOOKBACK: usize = 320;
+
+/// Which decisions need the user's quote.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Hash)]
+#[non_exhaustive]
+pub enum Scope {
+    /// Decisions, approvals, rejections and instructions (the default).
+    #[default]
+    Decisions,
+    /// Also preferences: "prefers", "likes", 喜欢, 偏好 ….
+    DecisionsAndPreferences,
+}
+
+impl Scope {
+    /// Parse the seed's spelling (`decisions`, `decisions+preferences`).
+    ///
+    /// ```
+    /// use palisade_provenance::detect::Scope;
+    /// assert_eq!(Scope::parse("decisions+preferences"), Some(Scope::DecisionsAndPreferences));
+    /// assert_eq!(Scope::parse("bogus"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<Scope> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "decisions" => Some(Scope::Decisions),
+            "decisions+preferences" | "decisions+prefs" => Some(Scope::DecisionsAndPreferences),
+            _ => None,
+        }
+    }
+}
+
+/// One detected claim.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Claim {
+    /// Byte span in the original input: the text this claim owns, from its
+    /// start (the sentence start for the first claim of a sentence) to the
+    /// next claim or the end of the sentence.
+    pub span: Span,
+    /// The original text of [`Claim::span`].
+    pub text: String,
+    /// What kind of decision.
+    pub class: ClaimClass,
+    /// The lexicon rule id that matched (e.g. `prov.claim.en.decide.1`).
+    pub rule: String,
+    /// The same span in the normalized text.
+    pub normalized_span: Span,
+    /// The enclosing sentence in the normalized text.
+    pub sentence: Span,
+    /// Where the matched subject+predicate starts in the normalized text.
+    pub anchor: Span,
+}
+
+/// The claim detector, built once and reused (it holds compiled regexes).
+#[derive(Clone, Debug)]
+pub struct ClaimDetector {
+    scope: Scope,
+    rules: Vec<(String, Slot, ClaimClass, Regex)>,
+    /// The subject + predicate forms of every language, run in order.
+    forms: Vec<SubjectForm>,
+    en_passive: Regex,
+    en_phrase: Regex,
+    en_neg: Regex,
+    en_passive_verb: Regex,
+    /// Agentless frames and labels, one regex per lexicon rule.
+    frames: Vec<(Slot, ClaimClass, Regex)>,
+    /// The not-claim rules kept as data.
+    data: DataExemptions,
+    cues: Cues,
+    fixed: Fixed,
+}
+
+/// Bounds on the work of one detection.
+struct Budget {
+    claims_left: usize,
+    candidates_left: usize,
+    truncated: bool,
+}
+
+impl Budget {
+    /// Spend one candidate; false (and truncated) when none are left.
+    fn spend(&mut self) -> bool {
+        if self.candidates_left == 0 {
+            self.truncated = true;
+            return false;
+        }
+        self.candidates_left -= 1;
+        true
+    }
+}
+
+/// The logical lines of a text in order, split a chunk at a time, so a
+/// detection that stops early does not split the rest of a long text.
+///
+/// The spans are those of [`logical_lines`] on the whole text: whether a
+/// physical line joins the one before depends only on that pair, so a chunk
+/// that ends after a newline splits like the whole text, except that its
+/// last logical line may continue past the chunk; that line is read again
+/// as the first of the next chunk (it starts a logical line there too).
+struct LogicalLines<'t> {
+    text: &'t str,
+    pending: std::vec::IntoIter<Span>,
+    /// Where the next chunk starts.
+    from: usize,
+    /// The next chunk's size before its closing newline (doubles when a
+    /// chunk holds a single, unfinished logical line).
+    chunk: usize,
+}
+
+impl<'t> LogicalLines<'t> {
+    fn new(text: &'t str, chunk: usize) -> LogicalLines<'t> {
+        LogicalLines {
+            text,
+            pending: Vec::new().into_iter(),
+            from: 0,
+            chunk: chunk.max(1),
+        }
+    }
+}
+
+impl Iterator for LogicalLines<'_> {
+    type Item = Span;
+
+    fn next(&mut self) -> Option<Span> {
+        loop {
+            if let Some(line) = self.pending.next() {
+                return Some(line);
+            }
+            let rest = self.text.get(self.from..).filter(|r| !r.is_empty())?;
+            let end = match rest.as_bytes().get(self.chunk..) {
+                Some(tail) => {
+                    memchr::memchr(b'\n', tail).map_or(rest.len(), |i| self.chunk + i + 1)
+                }
+                None => rest.len(),
+            };
+            let mut lines = logical_lines(&rest[..end]);
+            if end < rest.len() {
+                if lines.len() < 2 {
+                    self.chunk = self.chunk.saturating_mul(2);
+                    continue;
+                }
+                // The last line may continue past the chunk: read it again.
+                lines.pop();
+            }
+            let shift = self.from;
+            self.from = lines.last().map_or(shift + end, |l| shift + l.end);
+            self.pending = lines
+                .into_iter()
+                .map(|l| l.shift(shift))
+                .collect::<Vec<_>>()
+                .into_iter();
+        }
+    }
+}
+
+/// Whether `t` holds an ASCII capital letter, read 32 bytes at a time (a
+/// branch-free test per block, which the compiler vectorizes): a long line
+/// without one costs little.
+fn has_ascii_uppercase(t: &str) -> bool {
+    let mut blocks = t.as_bytes().chunks_exact(32);
+    for block in blocks.by_ref() {
+        if block
+            .iter()
+            .fold(false, |acc, b| acc | b.is_ascii_uppercase())
+        {
+            return true;
+        }
+    }
+    blocks.remainder().iter().any(u8::is_ascii_uppercase)
+}
+
+/// A detection in normalized coordinates, before span ownership.
+#[derive(Clone, Debug)]
+struct Raw {
+    anchor: Span,
+    class: ClaimClass,
+    /// The lexicon slot and the predicate text (normalized coordinates),
+    /// which name the rule once the claim is kept.
+    slot: Slot,
+    pred: Span,
+}
+
+impl ClaimDetector {
+    /// The scope this detector was built with.
+    ///
+    /// ```
+    /// use palisade_provenance::detect::{ClaimDetector, Scope};
+    /// assert_eq!(ClaimDetector::new(Scope::Decisions).scope(), Scope::Decisions);
+    /// ```
+    pub fn scope(&self) -> Scope {
+        self.scope
+    }
+
+    /// The claims in `text`, with spans in `text`.
+    ///
+    /// ```
+    /// use palisade_provenance::detect::{ClaimDetector, Scope};
+    /// let d = ClaimDetector::new(Scope::Decisions);
+    /// let text = "Notes.\nThe user (Dana) picked FastAPI. Build is green.";
+    /// let claims = d.detect(text);
+    /// assert_eq!(claims.len(), 1);
+    /// assert_eq!(&text[claims[0].span.range()], "The user (Dana) picked FastAPI.");
+    /// ```
+    pub fn detect(&self, text: &str) -> Vec<Claim> {
+        let normalized = normalize(text);
+        self.detect_in(text, &normalized, &[])
+    }
+
+    /// Claims of `original` given its normalization, with the normalized
+    /// spans in `masked` blanked out first (verified user quotes).
+    pub(crate) fn detect_in(
+        &self,
+        original: &str,
+        norm: &Normalized,
+        masked: &[Span],
+    ) -> Vec<Claim> {
+        self.detect_limited(original, norm, masked, usize::MAX).0
+    }
+
+    /// [`ClaimDetector::detect_in`] that stops after `max_claims` claims or
+    /// [`MAX_CANDIDATES`] examined candidates; the flag says it stopped early.
+    pub(crate) fn detect_limited(
+        &self,
+        original: &str,
+        norm: &Normalized,
+        masked: &[Span],
+        max_claims: usize,
+    ) -> (Vec<Claim>, bool) {
+        let owned;
+        let text: &str = if masked.is_empty() {
+            norm.as_str()
+        } else {
+            owned = blank_spans(norm.as_str(), masked);
+            &owned
+        };
+        // Only a clause with a subject word and a predicate cue can hold a
+        // claim: one walk finds both, as far as the detection reads.
+        let mut marks = Marks::new(&self.cues, text);
+        let mut budget = Budget {
+            claims_left: max_claims,
+            candidates_left: MAX_CANDIDATES,
+            truncated: false,
+        };
+        let mut claims = Vec::new();
+        let mut in_fence = false;
+        for line in LogicalLines::new(text, 16 * 1024) {
+            let content = line_content(&text[line.range()]);
+            let trimmed = content.trim_start();
+            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+                in_fence = !in_fence;
+                continue;
+            }
+            let line_text = &text[line.range()];
+            let named = has_ascii_uppercase;
+            // The name test first: it reads the line's bytes, where the
+            // trigger test may walk the automaton to the end of a long line
+            // (the trigger list is sorted, so skipping a read changes none).
+            if in_fence || !(named(line_text) || marks.has_trigger(line)) || !marks.has_cue(line) {
+                continue;
+            }
+            // The line rules run only for a line that yields a claim.
+            let before = claims.len();
+            for sentence in sentences(line_text) {
+                let sentence = sentence.shift(line.start);
+                if !(marks.has_trigger(sentence) || named(&text[sentence.range()]))
+                    || !marks.has_cue(sentence)
+                {
+                    continue;
+                }
+                self.sentence_claims(text, sentence, &mut marks, &mut claims, &mut budget);
+                if budget.truncated {
+                    break;
+                }
+            }
+            if claims.len() > before && self.line_exempt(content) {
+                budget.claims_left += claims.len() - before;
+                budget.truncated = budget.candidates_left == 0;
+                claims.truncate(before);
+            }
+            if budget.truncated {
+                break;
+            }
+        }
+        let truncated = budget.truncated;
+        let claims = claims
+            .into_iter()
+            .map(|(raw, owned, sentence): (Raw, Span, Span)| {
+                let span = norm.original_span(owned);
+                let span = clamp_span(original, span);
+                Claim {
+                    span,
+                    text: original[span.range()].to_owned(),
+                    class: raw.class,
+                    rule: self.rule_for(raw.slot, &text[raw.pred.range()]),
+                    normalized_span: owned,
+                    sentence,
+                    anchor: raw.anchor,
+                }
+            })
+            .collect();
+        (claims, truncated)
+    }
+
+    /// Append the claims of one sentence (normalized coordinates).
+    fn sentence_claims(
+        &self,
+        text: &str,
+        sentence: Span,
+        marks: &mut Marks<'_>,
+        out: &mut Vec<(Raw, Span, Span)>,
+        budget: &mut Budget,
+    ) {
+        let s = &text[sentence.range()];
+        if self.is_question(s) || self.data.sentence_tail.is_match(s.trim_end()) {
+            return;
+        }
+        let mut raws: Vec<Raw> = Vec::new();
+        // Clauses: a contrast starts a new one. Each clause is found when
+        // it is read, so a sentence that fills its claims early is not
+        // scanned for contrasts to its end.
+        let mut clause_start = 0usize;
+        let mut next = sentence.start;
+        marks.seek_contrast(sentence.start);
+        loop {
+            if raws.len() >= MAX_CLAIMS_PER_SENTENCE {
+                break;
+            }
+            // The clause runs to the next contrast word that starts one (the
+            // comma or space before it is read by hand) or the sentence end.
+            let mut clause_end = s.len();
+            let mut following = None;
+            while let Some((word, word_end)) = marks.next_contrast(text, sentence, &mut next) {
+                if let Some(start) = contrast_start(s, word, clause_start) {
+                    clause_end = start;
+                    following = Some(word_end);
+                    break;
+                }
+            }
+            let (cs, ce) = (clause_start, clause_end);
+            let clause = &s[cs..ce];
+            let span = Span::new(sentence.start + cs, sentence.start + ce);
+            let mut kinds = marks.kinds(span);
+            if starts_with_name(clause) {
+                kinds |= KIND_NAME;
+            }
+            let cues = marks.cues(span);
+            if kinds != 0 && cues != 0 {
+                self.clause_claims(clause, sentence.start + cs, kinds, cues, &mut raws, budget);
+            }
+            if budget.truncated {
+                break;
+            }
+            match following {
+                Some(word_end) => clause_start = word_end,
+                None => break,
+            }
+        }
+        raws.sort_by_key(|r| r.anchor.start);
+        // Overlapping detections of one claim (phrase + verb) count once.
+        let mut kept: Vec<Raw> = Vec::new();
+        for r in raws {
+            match kept.last() {
+                Some(last) if r.anchor.start < last.anchor.end => {}
+                _ => kept.push(r),
+            }
+        }
+        kept.truncate(MAX_CLAIMS_PER_SENTENCE);
+        if kept.len() > budget.claims_left {
+            kept.truncate(budget.claims_left);
+            budget.truncated = true;
+        }
+        budget.claims_left -= kept.len();
+        let trimmed = trim_span(text, sentence);
+        let n = kept.len();
+        let starts: Vec<usize> = kept.iter().map(|r| r.anchor.start).collect();
+        for (i, raw) in kept.into_iter().enumerate() {
+            let start = if i == 0 { trimmed.start } else { starts[i] };
+            let end = if i + 1 < n {
+                starts[i + 1]
+            } else {
+                trimmed.end
+            };
+            let owned = trim_span(text, Span::new(start, end.max(start)));
+            out.push((raw, owned, sentence));
+        }
+    }
+
+    /// Detections in one clause that starts at byte `offset` of the text.
+    ///
+    /// The big regexes only find match spans (DFA speed); the parts of a
+    /// match (subject, negation, predicate class) are read with small
+    /// anchored regexes on the match text alone.
+    fn clause_claims(
+        &self,
+        clause: &str,
+        offset: usize,
+        kinds: u8,
+        cues: u16,
+        out: &mut Vec<Raw>,
+        budget: &mut Budget,
+    ) {
+        // A sentence holds at most MAX_CLAIMS_PER_SENTENCE claims, and a
+        // limited detection needs no more than it has left.
+        let cap = MAX_CLAIMS_PER_SENTENCE.min(budget.claims_left.saturating_add(1));
+        let full = |out: &Vec<Raw>| out.len() >= cap;
+        let push = |out: &mut Vec<Raw>, m: Span, class: ClaimClass, slot: Slot, pred: Span| {
+            out.push(Raw {
+                anchor: Span::new(offset + m.start, offset + m.end),
+                class,
+                slot,
+                pred: Span::new(offset + pred.start, offset + pred.end),
+            });
+        };
+        // The subject forms of the table, English first, then the English
+        // passive and phrase forms, then Chinese.
+        for lang in [Lang::En, Lang::Zh] {
+            for form in self.forms.iter().filter(|f| f.lang == lang) {
+                if kinds & form.needs == 0 || cues & form.cue == 0 {
+                    continue;
+                }
+                if full(out) {
+                    return;
+                }
+                for m in form.find.find_iter(clause) {
+                    if full(out) || !budget.spend() {
+                        return;
+                    }
+                    let mt = m.as_str();
+                    let Some(subj) = form.subject.find(mt) else {
+                        continue;
+                    };
+                    let Some((class, slot, pred)) = classify(&form.preds, mt) else {
+                        continue;
+                    };
+                    if class == ClaimClass::Preference && self.scope == Scope::Decisions {
+                        continue;
+                    }
+                    let subj_start = m.start() + subj.start();
+                    let between = &mt[subj.end()..pred.max(subj.end())];
+                    let pred_text = &mt[pred..];
+                    // Only a decision in the simple past makes an "after"/"once"
+                    // clause a fact ("after the user approved it, …").
+                    let past = matches!(class, ClaimClass::Approval | ClaimClass::Rejection)
+                        && is_simple_past(pred_text);
+                    let negated = || class == ClaimClass::Approval && self.en_neg.is_match(between);
+                    let subject_ok = match (lang, form.subject_rule) {
+                        (Lang::En, SubjectRule::User) => {
+                            !negated()
+                                && self.en_subject_ok(clause, subj_start, subj.as_str(), past)
+                        }
+                        (Lang::En, SubjectRule::We) => self.we_subject_ok(clause, subj_start, past),
+                        (Lang::En, SubjectRule::Named) => {
+                            // The name itself: the last word of the subject match.
+                            let name = subj
+                                .as_str()
+                                .rsplit([' ', '\t', ':', '-', '*', '>', ']', ')', '.'])
+                                .next()
+                                .unwrap_or("");
+                            let name_start = m.start() + subj.end() - name.len();
+                            !negated()
+                                && is_first_name(name)
+                                && named_object_follows(&clause[m.end()..])
+                                && self.prefix_ok(clause, name_start, past)
+                        }
+                        (_, SubjectRule::CodeSwitch) => {
+                            self.cs_subject_ok(clause, subj_start, subj.as_str(), past)
+                        }
+                        (Lang::Zh, SubjectRule::We) => {
+                            self.zh_prefix_ok(clause, subj_start)
+                                && self.we_names_user(clause, subj_start)
+                        }
+                        (Lang::Zh, _) => self.zh_prefix_ok(clause, subj_start),
+                    };
+                    let after_ok = subject_ok
+                        && match lang {
+                            Lang::En => self.en_after_ok(clause, pred_text, m.end()),
+                            Lang::Zh => self.zh_after_ok(clause, pred_text, m.end()),
+                        };
+                    if after_ok {
+                        push(
+                            out,
+                            Span::new(m.start(), m.end()),
+                            class,
+                            slot,
+                            Span::new(m.start() + pred, m.end()),
+                        );
+                    }
+                }
+            }
+            if lang == Lang::En && kinds & KIND_EN != 0 {
+                self.english_extra_forms(clause, offset, cues, out, budget, cap);
+            }
+        }
+        if kinds & (KIND_EN | KIND_ZH) != 0 && cues & (CUE_ZH_PHRASE | CUE_LABEL) != 0 {
+            self.frame_forms(clause, offset, cues, out, budget, cap);
+        }
+    }
+
+    /// The frames without a subject at their start: Chinese agentless
+    /// frames (按用户的要求, 得到老板首肯) and labels at the start of a
+    /// clause ("Owner: use X", "Decision (user, 14 May): …", 用户：以后…).
+    fn frame_forms(
+        &self,
+        clause: &str,
+        offset: usize,
+        cues: u16,
+        out: &mut Vec<Raw>,
+        budget: &mut Budget,
+        cap: usize,
+    ) {
+        for (slot, class, re) in &self.frames {
+            let group = if *slot == Slot::Label {
+                CUE_LABEL
+            } else {
+                CUE_ZH_PHRASE
+            };
+            if cues & group == 0 {
+                continue;
+            }
+            // A label stands at the start of the clause, after list markers
+            // and blockquote marks only: one anchored look at the clause
+            // head, whatever the clause's length.
+            let head_start = clause.len() - strip_markers(clause).trim_start().len();
+            let head = &clause[head_start..floor_boundary(clause, head_start + LINE_HEAD_LABEL)];
+            let found: Box<dyn Iterator<Item = regex::Match<'_>>> = if *slot == Slot::Label {
+                Box::new(re.find(head).filter(|m| m.start() == 0).into_iter())
+            } else {
+                Box::new(re.find_iter(clause))
+            };
+            for m in found {
+                if out.len() >= cap || !budget.spend() {
+                    return;
+                }
+                let base = if *slot == Slot::Label { head_start } else { 0 };
+                let m = Span::new(base + m.start(), base + m.end());
+                let ok = *slot == Slot::Label || self.zh_prefix_ok(clause, m.start);
+                if ok {
+                    out.push(Raw {
+                        anchor: Span::new(offset + m.start, offset + m.end),
+                        class: *class,
+                        slot: *slot,
+                        pred: Span::new(offset + m.start, offset + m.end),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The English forms without a subject at their start: the passive
+    /// ("approved by the user") and the phrases ("per the user").
+    fn english_extra_forms(
+        &self,
+        clause: &str,
+        offset: usize,
+        cues: u16,
+        out: &mut Vec<Raw>,
+        budget: &mut Budget,
+        cap: usize,
+    ) {
+        let full = |out: &Vec<Raw>| out.len() >= cap;
+        let push = |out: &mut Vec<Raw>, m: Span, class: ClaimClass, slot: Slot, pred: Span| {
+            out.push(Raw {
+                anchor: Span::new(offset + m.start, offset + m.end),
+                class,
+                slot,
+                pred: Span::new(offset + pred.start, offset + pred.end),
+            });
+        };
+        if full(out) {
+            return;
+        }
+        let passive = (cues & CUE_EN_PASSIVE != 0)
+            .then(|| self.en_passive.find_iter(clause))
+            .into_iter()
+            .flatten();
+        for m in passive {
+            if full(out) || !budget.spend() {
+                return;
+            }
+            let mt = m.as_str();
+            let Some(verb) = self.en_passive_verb.find(mt) else {
+                continue;
+            };
+            let verb_start = m.start() + verb.start();
+            if mt.ends_with("'s") || !self.passive_ok(clause, verb_start, verb.as_str()) {
+                continue;
+            }
+            // "after it was approved by the user, …" states a fact.
+            let before = &clause[floor_boundary(clause, verb_start.saturating_sub(24))..verb_start];
+            let past = self
+                .fixed
+                .aux_before
+                .captures(&before.to_ascii_lowercase())
+                .and_then(|c| c.get(1))
+                .is_some_and(|a| matches!(a.as_str(), "was" | "were" | "got"));
+            if !self.prefix_ok(clause, verb_start, past) || next_is_word_char(clause, m.end()) {
+                continue;
+            }
+            let v = verb.as_str().to_ascii_lowercase();
+            let class = if ["vetoed", "rejected", "nixed", "ruled out"].contains(&v.as_str()) {
+                ClaimClass::Rejection
+            } else {
+                ClaimClass::Approval
+            };
+            push(
+                out,
+                Span::new(m.start(), m.end()),
+                class,
+                Slot::EnPassive,
+                Span::new(verb_start, m.start() + verb.end()),
+            );
+        }
+        if full(out) {
+            return;
+        }
+        let phrase = (cues & CUE_EN_PHRASE != 0)
+            .then(|| self.en_phrase.find_iter(clause))
+            .into_iter()
+            .flatten();
+        for m in phrase {
+            if full(out) || !budget.spend() {
+                return;
+            }
+            if !self.prefix_ok(clause, m.start(), false) {
+                continue;
+            }
+            let after = &clause[m.end()..];
+            if self.fixed.noun_after_user.is_match(after) || self.data.after_phrase.is_match(after)
+            {
+                continue;
+            }
+            // Only the tail before the phrase is read (bounded work).
+            let before = clause[..m.start()].trim_end();
+            let tail = &before[floor_boundary(before, before.len().saturating_sub(7))..];
+            if tail.eq_ignore_ascii_case("without") {
+                continue;
+            }
+            push(
+                out,
+                Span::new(m.start(), m.end()),
+                ClaimClass::Instruction,
+                Slot::EnPhrase,
+                Span::new(m.start(), m.end()),
+            );
+        }
+    }
+
+    /// The lexicon rule id whose pattern matches `pred` in `slot`.
+    fn rule_for(&self, slot: Slot, pred: &str) -> String {
+        self.rules
+            .iter()
+            .find(|(_, s, _, re)| *s == slot && re.is_match(pred))
+            .or_else(|| self.rules.iter().find(|(_, s, _, _)| *s == slot))
+            .map(|(id, _, _, _)| id.clone())
+            .unwrap_or_default()
+    }
+
+    /// Whether a question: ends with `?`/`？` (not a tag like ", ok?") or a
+    /// Chinese question particle.
+    fn is_question(&self, s: &str) -> bool {
+        let t = s.trim_end();
+        if t.ends_with('?') || t.ends_with('？') {
+            return !self.fixed.tag_question.is_match(t);
+        }
+        let t = t.trim_end_matches(['。', '.', '！', '!']);
+        t.ends_with('吗') || t.ends_with('么') || t.ends_with('呢')
+    }
+}
+
+impl Default for ClaimDetector {
+    fn default() -> Self {
+        ClaimDetector::new(Scope::Decisions)
+    }
+}
+
+/// Compile a built-in pattern.
+fn build(pattern: &str) -> Regex {
+    // Invariant: every built-in pattern (lexicon and fixed rules) is compiled
+    // by the unit tests, so this cannot fail in a tested build.
+    #[allow(clippy::expect_used)] // invariant stated above
+    // ASCII word boundaries keep every search on the lazy DFA: a Unicode
+    // `\b` makes the DFA give up on non-ASCII text (curly quotes, CJK).
+    let pattern = pattern.replace(r"\b", r"(?-u:\b)");
+    regex::RegexBuilder::new(&pattern)
+        .dfa_size_limit(64 << 20)
+        .build()
+        .expect("built-in pattern compiles")
+}
+
+/// Where a contrast found at `word` starts, or `None` when it is no
+/// contrast: an English word needs a comma/semicolon or a space before it
+/// (the comma is part of the boundary: "…, but"); a Chinese one takes an
+/// optional "，" before it. Never before `floor` (the previous boundary).
+fn contrast_start(s: &str, word: usize, floor: usize) -> Option<usize> {
+    let head = s.get(floor..word)?;
+    if !s[word..].starts_with(|c: char| c.is_ascii()) {
+        return Some(floor + head.strip_suffix('，').unwrap_or(head).len());
+    }
+    let trimmed = head.trim_end_matches(char::is_whitespace);
+    if trimmed.ends_with([',', ';']) {
+        Some(floor + trimmed.len() - 1)
+    } else if trimmed.len() < head.len() {
+        Some(floor + trimmed.len())
+    } else {
+        None
+    }
+}
+
+/// The lower-cased word right before `at`, if the text before it (after
+/// trimming spaces) ends in a letter or digit.
+fn previous_word(clause: &str, at: usize) -> Option<String> {
+    let before = clause[..at].trim_end();
+    let last = before.chars().next_back()?;
+    if !last.is_alphanumeric() {
+        return None;
+    }
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric() || *c == '\'' || *c == '-')
+        .last()
+        .map_or(before.len(), |(i, _)| i);
+    Some(before[start..].to_lowercase())
+}
+
+fn next_is_word_char(s: &str, at: usize) -> bool {
+    s[at..].chars().next().is_some_and(|c| c.is_alphanumeric())
+}
+
+fn has_inner_upper(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_lowercase()) && s.chars().any(|c| c.is_uppercase())
+}
+
+/// Strip list markers, blockquote marks and checkboxes.
+fn strip_markers(s: &str) -> &str {
+    let mut t = s.trim_start();
+    for _ in 0..4 {
+        let before = t.len();
+        if let Some(r) = t.strip_prefix('>') {
+            t = r.trim_start();
+        }
+        if starts_list_item(t) {
+            let skip = t.find([' ', '\t']).unwrap_or(t.len());
+            t = t[skip..].trim_start();
+        }
+        for cb in ["[ ]", "[x]", "[X]"] {
+            if let Some(r) = t.strip_prefix(cb) {
+                t = r.trim_start();
+            }
+        }
+        if t.len() == before {
+            break;
+        }
+    }
+    t
+}
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// `span` without leading/trailing whitespace.
+fn trim_span(text: &str, span: Span) -> Span {
+    let s = &text[span.range()];
+    let start = span.start + (s.len() - s.trim_start().len());
+    let end = span.start + s.trim_end().len();
+    Span::new(start, end.max(start))
+}
+
+/// Clamp a span to char boundaries of `s`.
+fn clamp_span(s: &str, span: Span) -> Span {
+    let start = floor_boundary(s, span.start);
+    let end = floor_boundary(s, span.end).max(start);
+    Span::new(start, end)
+}
+
+/// `text` with the given spans replaced by spaces (byte lengths kept).
+pub(crate) fn blank_spans(text: &str, spans: &[Span]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0usize;
+    let mut sorted: Vec<Span> = spans.to_vec();
+    sorted.sort_by_key(|s| s.start);
+    for sp in sorted {
+        let start = floor_boundary(text, sp.start.max(at));
+        let end = floor_boundary(text, sp.end);
+        if end <= start {
+            continue;
+        }
+        out.push_str(&text[at..start]);
+        out.extend(std::iter::repeat_n(' ', end - start));
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d() -> ClaimDetector {
+        ClaimDetector::new(Scope::Decisions)
+    }
+
+    #[test]
+    fn lexicon_examples() {
+        let det = d();
+        let prefs = ClaimDetector::new(Scope::DecisionsAndPreferences);
+        let mut failures = Vec::new();
+        for r in lexicon::builtin_rules() {
+            // Preference rules are claims only in the wider scope.
+            let positive = if matches!(r.slot, Slot::EnPref | Slot::ZhPref) {
+                &prefs
+            } else {
+                &det
+            };
+            for ex in &r.examples {
+                if positive.detect(ex).is_empty() {
+                    failures.push(format!("{}: example not detected: {ex}", r.id));
+                }
+            }
+            for ex in &r.negative_examples {
+                if !det.detect(ex).is_empty() {
+                    failures.push(format!("{}: negative example detected: {ex}", r.id));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// Every grammar fragment's examples are claims and its near misses
+    /// are not; every data exemption's examples are not claims and its near
+    /// misses still are (so an exemption cannot silently swallow a claim).
+    #[test]
+    fn grammar_and_exemption_examples() {
+        let det = d();
+        let mut failures = Vec::new();
+        for f in lexicon::builtin_fragments() {
+            for ex in &f.examples {
+                if det.detect(ex).is_empty() {
+                    failures.push(format!("{}: example not detected: {ex}", f.id));
+                }
+            }
+            for ex in &f.negative_examples {
+                if !det.detect(ex).is_empty() {
+                    failures.push(format!("{}: negative example detected: {ex}", f.id));
+                }
+            }
+        }
+        for e in lexicon::builtin_exemptions() {
+            for ex in &e.examples {
+                if !det.detect(ex).is_empty() {
+                    failures.push(format!("{}: exempt example detected: {ex}", e.id));
+                }
+            }
+            for ex in &e.negative_examples {
+                if det.detect(ex).is_empty() {
+                    failures.push(format!("{}: near miss not detected: {ex}", e.id));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    #[test]
+    fn spans_map_to_original() {
+        let det = d();
+        let text = "Ｔｈｅ ｕｓｅｒ de\u{200B}cided to ship. ok";
+        let c = det.detect(text);
+        assert_eq!(c.len(), 1);
+        assert_eq!(
+            &text[c[0].span.range()],
+            "Ｔｈｅ ｕｓｅｒ de\u{200B}cided to ship."
+        );
+    }
+
+    #[test]
+    fn two_claims_own_their_spans() {
+        let det = d();
+        let text = "User decided X (\"a b c d\") and the user approved Y.";
+        let c = det.detect(text);
+        assert_eq!(c.len(), 2, "{c:?}");
+        assert!(c[0].text.contains("a b c d"));
+        assert!(c[1].text.starts_with("the user approved"));
+    }
+
+    #[test]
+    fn blanking_keeps_offsets() {
+        let t = "ab“cd”ef";
+        let b = blank_spans(t, &[Span::new(2, 11)]);
+        assert_eq!(b.len(), t.len());
+    }
+}
