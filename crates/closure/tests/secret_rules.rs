@@ -122,8 +122,16 @@ fn no_rule_example_survives_a_closure_judgment() {
             let user = template.replace("{}", &example);
             let mut turn = Turn::new(user, "Noted.");
             if *shape == "interrupted" {
+                // An interrupted turn is a candidate only with partial work:
+                // a call that returned and a reply that reports a done step.
                 turn.interrupted = true;
                 turn.completed = false;
+                turn.assistant = "I ran the build step and it finished.".into();
+                turn.tool_calls.push(ToolCall::new(
+                    "terminal",
+                    json!({"command": "make build"}),
+                    json!({"output": "build ok", "exit_code": 0}),
+                ));
             }
             let judgment = classifier.judge(&turn);
             candidates += usize::from(judgment.kind == JudgmentKind::Candidate);
