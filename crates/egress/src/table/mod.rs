@@ -140,6 +140,10 @@ use serde::{Deserialize, Serialize};
 use audit::Reason;
 use model::{ColKind, Model, RowRole};
 use parse::{Edit, RawTable};
+use std::borrow::Cow;
+
+/// Byte edits `(start, end, replacement)`; a marker borrows from the options.
+type Edits<'o> = Vec<(usize, usize, Cow<'o, str>)>;
 
 /// The marker that replaces a hidden cell.
 pub const MARKER: &str = "[suppressed]";
@@ -503,12 +507,12 @@ fn scan_text(text: &str, o: &TableOptions, depth: usize, out: &mut Vec<TableResu
     apply_edits(text, edits)
 }
 
-fn walk_json(
+fn walk_json<'o>(
     text: &str,
     node: &json::Node,
-    o: &TableOptions,
+    o: &'o TableOptions,
     depth: usize,
-    edits: &mut Vec<(usize, usize, String)>,
+    edits: &mut Edits<'o>,
     out: &mut Vec<TableResult>,
 ) {
     match node {
@@ -521,7 +525,7 @@ fn walk_json(
                 }
                 if new != *s {
                     if let Ok(lit) = serde_json::to_string(&new) {
-                        edits.push((*a, *b, lit));
+                        edits.push((*a, *b, Cow::Owned(lit)));
                     }
                 }
             }
@@ -547,7 +551,7 @@ fn walk_json(
 }
 
 /// An array of two or more objects with the same keys and scalar values.
-fn uniform_objects(items: &[json::Node]) -> Option<RawTable> {
+fn uniform_objects<'a>(items: &'a [json::Node]) -> Option<RawTable<'a>> {
     if items.len() < 2 {
         return None;
     }
@@ -558,19 +562,19 @@ fn uniform_objects(items: &[json::Node]) -> Option<RawTable> {
         return None;
     }
     let keys: Vec<&str> = first.iter().map(|(k, _)| k.as_str()).collect();
-    let cell_of = |node: &json::Node| -> Option<parse::Cell> {
+    let cell_of = |node: &'a json::Node| -> Option<parse::Cell<'a>> {
         match node {
             json::Node::Str(s, a, b) => Some(parse::Cell {
-                text: s.clone(),
+                text: Cow::Borrowed(s.as_str()),
                 start: *a,
                 end: *b,
                 edit: Edit::JsonToken,
             }),
             json::Node::Scalar(s, a, b) => Some(parse::Cell {
                 text: if s == "null" {
-                    String::new()
+                    Cow::Borrowed("")
                 } else {
-                    s.clone()
+                    Cow::Borrowed(s.as_str())
                 },
                 start: *a,
                 end: *b,
@@ -601,7 +605,7 @@ fn uniform_objects(items: &[json::Node]) -> Option<RawTable> {
     let header = keys
         .iter()
         .map(|k| parse::Cell {
-            text: (*k).to_string(),
+            text: Cow::Borrowed(*k),
             start: 0,
             end: 0,
             edit: Edit::Raw,
@@ -618,11 +622,7 @@ fn uniform_objects(items: &[json::Node]) -> Option<RawTable> {
 }
 
 /// Byte edits `(start, end, replacement)` for one table, and its result.
-fn process(
-    text: &str,
-    raw: &RawTable,
-    o: &TableOptions,
-) -> (Vec<(usize, usize, String)>, TableResult) {
+fn process<'o>(text: &str, raw: &RawTable<'_>, o: &'o TableOptions) -> (Edits<'o>, TableResult) {
     let m = model::build(raw, &o.marker);
     let microdata = is_microdata(raw, &m, o.max_rows);
     let mut result = TableResult {
@@ -647,7 +647,7 @@ fn process(
                     .unwrap_or((raw.start, raw.end, note)),
                 _ => (raw.start, raw.end, note),
             };
-            edits.push((start, end, note));
+            edits.push((start, end, Cow::Owned(note)));
         }
         return (edits, result);
     }
@@ -660,7 +660,7 @@ fn process(
                 if original != Some(v) {
                     result.rounded += 1;
                     let raw_cell = &raw.rows[r][c];
-                    edits.push(replacement(text, raw_cell, &v.to_string()));
+                    edits.push(replacement(text, raw_cell, Cow::Owned(v.to_string())));
                 }
             }
             for r in 0..m.nrows {
@@ -679,7 +679,7 @@ fn process(
                             full_width: true,
                             protected: true,
                         });
-                        edits.push(replacement(text, &raw.rows[r][c], &o.marker));
+                        edits.push(replacement(text, &raw.rows[r][c], Cow::Borrowed(&o.marker)));
                     }
                 }
             }
@@ -731,7 +731,7 @@ fn process(
                         full_width,
                         protected,
                     });
-                    edits.push(replacement(text, &raw.rows[r][c], &o.marker));
+                    edits.push(replacement(text, &raw.rows[r][c], Cow::Borrowed(&o.marker)));
                 }
             }
             if raw.kind == TableKind::Markdown && !edits.is_empty() {
@@ -744,16 +744,20 @@ fn process(
     (edits, result)
 }
 
-fn replacement(text: &str, cell: &parse::Cell, value: &str) -> (usize, usize, String) {
+fn replacement<'o>(
+    text: &str,
+    cell: &parse::Cell<'_>,
+    value: Cow<'o, str>,
+) -> (usize, usize, Cow<'o, str>) {
     match cell.edit {
-        Edit::Raw => (cell.start, cell.end, value.to_string()),
+        Edit::Raw => (cell.start, cell.end, value),
         Edit::JsonToken => {
             let was_string = text.as_bytes().get(cell.start) == Some(&b'"');
             let is_number = value.bytes().all(|b| b.is_ascii_digit()) && !value.is_empty();
             let lit = if is_number && !was_string {
-                value.to_string()
+                value
             } else {
-                serde_json::to_string(value).unwrap_or_default()
+                Cow::Owned(serde_json::to_string(&*value).unwrap_or_default())
             };
             (cell.start, cell.end, lit)
         }
@@ -778,7 +782,7 @@ fn replaceable(text: &str) -> bool {
 
 /// Percentage cells to hide, per the seed's naming rules, plus percentages
 /// whose visible denominator makes them small counts.
-fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) -> Vec<bool> {
+fn percent_hidden(raw: &RawTable<'_>, m: &Model, hidden: &[bool], o: &TableOptions) -> Vec<bool> {
     let mut out = vec![false; m.nrows * m.ncols];
     let pct_cols: Vec<usize> = (0..m.ncols)
         .filter(|&c| m.kinds[c] == ColKind::Percent)
@@ -866,7 +870,7 @@ fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) 
 }
 
 /// `N = 50` (or `n=50`) stated in a header or a total-row label.
-fn stated_n(raw: &RawTable, m: &Model) -> Option<u64> {
+fn stated_n(raw: &RawTable<'_>, m: &Model) -> Option<u64> {
     let find = |s: &str| -> Option<u64> {
         let bytes = s.as_bytes();
         let mut k = 0;
@@ -928,7 +932,7 @@ fn named_after(pct: &str, count: &str) -> bool {
 
 /// Record-level data: many rows, an identifier or quasi-identifiers, and no
 /// sign of aggregation.
-fn is_microdata(raw: &RawTable, m: &Model, max_rows: usize) -> bool {
+fn is_microdata(raw: &RawTable<'_>, m: &Model, max_rows: usize) -> bool {
     let details = (0..m.nrows)
         .filter(|&r| m.roles[r] == RowRole::Detail)
         .count();
@@ -944,7 +948,7 @@ fn is_microdata(raw: &RawTable, m: &Model, max_rows: usize) -> bool {
         return false;
     }
     let distinct_share = |c: usize| -> f64 {
-        let mut seen: Vec<&str> = raw.rows.iter().map(|r| r[c].text.as_str()).collect();
+        let mut seen: Vec<&str> = raw.rows.iter().map(|r| &*r[c].text).collect();
         let filled = seen.iter().filter(|s| !s.trim().is_empty()).count();
         seen.sort_unstable();
         seen.dedup();
@@ -964,7 +968,7 @@ fn is_microdata(raw: &RawTable, m: &Model, max_rows: usize) -> bool {
         let mut keys: Vec<Vec<&str>> = raw
             .rows
             .iter()
-            .map(|row| label_cols.iter().map(|&c| row[c].text.as_str()).collect())
+            .map(|row| label_cols.iter().map(|&c| &*row[c].text).collect())
             .collect();
         keys.sort_unstable();
         let before = keys.len();
@@ -1077,16 +1081,16 @@ fn is_aggregate_header(h: &str) -> bool {
 /// aligned: when the original lines were padded to common column widths,
 /// re-pad every line of the table to the new widths. `None` when the table
 /// was not aligned (then the plain cell edits keep its shape).
-fn realign_markdown(
+fn realign_markdown<'o>(
     text: &str,
-    raw: &RawTable,
-    edits: &[(usize, usize, String)],
-) -> Option<Vec<(usize, usize, String)>> {
+    raw: &RawTable<'_>,
+    edits: &[(usize, usize, Cow<'o, str>)],
+) -> Option<Edits<'o>> {
     // Re-padding is cosmetic: very large tables keep their plain edits.
     if raw.lines.len() < 2 || raw.lines.len() > 5_000 || edits.len() > 50_000 {
         return None;
     }
-    let mut sorted: Vec<&(usize, usize, String)> = edits.iter().collect();
+    let mut sorted: Vec<&(usize, usize, Cow<'o, str>)> = edits.iter().collect();
     sorted.sort_by_key(|e| e.0);
     // Aligned: every line has its pipes at the same character columns.
     let pipe_cols = |s: &str| -> Vec<usize> {
@@ -1178,12 +1182,12 @@ fn realign_markdown(
                 s.push_str(" |");
             }
         }
-        out.push((a, b, s));
+        out.push((a, b, Cow::Owned(s)));
     }
     Some(out)
 }
 
-fn apply_edits(text: &str, mut edits: Vec<(usize, usize, String)>) -> String {
+fn apply_edits(text: &str, mut edits: Edits<'_>) -> String {
     if edits.is_empty() {
         return text.to_string();
     }

@@ -283,7 +283,7 @@ pub(crate) fn parse_number(s: &str) -> Option<f64> {
 }
 
 /// Build the model of a table.
-pub(crate) fn build(table: &RawTable, marker: &str) -> Model {
+pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
     let ncols = table.columns();
     let nrows = table.rows.len();
     let headers: Vec<String> = match &table.header {
@@ -293,12 +293,12 @@ pub(crate) fn build(table: &RawTable, marker: &str) -> Model {
     let cell_text = |r: usize, c: usize| -> &str {
         table.rows[r]
             .get(c)
-            .map(|cell| cell.text.as_str())
+            .map(|cell| &*cell.text)
             .unwrap_or("")
     };
 
     // Parse every cell once: its count (if any), and what else it looks like.
-    let mut parsed: Vec<Option<u64>> = vec![None; nrows * ncols];
+    let mut values: Vec<Option<u64>> = vec![None; nrows * ncols];
     let mut kinds = Vec::with_capacity(ncols);
     for (c, header) in headers.iter().enumerate() {
         let mut counts = 0usize;
@@ -320,7 +320,7 @@ pub(crate) fn build(table: &RawTable, marker: &str) -> Model {
             combos += usize::from(combo.is_some());
             if count.is_some() {
                 counts += 1;
-                parsed[r * ncols + c] = count;
+                values[r * ncols + c] = count;
             } else if parse_number(t).is_some() {
                 numbers += 1;
             } else {
@@ -349,11 +349,11 @@ pub(crate) fn build(table: &RawTable, marker: &str) -> Model {
         kinds.push(kind);
     }
 
-    let mut values = vec![None; nrows * ncols];
+    // Only count columns keep their values.
     for r in 0..nrows {
         for c in 0..ncols {
-            if kinds[c] == ColKind::Count {
-                values[r * ncols + c] = parsed[r * ncols + c];
+            if kinds[c] != ColKind::Count {
+                values[r * ncols + c] = None;
             }
         }
     }

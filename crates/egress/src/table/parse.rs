@@ -5,6 +5,8 @@
 //! rewrite replaces exactly that content and leaves the rest of the line (the
 //! pipes, the delimiters, the padding, the line-number prefix) as it was.
 
+use std::borrow::Cow;
+
 use super::TableKind;
 
 /// How a cell's span is replaced.
@@ -16,10 +18,13 @@ pub(crate) enum Edit {
     JsonToken,
 }
 
-/// One cell: its decoded, trimmed text and the span to replace.
+/// One cell: its decoded, trimmed text and the span to replace. The text
+/// borrows from the input unless decoding changed it (`""` in a quoted CSV
+/// field, a JSON string escape), so a table costs a few words per cell and
+/// no allocation.
 #[derive(Clone, Debug)]
-pub(crate) struct Cell {
-    pub text: String,
+pub(crate) struct Cell<'a> {
+    pub text: Cow<'a, str>,
     pub start: usize,
     pub end: usize,
     pub edit: Edit,
@@ -27,10 +32,10 @@ pub(crate) struct Cell {
 
 /// A table as found: a header (possibly absent) and data rows of equal width.
 #[derive(Clone, Debug)]
-pub(crate) struct RawTable {
+pub(crate) struct RawTable<'a> {
     pub kind: TableKind,
-    pub header: Option<Vec<Cell>>,
-    pub rows: Vec<Vec<Cell>>,
+    pub header: Option<Vec<Cell<'a>>>,
+    pub rows: Vec<Vec<Cell<'a>>>,
     pub start: usize,
     pub end: usize,
     /// For Markdown: the line spans (start, end) of every table line, header
@@ -38,7 +43,7 @@ pub(crate) struct RawTable {
     pub lines: Vec<(usize, usize)>,
 }
 
-impl RawTable {
+impl RawTable<'_> {
     pub fn columns(&self) -> usize {
         self.header
             .as_ref()
@@ -61,7 +66,7 @@ struct Line {
 pub(crate) const MAX_ROWS: usize = 1_000_000;
 
 /// Every table in `text`, in document order, not overlapping.
-pub(crate) fn find_tables(text: &str) -> Vec<RawTable> {
+pub(crate) fn find_tables(text: &str) -> Vec<RawTable<'_>> {
     let lines = split_lines(text);
     let mut tables = Vec::new();
     let mut i = 0;
@@ -158,7 +163,7 @@ fn is_separator(s: &str) -> bool {
     })
 }
 
-fn markdown_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize)> {
+fn markdown_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable<'a>, usize)> {
     let head = content(text, &lines[i]);
     if !head.contains('|') {
         return None;
@@ -200,7 +205,7 @@ fn markdown_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize)
         }
         while cells.len() < header_cells.len() {
             cells.push(Cell {
-                text: String::new(),
+                text: Cow::Borrowed(""),
                 start: l.end,
                 end: l.end,
                 edit: Edit::Raw,
@@ -228,7 +233,7 @@ fn markdown_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize)
 }
 
 /// Cells of a pipe-table line; `\|` does not split.
-fn split_pipes(text: &str, line: &Line) -> Vec<Cell> {
+fn split_pipes<'a>(text: &'a str, line: &Line) -> Vec<Cell<'a>> {
     let c = content(text, line);
     let base = line.content;
     let bytes = c.as_bytes();
@@ -266,13 +271,13 @@ fn split_pipes(text: &str, line: &Line) -> Vec<Cell> {
         .collect()
 }
 
-fn trimmed_cell(c: &str, base: usize, a: usize, b: usize) -> Cell {
+fn trimmed_cell(c: &str, base: usize, a: usize, b: usize) -> Cell<'_> {
     let piece = &c[a..b];
     let lead = piece.len() - piece.trim_start().len();
     let inner = piece.trim();
     let start = base + a + lead;
     Cell {
-        text: inner.to_string(),
+        text: Cow::Borrowed(inner),
         start,
         end: start + inner.len(),
         edit: Edit::Raw,
@@ -281,7 +286,7 @@ fn trimmed_cell(c: &str, base: usize, a: usize, b: usize) -> Cell {
 
 // ---------------------------------------------------------------- delimited
 
-fn delimited_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize)> {
+fn delimited_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable<'a>, usize)> {
     if is_blank(text, &lines[i]) {
         return None;
     }
@@ -337,7 +342,7 @@ fn delimited_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize
 /// A cell this guard hid (the default marker) counts as a number wherever it
 /// stands, so a rewritten table keeps the header it had (or had none):
 /// suppression stays idempotent.
-fn looks_like_header(rows: &[Vec<Cell>]) -> bool {
+fn looks_like_header(rows: &[Vec<Cell<'_>>]) -> bool {
     let count = |s: &str| super::model::parse_number(s).is_some() || s.trim() == super::MARKER;
     let first = &rows[0];
     if first.iter().all(|c| !count(&c.text)) {
@@ -348,7 +353,7 @@ fn looks_like_header(rows: &[Vec<Cell>]) -> bool {
 
 /// Split one line on `delim`, honouring `"…"` quoting (`""` is a quote).
 /// `None` when a quote is left open.
-fn split_delimited(text: &str, line: &Line, delim: u8) -> Option<Vec<Cell>> {
+fn split_delimited<'a>(text: &'a str, line: &Line, delim: u8) -> Option<Vec<Cell<'a>>> {
     let c = content(text, line);
     let base = line.content;
     let bytes = c.as_bytes();
@@ -367,24 +372,19 @@ fn split_delimited(text: &str, line: &Line, delim: u8) -> Option<Vec<Cell>> {
         if q < bytes.len() && bytes[q] == b'"' {
             let inner_start = q + 1;
             let mut p = inner_start;
-            let mut decoded = String::new();
-            let mut seg = inner_start;
             loop {
                 if p >= bytes.len() {
                     return None;
                 }
                 if bytes[p] == b'"' {
                     if bytes.get(p + 1) == Some(&b'"') {
-                        decoded.push_str(&c[seg..=p]);
                         p += 2;
-                        seg = p;
                         continue;
                     }
                     break;
                 }
                 p += 1;
             }
-            decoded.push_str(&c[seg..p]);
             let inner_end = p;
             p += 1;
             while p < bytes.len() && bytes[p] == b' ' {
@@ -393,14 +393,16 @@ fn split_delimited(text: &str, line: &Line, delim: u8) -> Option<Vec<Cell>> {
             if p < bytes.len() && bytes[p] != delim {
                 return None;
             }
-            let lead = decoded.len() - decoded.trim_start().len();
-            let trimmed = decoded.trim().to_string();
-            let simple = !c[inner_start..inner_end].contains("\"\"");
-            let (start, end) = if simple {
-                let s = base + inner_start + lead;
-                (s, s + trimmed.len())
+            let inner = &c[inner_start..inner_end];
+            let (trimmed, start, end) = if inner.contains("\"\"") {
+                let decoded = inner.replace("\"\"", "\"");
+                let text = Cow::Owned(decoded.trim().to_string());
+                (text, base + inner_start, base + inner_end)
             } else {
-                (base + inner_start, base + inner_end)
+                let lead = inner.len() - inner.trim_start().len();
+                let t = inner.trim();
+                let s = base + inner_start + lead;
+                (Cow::Borrowed(t), s, s + t.len())
             };
             cells.push(Cell {
                 text: trimmed,
