@@ -65,11 +65,7 @@ pub trait LineChecker {
     /// then nothing has been written. The default builds the value with
     /// [`LineChecker::check`]; a checker whose verdicts can be many times
     /// the size of the input streams them instead, so memory stays linear.
-    fn check_into(
-        &mut self,
-        input: Value,
-        out: &mut dyn Write,
-    ) -> Result<io::Result<()>, String> {
+    fn check_into(&mut self, input: Value, out: &mut dyn Write) -> Result<io::Result<()>, String> {
         let value = self.check(input)?;
         Ok(serde_json::to_writer(out, &value).map_err(io::Error::from))
     }

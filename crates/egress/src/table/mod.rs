@@ -139,7 +139,7 @@ use serde::{Deserialize, Serialize};
 
 use audit::Reason;
 use model::{ColKind, Model, RowRole};
-use parse::{Edit, RawTable};
+use parse::RawTable;
 use std::borrow::Cow;
 
 /// Byte edits `(start, end, replacement)`; a marker borrows from the options.
@@ -495,16 +495,32 @@ fn scan_text(text: &str, o: &TableOptions, depth: usize, out: &mut Vec<TableResu
         if let Some(node) = json::parse(text) {
             let mut edits = Vec::new();
             walk_json(text, &node, o, depth, &mut edits, out);
-            return apply_edits(text, edits);
+            return apply_edits(text, edits, std::iter::empty(), "");
         }
     }
     let mut edits = Vec::new();
-    for raw in parse::find_tables(text) {
-        let (e, result) = process(text, &raw, o);
+    let raws = parse::find_tables(text);
+    // Tables whose hidden cells simply take the marker: their edits are
+    // read off the hidden list at the end instead of being stored (on a
+    // large table the edit list was one of the largest allocations).
+    let mut marked = Vec::new();
+    for (k, raw) in raws.iter().enumerate() {
+        let (e, result, marks) = process(text, raw, o);
         edits.extend(e);
+        if marks {
+            marked.push((k, out.len()));
+        }
         out.push(result);
     }
-    apply_edits(text, edits)
+    let results: &[TableResult] = out;
+    let spans = marked.iter().flat_map(|&(k, at)| {
+        let raw = &raws[k];
+        results[at].hidden.iter().map(move |h| {
+            let cell = &raw.rows[h.row][h.column];
+            (cell.start, cell.end)
+        })
+    });
+    apply_edits(text, edits, spans, &o.marker)
 }
 
 fn walk_json<'o>(
@@ -538,7 +554,7 @@ fn walk_json<'o>(
         }
         json::Node::Array(items) => {
             if let Some(raw) = uniform_objects(items) {
-                let (e, result) = process(text, &raw, o);
+                let (e, result, _) = process(text, &raw, o);
                 edits.extend(e);
                 out.push(result);
                 return;
@@ -565,25 +581,19 @@ fn uniform_objects<'a>(items: &'a [json::Node]) -> Option<RawTable<'a>> {
     let cell_of = |node: &'a json::Node| -> Option<parse::Cell<'a>> {
         match node {
             json::Node::Str(s, a, b) => Some(parse::Cell {
-                text: Cow::Borrowed(s.as_str()),
+                text: s.as_str(),
                 start: *a,
                 end: *b,
-                edit: Edit::JsonToken,
             }),
             json::Node::Scalar(s, a, b) => Some(parse::Cell {
-                text: if s == "null" {
-                    Cow::Borrowed("")
-                } else {
-                    Cow::Borrowed(s.as_str())
-                },
+                text: if s == "null" { "" } else { s.as_str() },
                 start: *a,
                 end: *b,
-                edit: Edit::JsonToken,
             }),
             _ => None,
         }
     };
-    let mut rows = Vec::with_capacity(items.len());
+    let mut rows = parse::Grid::default();
     let (mut start, mut end) = (usize::MAX, 0);
     for item in items {
         let json::Node::Object(members) = item else {
@@ -600,15 +610,14 @@ fn uniform_objects<'a>(items: &'a [json::Node]) -> Option<RawTable<'a>> {
             end = end.max(cell.end);
             row.push(cell);
         }
-        rows.push(row);
+        rows.push_row(row);
     }
     let header = keys
         .iter()
         .map(|k| parse::Cell {
-            text: Cow::Borrowed(*k),
+            text: k,
             start: 0,
             end: 0,
-            edit: Edit::Raw,
         })
         .collect();
     Some(RawTable {
@@ -622,7 +631,14 @@ fn uniform_objects<'a>(items: &'a [json::Node]) -> Option<RawTable<'a>> {
 }
 
 /// Byte edits `(start, end, replacement)` for one table, and its result.
-fn process<'o>(text: &str, raw: &RawTable<'_>, o: &'o TableOptions) -> (Edits<'o>, TableResult) {
+///
+/// The flag says whether every hidden cell of the result is also to be
+/// replaced by the marker (then those edits are not in the list).
+fn process<'o>(
+    text: &str,
+    raw: &RawTable<'_>,
+    o: &'o TableOptions,
+) -> (Edits<'o>, TableResult, bool) {
     let m = model::build(raw, &o.marker);
     let microdata = is_microdata(raw, &m, o.max_rows);
     let mut result = TableResult {
@@ -649,8 +665,10 @@ fn process<'o>(text: &str, raw: &RawTable<'_>, o: &'o TableOptions) -> (Edits<'o
             };
             edits.push((start, end, Cow::Owned(note)));
         }
-        return (edits, result);
+        return (edits, result, false);
     }
+    // Plain text tables: each hidden cell's span takes the marker as is.
+    let mut marks = false;
     match o.method {
         Method::Round => {
             let values = round::round_table(raw, &m);
@@ -660,14 +678,19 @@ fn process<'o>(text: &str, raw: &RawTable<'_>, o: &'o TableOptions) -> (Edits<'o
                 if original != Some(v) {
                     result.rounded += 1;
                     let raw_cell = &raw.rows[r][c];
-                    edits.push(replacement(text, raw_cell, Cow::Owned(v.to_string())));
+                    edits.push(replacement(
+                        text,
+                        raw.kind,
+                        raw_cell,
+                        Cow::Owned(v.to_string()),
+                    ));
                 }
             }
             for r in 0..m.nrows {
                 for c in 0..m.ncols {
                     if m.kinds[c] == ColKind::Percent
-                        && !model::is_marker(&raw.rows[r][c].text, &o.marker)
-                        && replaceable(&raw.rows[r][c].text)
+                        && !model::is_marker(raw.rows[r][c].text, &o.marker)
+                        && replaceable(raw.rows[r][c].text)
                     {
                         result.hidden.push(HiddenCell {
                             row: r,
@@ -679,7 +702,12 @@ fn process<'o>(text: &str, raw: &RawTable<'_>, o: &'o TableOptions) -> (Edits<'o
                             full_width: true,
                             protected: true,
                         });
-                        edits.push(replacement(text, &raw.rows[r][c], Cow::Borrowed(&o.marker)));
+                        edits.push(replacement(
+                            text,
+                            raw.kind,
+                            &raw.rows[r][c],
+                            Cow::Borrowed(&o.marker),
+                        ));
                     }
                 }
             }
@@ -693,6 +721,19 @@ fn process<'o>(text: &str, raw: &RawTable<'_>, o: &'o TableOptions) -> (Edits<'o
             let prot = audit::protect(&m, &settings);
             result.fallback = prot.fallback;
             let pct = percent_hidden(raw, &m, &prot.hidden, o);
+            // Exact sizes: on a large table these two lists are the
+            // largest allocations, and doubling growth would waste a third.
+            let n_hidden = prot
+                .hidden
+                .iter()
+                .zip(&pct)
+                .filter(|(h, p)| **h || **p)
+                .count();
+            result.hidden.reserve_exact(n_hidden);
+            marks = raw.kind != TableKind::Json;
+            if !marks {
+                edits.reserve_exact(n_hidden);
+            }
             for r in 0..m.nrows {
                 for c in 0..m.ncols {
                     let cell = m.idx(r, c);
@@ -712,8 +753,8 @@ fn process<'o>(text: &str, raw: &RawTable<'_>, o: &'o TableOptions) -> (Edits<'o
                             Some((lo, hi)) => (
                                 Some(lo),
                                 hi,
-                                prot.required[cell],
-                                prot.width(cell) >= prot.required[cell].max(1),
+                                prot.required_of(cell),
+                                prot.width(cell) >= prot.required_of(cell).max(1),
                                 prot.width(cell) >= 1,
                             ),
                             None => (None, None, 0, true, true),
@@ -731,27 +772,46 @@ fn process<'o>(text: &str, raw: &RawTable<'_>, o: &'o TableOptions) -> (Edits<'o
                         full_width,
                         protected,
                     });
-                    edits.push(replacement(text, &raw.rows[r][c], Cow::Borrowed(&o.marker)));
+                    if !marks {
+                        edits.push(replacement(
+                            text,
+                            raw.kind,
+                            &raw.rows[r][c],
+                            Cow::Borrowed(&o.marker),
+                        ));
+                    }
                 }
             }
-            if raw.kind == TableKind::Markdown && !edits.is_empty() {
-                if let Some(aligned) = realign_markdown(text, raw, &edits) {
+            if raw.kind == TableKind::Markdown
+                && !result.hidden.is_empty()
+                && raw.lines.len() <= REALIGN_MAX_LINES
+            {
+                let cell_edits: Edits<'o> = result
+                    .hidden
+                    .iter()
+                    .map(|h| {
+                        let cell = &raw.rows[h.row][h.column];
+                        (cell.start, cell.end, Cow::Borrowed(o.marker.as_str()))
+                    })
+                    .collect();
+                if let Some(aligned) = realign_markdown(text, raw, &cell_edits) {
                     edits = aligned;
+                    marks = false;
                 }
             }
         }
     }
-    (edits, result)
+    (edits, result, marks)
 }
 
 fn replacement<'o>(
     text: &str,
+    kind: TableKind,
     cell: &parse::Cell<'_>,
     value: Cow<'o, str>,
 ) -> (usize, usize, Cow<'o, str>) {
-    match cell.edit {
-        Edit::Raw => (cell.start, cell.end, value),
-        Edit::JsonToken => {
+    match kind {
+        TableKind::Json => {
             let was_string = text.as_bytes().get(cell.start) == Some(&b'"');
             let is_number = value.bytes().all(|b| b.is_ascii_digit()) && !value.is_empty();
             let lit = if is_number && !was_string {
@@ -761,6 +821,7 @@ fn replacement<'o>(
             };
             (cell.start, cell.end, lit)
         }
+        _ => (cell.start, cell.end, value),
     }
 }
 
@@ -845,12 +906,12 @@ fn percent_hidden(raw: &RawTable<'_>, m: &Model, hidden: &[bool], o: &TableOptio
             .collect();
         let shares: Vec<Option<f64>> = details
             .iter()
-            .map(|&r| model::parse_number(&raw.rows[r][p].text))
+            .map(|&r| model::parse_number(raw.rows[r][p].text))
             .collect();
         let hidden_now: Vec<usize> = details
             .iter()
             .copied()
-            .filter(|&r| out[m.idx(r, p)] || model::is_marker(&raw.rows[r][p].text, &o.marker))
+            .filter(|&r| out[m.idx(r, p)] || model::is_marker(raw.rows[r][p].text, &o.marker))
             .collect();
         let sum: f64 = shares.iter().flatten().sum();
         let sums_to_whole = shares.iter().all(Option::is_some) && (sum - 100.0).abs() <= 1.0;
@@ -894,12 +955,12 @@ fn stated_n(raw: &RawTable<'_>, m: &Model) -> Option<u64> {
         }
         None
     };
-    let header = raw.header.iter().flatten().find_map(|c| find(&c.text));
+    let header = raw.header.iter().flatten().find_map(|c| find(c.text));
     header.or_else(|| {
         (0..m.nrows)
             .filter(|&r| m.roles[r] == RowRole::Total)
             .flat_map(|r| raw.rows[r].iter())
-            .find_map(|c| find(&c.text))
+            .find_map(|c| find(c.text))
     })
 }
 
@@ -948,7 +1009,7 @@ fn is_microdata(raw: &RawTable<'_>, m: &Model, max_rows: usize) -> bool {
         return false;
     }
     let distinct_share = |c: usize| -> f64 {
-        let mut seen: Vec<&str> = raw.rows.iter().map(|r| &*r[c].text).collect();
+        let mut seen: Vec<&str> = raw.rows.iter().map(|r| r[c].text).collect();
         let filled = seen.iter().filter(|s| !s.trim().is_empty()).count();
         seen.sort_unstable();
         seen.dedup();
@@ -1077,6 +1138,9 @@ fn is_aggregate_header(h: &str) -> bool {
         || h.starts_with("num_")
 }
 
+/// Longest Markdown table re-padded after suppression.
+const REALIGN_MAX_LINES: usize = 5_000;
+
 /// Rewrite a Markdown table's lines so hidden cells keep the columns
 /// aligned: when the original lines were padded to common column widths,
 /// re-pad every line of the table to the new widths. `None` when the table
@@ -1087,7 +1151,7 @@ fn realign_markdown<'o>(
     edits: &[(usize, usize, Cow<'o, str>)],
 ) -> Option<Edits<'o>> {
     // Re-padding is cosmetic: very large tables keep their plain edits.
-    if raw.lines.len() < 2 || raw.lines.len() > 5_000 || edits.len() > 50_000 {
+    if raw.lines.len() < 2 || raw.lines.len() > REALIGN_MAX_LINES || edits.len() > 50_000 {
         return None;
     }
     let mut sorted: Vec<&(usize, usize, Cow<'o, str>)> = edits.iter().collect();
@@ -1187,19 +1251,49 @@ fn realign_markdown<'o>(
     Some(out)
 }
 
-fn apply_edits(text: &str, mut edits: Edits<'_>) -> String {
-    if edits.is_empty() {
+/// Apply `edits` and replace every span of `marks` (in text order) with
+/// `marker`, merging the two in order.
+fn apply_edits(
+    text: &str,
+    mut edits: Edits<'_>,
+    marks: impl Iterator<Item = (usize, usize)>,
+    marker: &str,
+) -> String {
+    edits.sort_by_key(|e| (e.0, e.1));
+    let mut marks = marks.peekable();
+    if edits.is_empty() && marks.peek().is_none() {
         return text.to_string();
     }
-    edits.sort_by_key(|e| (e.0, e.1));
     let mut out = String::with_capacity(text.len() + edits.len() * 8);
     let mut pos = 0;
-    for (a, b, rep) in edits {
+    let mut edits = edits.into_iter().peekable();
+    loop {
+        let take_mark = match (marks.peek(), edits.peek()) {
+            (None, None) => break,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(m), Some(e)) => (m.0, m.1) <= (e.0, e.1),
+        };
+        let (a, b, rep): (usize, usize, &str) = if take_mark {
+            let Some((a, b)) = marks.next() else { break };
+            (a, b, marker)
+        } else {
+            let Some((a, b, rep)) = edits.next() else {
+                break;
+            };
+            if a < pos || b < a || b > text.len() {
+                continue; // overlapping or out of range: never happens by construction
+            }
+            out.push_str(&text[pos..a]);
+            out.push_str(&rep);
+            pos = b;
+            continue;
+        };
         if a < pos || b < a || b > text.len() {
             continue; // overlapping or out of range: never happens by construction
         }
         out.push_str(&text[pos..a]);
-        out.push_str(&rep);
+        out.push_str(rep);
         pos = b;
     }
     out.push_str(&text[pos..]);

@@ -287,15 +287,11 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
     let ncols = table.columns();
     let nrows = table.rows.len();
     let headers: Vec<String> = match &table.header {
-        Some(h) => h.iter().map(|c| clean(&c.text).to_string()).collect(),
+        Some(h) => h.iter().map(|c| clean(c.text).to_string()).collect(),
         None => vec![String::new(); ncols],
     };
-    let cell_text = |r: usize, c: usize| -> &str {
-        table.rows[r]
-            .get(c)
-            .map(|cell| &*cell.text)
-            .unwrap_or("")
-    };
+    let cell_text =
+        |r: usize, c: usize| -> &str { table.rows[r].get(c).map(|cell| cell.text).unwrap_or("") };
 
     // Parse every cell once: its count (if any), and what else it looks like.
     let mut values: Vec<Option<u64>> = vec![None; nrows * ncols];

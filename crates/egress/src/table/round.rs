@@ -40,7 +40,7 @@ fn seed(raw: &RawTable<'_>) -> u64 {
         }
     }
     h.update([0x1d]);
-    for row in &raw.rows {
+    for row in raw.rows.iter() {
         for c in row {
             h.update(c.text.as_bytes());
             h.update([0x1f]);
