@@ -871,7 +871,12 @@ fn percent_hidden(raw: &RawTable<'_>, m: &Model, hidden: &[bool], o: &TableOptio
         for r in 0..m.nrows {
             let cell = m.idx(r, p);
             let text = &raw.rows[r][p].text;
-            if model::is_marker(text, &o.marker) || !replaceable(text) {
+            // Only a number can give a count away; hiding text would change
+            // what a second pass reads as the header or the column's kind.
+            if model::is_marker(text, &o.marker)
+                || !replaceable(text)
+                || model::parse_number(text).is_none()
+            {
                 continue;
             }
             let by_name = match related {
@@ -895,7 +900,15 @@ fn percent_hidden(raw: &RawTable<'_>, m: &Model, hidden: &[bool], o: &TableOptio
                     n >= o.min_value as f64 && n < o.threshold as f64
                 })
             });
-            if by_name || by_value {
+            // A column that is percentages by the shape of its cells (not
+            // by its header) may still hold a bare integer: nothing says it
+            // is a share, and once the `%` cells beside it are hidden a
+            // second pass would read the column as counts. A small one is
+            // treated as a count.
+            let by_shape = !model::is_percent_header(&m.headers[p])
+                && !text.contains('%')
+                && model::parse_count(text).is_some_and(|v| v >= o.min_value && v < o.threshold);
+            if by_name || by_value || by_shape {
                 out[cell] = true;
             }
         }
