@@ -109,7 +109,11 @@
 //!
 //! # Microdata
 //!
-//! A table with more than `max_rows` data rows and an identifier column
+//! A table with a column of direct identifiers is record-level at any row
+//! count: e-mail or IP addresses (recognised by their cells), or phone
+//! numbers, full names, national ids, dates of birth or street addresses
+//! (a header that names them and cells of that shape; a `Phone` column of
+//! counts is a contact channel). Otherwise, a table with more than `max_rows` data rows and an identifier column
 //! (`id`, `record_id`, `uuid`, `case`, `person`, `…_id` … whose values are
 //! nearly all distinct) or two or more quasi-identifier columns (date of
 //! birth, postcode, sex, email …) looks like one row per person: it is
@@ -1007,6 +1011,9 @@ fn named_after(pct: &str, count: &str) -> bool {
 /// Record-level data: many rows, an identifier or quasi-identifiers, and no
 /// sign of aggregation.
 fn is_microdata(raw: &RawTable<'_>, m: &Model, max_rows: usize) -> bool {
+    if (0..m.ncols).any(|c| is_direct_identifier_column(raw, m, c)) {
+        return true;
+    }
     let details = (0..m.nrows)
         .filter(|&r| m.roles[r] == RowRole::Detail)
         .count();
@@ -1054,6 +1061,135 @@ fn is_microdata(raw: &RawTable<'_>, m: &Model, max_rows: usize) -> bool {
     let id_col =
         (0..m.ncols).any(|c| is_record_id_header(&m.headers[c]) && distinct_share(c) >= 0.9);
     id_col || quasi >= 2
+}
+
+/// What a direct identifier's cells look like.
+#[derive(Clone, Copy)]
+enum IdShape {
+    Email,
+    Ip,
+    Phone,
+    FullName,
+    NationalId,
+    BirthDate,
+    Address,
+}
+
+/// The shape a header announces, if it names a direct identifier.
+fn announced_identifier(h: &str) -> Option<IdShape> {
+    let h = norm_header(h);
+    let h = h.as_str();
+    Some(match h {
+        "email" | "e_mail" | "email_address" | "e_mail_address" | "mail" => IdShape::Email,
+        "ip" | "ip_address" | "ipv4" | "ip_addr" | "client_ip" | "source_ip" => IdShape::Ip,
+        "phone" | "telephone" | "tel" | "mobile" | "phone_number" | "mobile_number"
+        | "contact_number" | "cell" | "cell_phone" => IdShape::Phone,
+        // Not a plain `name`: aggregate tables name regions and teams.
+        "full_name" | "fullname" | "patient_name" | "respondent_name" | "participant_name"
+        | "person_name" | "client_name" | "student_name" | "employee_name" | "姓名" => {
+            IdShape::FullName
+        }
+        "ssn"
+        | "social_security_number"
+        | "national_id"
+        | "national_insurance_number"
+        | "nino"
+        | "nhs_number"
+        | "nhs_no"
+        | "passport"
+        | "passport_number"
+        | "tax_id"
+        | "身份证号" => IdShape::NationalId,
+        "dob" | "date_of_birth" | "birth_date" | "birthdate" | "birthday" | "出生日期" => {
+            IdShape::BirthDate
+        }
+        "address" | "street_address" | "home_address" | "street" | "address_line_1" | "住址" => {
+            IdShape::Address
+        }
+        _ => return None,
+    })
+}
+
+fn looks_like(shape: IdShape, v: &str) -> bool {
+    let v = v.trim();
+    let digits = v.bytes().filter(u8::is_ascii_digit).count();
+    let letters = v.chars().filter(|c| c.is_alphabetic()).count();
+    match shape {
+        IdShape::Email => looks_like_email(v),
+        IdShape::Ip => looks_like_ipv4(v),
+        IdShape::Phone => {
+            digits >= 7
+                && v.chars()
+                    .all(|c| c.is_ascii_digit() || " +-().".contains(c))
+        }
+        IdShape::FullName => {
+            digits == 0
+                && v.split_whitespace()
+                    .filter(|w| w.chars().any(char::is_alphabetic))
+                    .count()
+                    >= 2
+                || (!v.is_ascii() && letters >= 2 && digits == 0)
+        }
+        IdShape::NationalId => digits >= 6 && v.len() <= 24,
+        IdShape::BirthDate => {
+            digits >= 6 && v.chars().all(|c| c.is_ascii_digit() || "-/. ".contains(c))
+        }
+        IdShape::Address => digits >= 1 && letters >= 3 && v.contains(' '),
+    }
+}
+
+fn looks_like_email(v: &str) -> bool {
+    let Some((local, domain)) = v.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && !local.contains(char::is_whitespace)
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && domain
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '.' || c == '-')
+}
+
+fn looks_like_ipv4(v: &str) -> bool {
+    let parts: Vec<&str> = v.split('.').collect();
+    parts.len() == 4
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && p.len() <= 3
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && p.parse::<u16>().is_ok_and(|n| n <= 255)
+        })
+}
+
+/// A column of direct identifiers (e-mail addresses, IP addresses, phone
+/// numbers, full names, national ids, dates of birth, street addresses):
+/// its cells name a person, so the table is record-level at any row count.
+/// E-mail and IP addresses are recognised by their cells alone; the others
+/// need a header that names them *and* cells of that shape (a `Phone`
+/// column of counts is a contact channel, not phone numbers). At least half
+/// of the filled cells must have the shape.
+fn is_direct_identifier_column(raw: &RawTable<'_>, m: &Model, c: usize) -> bool {
+    let announced = announced_identifier(&m.headers[c]);
+    let shapes: &[IdShape] = match announced {
+        Some(IdShape::Email) | None => &[IdShape::Email, IdShape::Ip],
+        Some(shape @ IdShape::Ip) => &[shape],
+        Some(shape) => &[shape, IdShape::Email, IdShape::Ip],
+    };
+    let mut filled = 0usize;
+    let mut hits = 0usize;
+    for row in raw.rows.iter() {
+        let t = model::clean(row[c].text);
+        if model::is_marker(t, MARKER) {
+            continue;
+        }
+        filled += 1;
+        if shapes.iter().any(|&s| looks_like(s, t)) {
+            hits += 1;
+        }
+    }
+    hits > 0 && hits * 2 >= filled
 }
 
 fn norm_header(h: &str) -> String {
