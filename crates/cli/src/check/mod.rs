@@ -59,6 +59,16 @@ pub trait LineChecker {
     /// The verdict for one input object, or a message saying what is wrong
     /// with its shape.
     fn check(&mut self, input: Value) -> Result<Value, String>;
+
+    /// Answer one input object by writing its verdict straight to `out` as
+    /// one JSON value (no newline). The outer `Err` is a shape error, and
+    /// then nothing has been written. The default builds the value with
+    /// [`LineChecker::check`]; a checker whose verdicts can be many times
+    /// the size of the input streams them instead, so memory stays linear.
+    fn check_into(&mut self, input: Value, out: &mut dyn Write) -> Result<io::Result<()>, String> {
+        let value = self.check(input)?;
+        Ok(serde_json::to_writer(out, &value).map_err(io::Error::from))
+    }
 }
 
 /// What a run did, for the caller's summary.
@@ -85,28 +95,30 @@ pub fn run(guard: Guard, input: impl BufRead, mut output: impl Write) -> io::Res
                 MAX_LINE_BYTES >> 20
             )),
             Err(err) => return Err(err),
-            Ok(text) => {
-                answer_line(checker.as_mut(), &text).map_err(|msg| format!("line {number}: {msg}"))
-            }
+            Ok(text) => answer_line(checker.as_mut(), &text, &mut output)
+                .map_err(|msg| format!("line {number}: {msg}")),
         };
-        let value = match answer {
-            Ok(v) => {
+        match answer {
+            Ok(written) => {
+                written?;
                 stats.answered += 1;
-                v
             }
             Err(msg) => {
                 stats.errors += 1;
-                json!({ "error": msg })
+                serde_json::to_writer(&mut output, &json!({ "error": msg }))?;
             }
-        };
-        serde_json::to_writer(&mut output, &value)?;
+        }
         output.write_all(b"\n")?;
     }
     output.flush()?;
     Ok(stats)
 }
 
-fn answer_line(checker: &mut dyn LineChecker, text: &str) -> Result<Value, String> {
+fn answer_line(
+    checker: &mut dyn LineChecker,
+    text: &str,
+    out: &mut dyn Write,
+) -> Result<io::Result<()>, String> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err("empty line; expected a JSON object".into());
@@ -115,7 +127,7 @@ fn answer_line(checker: &mut dyn LineChecker, text: &str) -> Result<Value, Strin
     if !value.is_object() {
         return Err("expected a JSON object".into());
     }
-    checker.check(value)
+    checker.check_into(value, out)
 }
 
 /// A line longer than this gets an error line and is skipped without being
@@ -321,11 +333,15 @@ mod tests {
         let mut out = Vec::new();
         let mut checker = Echo;
         for (i, line) in split_lines(input).enumerate() {
+            let mut buf = Vec::new();
             let v = match line
                 .map_err(|_| "bad utf-8".to_string())
-                .and_then(|t| answer_line(&mut checker, &t))
+                .and_then(|t| answer_line(&mut checker, &t, &mut buf))
             {
-                Ok(v) => v,
+                Ok(written) => {
+                    written.unwrap();
+                    serde_json::from_slice(&buf).unwrap()
+                }
                 Err(e) => json!({ "error": format!("line {}: {e}", i + 1) }),
             };
             out.push(v);

@@ -13,9 +13,12 @@
 //! attacker can infer about a hidden count (`hi: null` = unbounded); they
 //! are for the vetter, not for publication.
 
-use palisade_egress::table::{scan, Method, MicrodataAction, TableOptions};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use palisade_egress::table::{
+    scan, HiddenCell, HideReason, Method, MicrodataAction, TableKind, TableOptions, TableReport,
+};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::Value;
+use std::io::{self, Write};
 
 use super::LineChecker;
 
@@ -38,68 +41,142 @@ pub fn checker() -> Box<dyn LineChecker> {
     Box::new(TableChecker)
 }
 
+fn options(req: &Request) -> TableOptions {
+    let defaults = TableOptions::default();
+    TableOptions {
+        threshold: req.threshold.unwrap_or(defaults.threshold),
+        min_value: req.min_value.unwrap_or(defaults.min_value),
+        method: req.method.unwrap_or(defaults.method),
+        max_rows: req.max_rows.unwrap_or(defaults.max_rows),
+        protection_width: req.protection_width,
+        microdata: req.microdata.unwrap_or(defaults.microdata),
+        ..defaults
+    }
+}
+
+/// The answer, serialized straight from the report: a table with many
+/// hidden cells has an audit list many times the size of the input, so it
+/// is written as it is produced instead of being built as a `Value` first.
+#[derive(Serialize)]
+struct Answer<'a> {
+    text: &'a str,
+    suppressed: Suppressed<'a>,
+    microdata: bool,
+    changed: bool,
+    audit: Audit<'a>,
+    tables: Tables<'a>,
+}
+
+struct Suppressed<'a>(&'a TableReport);
+struct Audit<'a>(&'a TableReport);
+struct Tables<'a>(&'a TableReport);
+
+/// Every hidden cell with the row offset of its table (rows run on across
+/// the tables of one text).
+fn hidden_cells(report: &TableReport) -> impl Iterator<Item = (usize, &HiddenCell)> {
+    let mut offset = 0;
+    report.tables.iter().flat_map(move |t| {
+        let base = offset;
+        offset += t.rows;
+        t.hidden.iter().map(move |h| (base + h.row, h))
+    })
+}
+
+impl Serialize for Suppressed<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(hidden_cells(self.0).map(|(r, h)| [r, h.column]))
+    }
+}
+
+#[derive(Serialize)]
+struct AuditEntry<'a> {
+    cell: [usize; 2],
+    reason: &'a HideReason,
+    lo: Option<u64>,
+    hi: Option<u64>,
+    required_width: u64,
+    full_width: bool,
+    protected: bool,
+}
+
+impl Serialize for Audit<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(hidden_cells(self.0).map(|(r, h)| AuditEntry {
+            cell: [r, h.column],
+            reason: &h.reason,
+            lo: h.lo,
+            hi: h.hi,
+            required_width: h.required_width,
+            full_width: h.full_width,
+            protected: h.protected,
+        }))
+    }
+}
+
+#[derive(Serialize)]
+struct TableEntry<'a> {
+    kind: &'a TableKind,
+    span: &'a palisade_common::Span,
+    rows: usize,
+    columns: usize,
+    hidden: usize,
+    rounded: usize,
+    microdata: bool,
+    withheld: bool,
+    fallback: bool,
+    audit_passed: bool,
+}
+
+impl Serialize for Tables<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.tables.iter().map(|t| TableEntry {
+            kind: &t.kind,
+            span: &t.span,
+            rows: t.rows,
+            columns: t.columns,
+            hidden: t.hidden.len(),
+            rounded: t.rounded,
+            microdata: t.microdata,
+            withheld: t.withheld,
+            fallback: t.fallback,
+            audit_passed: t.audit_passed(),
+        }))
+    }
+}
+
+fn answer(report: &TableReport) -> Answer<'_> {
+    Answer {
+        text: &report.text,
+        suppressed: Suppressed(report),
+        microdata: report.microdata(),
+        changed: report.changed(),
+        audit: Audit(report),
+        tables: Tables(report),
+    }
+}
+
+fn report_for(input: Value) -> Result<TableReport, String> {
+    let req: Request = super::parse(input)?;
+    let options = options(&req);
+    Ok(scan(&req.text, &options))
+}
+
 impl LineChecker for TableChecker {
     fn check(&mut self, input: Value) -> Result<Value, String> {
-        let req: Request = super::parse(input)?;
-        let defaults = TableOptions::default();
-        let options = TableOptions {
-            threshold: req.threshold.unwrap_or(defaults.threshold),
-            min_value: req.min_value.unwrap_or(defaults.min_value),
-            method: req.method.unwrap_or(defaults.method),
-            max_rows: req.max_rows.unwrap_or(defaults.max_rows),
-            protection_width: req.protection_width,
-            microdata: req.microdata.unwrap_or(defaults.microdata),
-            ..defaults
-        };
-        let report = scan(&req.text, &options);
-        let mut audit = Vec::new();
-        let mut offset = 0;
-        for t in &report.tables {
-            for h in &t.hidden {
-                audit.push(json!({
-                    "cell": [h.row + offset, h.column],
-                    "reason": h.reason,
-                    "lo": h.lo,
-                    "hi": h.hi,
-                    "required_width": h.required_width,
-                    "full_width": h.full_width,
-                    "protected": h.protected,
-                }));
-            }
-            offset += t.rows;
-        }
-        let tables: Vec<Value> = report
-            .tables
-            .iter()
-            .map(|t| {
-                json!({
-                    "kind": t.kind,
-                    "span": t.span,
-                    "rows": t.rows,
-                    "columns": t.columns,
-                    "hidden": t.hidden.len(),
-                    "rounded": t.rounded,
-                    "microdata": t.microdata,
-                    "withheld": t.withheld,
-                    "fallback": t.fallback,
-                    "audit_passed": t.audit_passed(),
-                })
-            })
-            .collect();
-        Ok(json!({
-            "text": report.text,
-            "suppressed": report.suppressed(),
-            "microdata": report.microdata(),
-            "changed": report.changed(),
-            "audit": audit,
-            "tables": tables,
-        }))
+        let report = report_for(input)?;
+        serde_json::to_value(answer(&report)).map_err(|e| format!("cannot encode: {e}"))
+    }
+
+    fn check_into(&mut self, input: Value, out: &mut dyn Write) -> Result<io::Result<()>, String> {
+        let report = report_for(input)?;
+        Ok(serde_json::to_writer(out, &answer(&report)).map_err(io::Error::from))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn answers_the_contract_shape() {

@@ -51,19 +51,55 @@ pub(crate) enum Reason {
 pub(crate) struct Protection {
     pub hidden: Vec<bool>,
     pub reason: Vec<Option<Reason>>,
-    /// Proven increase and decrease room per hidden cell (`u64::MAX` = unbounded).
-    pub room: Vec<(u64, u64)>,
-    /// Width each hidden cell was required to reach.
-    pub required: Vec<u64>,
+    /// Proven increase and decrease room per cell, stored in 32 bits each
+    /// (see [`Protection::set_room`]): four bytes a cell, not sixteen.
+    room: Vec<(u32, u32)>,
+    /// Width each hidden cell was required to reach (saturated at `u32::MAX`).
+    required: Vec<u32>,
     pub floor: u64,
     pub fallback: bool,
 }
 
+/// Stored room meaning "unbounded"; finite room saturates one below it,
+/// which only understates what is proven (still a valid inner bound).
+const UNBOUNDED: u32 = u32::MAX;
+
+fn pack(x: u64) -> u32 {
+    if x == u64::MAX {
+        UNBOUNDED
+    } else {
+        u32::try_from(x).unwrap_or(UNBOUNDED - 1).min(UNBOUNDED - 1)
+    }
+}
+
+fn unpack(x: u32) -> u64 {
+    if x == UNBOUNDED {
+        u64::MAX
+    } else {
+        u64::from(x)
+    }
+}
+
 impl Protection {
+    /// Proven (increase, decrease) room of a cell (`u64::MAX` = unbounded).
+    pub fn room_of(&self, cell: usize) -> (u64, u64) {
+        let (i, d) = self.room[cell];
+        (unpack(i), unpack(d))
+    }
+
+    fn set_room(&mut self, cell: usize, (inc, dec): (u64, u64)) {
+        self.room[cell] = (pack(inc), pack(dec));
+    }
+
+    /// The width a hidden cell was required to reach.
+    pub fn required_of(&self, cell: usize) -> u64 {
+        u64::from(self.required[cell])
+    }
+
     /// Proven interval `(lo, hi)` of a hidden cell; `hi == None` is unbounded.
     pub fn interval(&self, m: &Model, cell: usize) -> Option<(u64, Option<u64>)> {
         let v = m.values[cell]?;
-        let (inc, dec) = self.room[cell];
+        let (inc, dec) = self.room_of(cell);
         let lo = v.saturating_sub(dec);
         let hi = if inc == u64::MAX {
             None
@@ -75,7 +111,7 @@ impl Protection {
 
     /// Proven width of a hidden cell (`u64::MAX` = unbounded).
     pub fn width(&self, cell: usize) -> u64 {
-        let (inc, dec) = self.room[cell];
+        let (inc, dec) = self.room_of(cell);
         inc.saturating_add(dec)
     }
 }
@@ -273,9 +309,8 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
     let rows = patterns(m.nrows, &m.row_rel, &vec![true; m.nrows]);
     let count_cols: Vec<bool> = (0..m.ncols).map(|c| m.is_count_col(c)).collect();
     let cols = patterns(m.ncols, &m.col_rel, &count_cols);
-    let big = n > 20_000;
     let caps = caps(m, floor, &rows, &cols);
-    if !certify_all(m, s, &caps, &mut prot, queue, big) {
+    if !certify_all(m, s, &caps, &mut prot, queue) {
         // Fallback: hide every count cell, then certify again (nothing new
         // can be needed: every support is already hidden).
         prot.fallback = true;
@@ -288,21 +323,49 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
                     prot.hidden[cell] = true;
                     prot.reason[cell] = Some(Reason::Fallback);
                 }
-                prot.room[cell] = (0, 0);
+                prot.set_room(cell, (0, 0));
                 all.push(cell);
             }
         }
-        certify_all(m, s, &caps, &mut prot, all, big);
+        certify_all(m, s, &caps, &mut prot, all);
     }
     prot
 }
 
-/// Patterns through each row and column, computed once per table.
+/// Patterns through the most recently used rows and columns. Cells are
+/// certified mostly in row-major order, so a few entries catch nearly every
+/// repeat; a bounded cache keeps memory linear in the cells, not in rows ×
+/// patterns (a per-row cache cost more than the table itself).
 struct PatternCache {
-    rows: Vec<Option<Vec<Pattern>>>,
-    cols: Vec<Option<Vec<Pattern>>>,
-    wide_rows: Vec<Option<Vec<Pattern>>>,
-    wide_cols: Vec<Option<Vec<Pattern>>>,
+    rows: Lru,
+    cols: Lru,
+    wide_rows: Lru,
+    wide_cols: Lru,
+}
+
+/// Entries kept per cache.
+const CACHE_ENTRIES: usize = 64;
+
+#[derive(Default)]
+struct Lru {
+    entries: std::collections::VecDeque<(usize, Vec<Pattern>)>,
+}
+
+impl Lru {
+    fn get_or(&mut self, key: usize, make: impl FnOnce() -> Vec<Pattern>) -> usize {
+        if let Some(pos) = self.entries.iter().position(|e| e.0 == key) {
+            return pos;
+        }
+        if self.entries.len() >= CACHE_ENTRIES {
+            self.entries.pop_front();
+        }
+        self.entries.push_back((key, make()));
+        self.entries.len() - 1
+    }
+
+    fn at(&self, pos: usize) -> &[Pattern] {
+        self.entries.get(pos).map_or(&[], |e| e.1.as_slice())
+    }
 }
 
 type Pattern = Vec<(usize, i32)>;
@@ -315,13 +378,12 @@ fn certify_all(
     caps: &Caps<'_>,
     prot: &mut Protection,
     mut queue: Vec<usize>,
-    big: bool,
 ) -> bool {
     let mut cache = PatternCache {
-        rows: vec![None; m.nrows],
-        cols: vec![None; m.ncols],
-        wide_rows: vec![None; m.nrows],
-        wide_cols: vec![None; m.ncols],
+        rows: Lru::default(),
+        cols: Lru::default(),
+        wide_rows: Lru::default(),
+        wide_cols: Lru::default(),
     };
     let full_block = fully_hidden_flat_block(m, prot);
     let mut k = 0;
@@ -335,19 +397,19 @@ fn certify_all(
         } else {
             1
         };
-        prot.required[p] = req;
+        prot.required[p] = u32::try_from(req).unwrap_or(u32::MAX);
         if prot.width(p) >= req {
             continue;
         }
         if let Some(block) = &full_block {
             if let Some(room) = frechet_room(m, prot, block, p) {
-                prot.room[p] = room;
+                prot.set_room(p, room);
                 continue;
             }
         }
-        // Large tables get one local attempt (linear time); small ones a
-        // wider second look.
-        let windows: &[usize] = if big { &[4] } else { &[3, 64] };
+        // A local attempt, then a wider second look; both are bounded per
+        // cell (window and candidate limits), so the audit stays linear.
+        let windows: &[usize] = &[3, 64];
         let mut done = false;
         for (attempt, &window) in windows.iter().enumerate() {
             let last = attempt + 1 == windows.len();
@@ -357,16 +419,9 @@ fn certify_all(
             } else {
                 (&mut cache.wide_rows, &mut cache.wide_cols)
             };
-            if rows_cache[i].is_none() {
-                rows_cache[i] = Some(patterns_through(caps.rows, i, window));
-            }
-            if cols_cache[j].is_none() {
-                cols_cache[j] = Some(patterns_through(caps.cols, j, window));
-            }
-            let (row_pats, col_pats) = (
-                rows_cache[i].as_deref().unwrap_or(&[]),
-                cols_cache[j].as_deref().unwrap_or(&[]),
-            );
+            let row_at = rows_cache.get_or(i, || patterns_through(caps.rows, i, window));
+            let col_at = cols_cache.get_or(j, || patterns_through(caps.cols, j, window));
+            let (row_pats, col_pats) = (rows_cache.at(row_at), cols_cache.at(col_at));
             if certify(
                 m, prot, row_pats, col_pats, p, req, window, last, &mut queue,
             ) {
@@ -712,9 +767,9 @@ fn certify(
     for cand in &chosen {
         apply(m, prot, cand, p, queue);
     }
-    let (cur_inc, cur_dec) = prot.room[p];
+    let (cur_inc, cur_dec) = prot.room_of(p);
     if acc.width() > cur_inc.saturating_add(cur_dec) {
-        prot.room[p] = (acc.inc, acc.dec);
+        prot.set_room(p, (acc.inc, acc.dec));
     }
     prot.width(p) >= req
 }
@@ -795,9 +850,9 @@ fn apply(m: &Model, prot: &mut Protection, cand: &Candidate, p: usize, queue: &m
                 inc = inc.min(room(k) / a);
             }
         }
-        let (ci, cd) = prot.room[q];
+        let (ci, cd) = prot.room_of(q);
         if inc.saturating_add(dec) > ci.saturating_add(cd) {
-            prot.room[q] = (inc, dec);
+            prot.set_room(q, (inc, dec));
         }
     }
 }

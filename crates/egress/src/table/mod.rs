@@ -109,7 +109,11 @@
 //!
 //! # Microdata
 //!
-//! A table with more than `max_rows` data rows and an identifier column
+//! A table with a column of direct identifiers is record-level at any row
+//! count: e-mail or IP addresses (recognised by their cells), or phone
+//! numbers, full names, national ids, dates of birth or street addresses
+//! (a header that names them and cells of that shape; a `Phone` column of
+//! counts is a contact channel). Otherwise, a table with more than `max_rows` data rows and an identifier column
 //! (`id`, `record_id`, `uuid`, `case`, `person`, `…_id` … whose values are
 //! nearly all distinct) or two or more quasi-identifier columns (date of
 //! birth, postcode, sex, email …) looks like one row per person: it is
@@ -139,7 +143,11 @@ use serde::{Deserialize, Serialize};
 
 use audit::Reason;
 use model::{ColKind, Model, RowRole};
-use parse::{Edit, RawTable};
+use parse::RawTable;
+use std::borrow::Cow;
+
+/// Byte edits `(start, end, replacement)`; a marker borrows from the options.
+type Edits<'o> = Vec<(usize, usize, Cow<'o, str>)>;
 
 /// The marker that replaces a hidden cell.
 pub const MARKER: &str = "[suppressed]";
@@ -491,24 +499,40 @@ fn scan_text(text: &str, o: &TableOptions, depth: usize, out: &mut Vec<TableResu
         if let Some(node) = json::parse(text) {
             let mut edits = Vec::new();
             walk_json(text, &node, o, depth, &mut edits, out);
-            return apply_edits(text, edits);
+            return apply_edits(text, edits, std::iter::empty(), "");
         }
     }
     let mut edits = Vec::new();
-    for raw in parse::find_tables(text) {
-        let (e, result) = process(text, &raw, o);
+    let raws = parse::find_tables(text);
+    // Tables whose hidden cells simply take the marker: their edits are
+    // read off the hidden list at the end instead of being stored (on a
+    // large table the edit list was one of the largest allocations).
+    let mut marked = Vec::new();
+    for (k, raw) in raws.iter().enumerate() {
+        let (e, result, marks) = process(text, raw, o);
         edits.extend(e);
+        if marks {
+            marked.push((k, out.len()));
+        }
         out.push(result);
     }
-    apply_edits(text, edits)
+    let results: &[TableResult] = out;
+    let spans = marked.iter().flat_map(|&(k, at)| {
+        let raw = &raws[k];
+        results[at].hidden.iter().map(move |h| {
+            let cell = &raw.rows[h.row][h.column];
+            (cell.start, cell.end)
+        })
+    });
+    apply_edits(text, edits, spans, &o.marker)
 }
 
-fn walk_json(
+fn walk_json<'o>(
     text: &str,
     node: &json::Node,
-    o: &TableOptions,
+    o: &'o TableOptions,
     depth: usize,
-    edits: &mut Vec<(usize, usize, String)>,
+    edits: &mut Edits<'o>,
     out: &mut Vec<TableResult>,
 ) {
     match node {
@@ -521,7 +545,7 @@ fn walk_json(
                 }
                 if new != *s {
                     if let Ok(lit) = serde_json::to_string(&new) {
-                        edits.push((*a, *b, lit));
+                        edits.push((*a, *b, Cow::Owned(lit)));
                     }
                 }
             }
@@ -534,7 +558,7 @@ fn walk_json(
         }
         json::Node::Array(items) => {
             if let Some(raw) = uniform_objects(items) {
-                let (e, result) = process(text, &raw, o);
+                let (e, result, _) = process(text, &raw, o);
                 edits.extend(e);
                 out.push(result);
                 return;
@@ -547,7 +571,7 @@ fn walk_json(
 }
 
 /// An array of two or more objects with the same keys and scalar values.
-fn uniform_objects(items: &[json::Node]) -> Option<RawTable> {
+fn uniform_objects<'a>(items: &'a [json::Node]) -> Option<RawTable<'a>> {
     if items.len() < 2 {
         return None;
     }
@@ -558,28 +582,22 @@ fn uniform_objects(items: &[json::Node]) -> Option<RawTable> {
         return None;
     }
     let keys: Vec<&str> = first.iter().map(|(k, _)| k.as_str()).collect();
-    let cell_of = |node: &json::Node| -> Option<parse::Cell> {
+    let cell_of = |node: &'a json::Node| -> Option<parse::Cell<'a>> {
         match node {
             json::Node::Str(s, a, b) => Some(parse::Cell {
-                text: s.clone(),
+                text: s.as_str(),
                 start: *a,
                 end: *b,
-                edit: Edit::JsonToken,
             }),
             json::Node::Scalar(s, a, b) => Some(parse::Cell {
-                text: if s == "null" {
-                    String::new()
-                } else {
-                    s.clone()
-                },
+                text: if s == "null" { "" } else { s.as_str() },
                 start: *a,
                 end: *b,
-                edit: Edit::JsonToken,
             }),
             _ => None,
         }
     };
-    let mut rows = Vec::with_capacity(items.len());
+    let mut rows = parse::Grid::default();
     let (mut start, mut end) = (usize::MAX, 0);
     for item in items {
         let json::Node::Object(members) = item else {
@@ -596,15 +614,14 @@ fn uniform_objects(items: &[json::Node]) -> Option<RawTable> {
             end = end.max(cell.end);
             row.push(cell);
         }
-        rows.push(row);
+        rows.push_row(row);
     }
     let header = keys
         .iter()
         .map(|k| parse::Cell {
-            text: (*k).to_string(),
+            text: k,
             start: 0,
             end: 0,
-            edit: Edit::Raw,
         })
         .collect();
     Some(RawTable {
@@ -618,11 +635,14 @@ fn uniform_objects(items: &[json::Node]) -> Option<RawTable> {
 }
 
 /// Byte edits `(start, end, replacement)` for one table, and its result.
-fn process(
+///
+/// The flag says whether every hidden cell of the result is also to be
+/// replaced by the marker (then those edits are not in the list).
+fn process<'o>(
     text: &str,
-    raw: &RawTable,
-    o: &TableOptions,
-) -> (Vec<(usize, usize, String)>, TableResult) {
+    raw: &RawTable<'_>,
+    o: &'o TableOptions,
+) -> (Edits<'o>, TableResult, bool) {
     let m = model::build(raw, &o.marker);
     let microdata = is_microdata(raw, &m, o.max_rows);
     let mut result = TableResult {
@@ -647,10 +667,12 @@ fn process(
                     .unwrap_or((raw.start, raw.end, note)),
                 _ => (raw.start, raw.end, note),
             };
-            edits.push((start, end, note));
+            edits.push((start, end, Cow::Owned(note)));
         }
-        return (edits, result);
+        return (edits, result, false);
     }
+    // Plain text tables: each hidden cell's span takes the marker as is.
+    let mut marks = false;
     match o.method {
         Method::Round => {
             let values = round::round_table(raw, &m);
@@ -660,14 +682,19 @@ fn process(
                 if original != Some(v) {
                     result.rounded += 1;
                     let raw_cell = &raw.rows[r][c];
-                    edits.push(replacement(text, raw_cell, &v.to_string()));
+                    edits.push(replacement(
+                        text,
+                        raw.kind,
+                        raw_cell,
+                        Cow::Owned(v.to_string()),
+                    ));
                 }
             }
             for r in 0..m.nrows {
                 for c in 0..m.ncols {
                     if m.kinds[c] == ColKind::Percent
-                        && !model::is_marker(&raw.rows[r][c].text, &o.marker)
-                        && replaceable(&raw.rows[r][c].text)
+                        && !model::is_marker(raw.rows[r][c].text, &o.marker)
+                        && replaceable(raw.rows[r][c].text)
                     {
                         result.hidden.push(HiddenCell {
                             row: r,
@@ -679,7 +706,12 @@ fn process(
                             full_width: true,
                             protected: true,
                         });
-                        edits.push(replacement(text, &raw.rows[r][c], &o.marker));
+                        edits.push(replacement(
+                            text,
+                            raw.kind,
+                            &raw.rows[r][c],
+                            Cow::Borrowed(&o.marker),
+                        ));
                     }
                 }
             }
@@ -693,6 +725,19 @@ fn process(
             let prot = audit::protect(&m, &settings);
             result.fallback = prot.fallback;
             let pct = percent_hidden(raw, &m, &prot.hidden, o);
+            // Exact sizes: on a large table these two lists are the
+            // largest allocations, and doubling growth would waste a third.
+            let n_hidden = prot
+                .hidden
+                .iter()
+                .zip(&pct)
+                .filter(|(h, p)| **h || **p)
+                .count();
+            result.hidden.reserve_exact(n_hidden);
+            marks = raw.kind != TableKind::Json;
+            if !marks {
+                edits.reserve_exact(n_hidden);
+            }
             for r in 0..m.nrows {
                 for c in 0..m.ncols {
                     let cell = m.idx(r, c);
@@ -712,8 +757,8 @@ fn process(
                             Some((lo, hi)) => (
                                 Some(lo),
                                 hi,
-                                prot.required[cell],
-                                prot.width(cell) >= prot.required[cell].max(1),
+                                prot.required_of(cell),
+                                prot.width(cell) >= prot.required_of(cell).max(1),
                                 prot.width(cell) >= 1,
                             ),
                             None => (None, None, 0, true, true),
@@ -731,32 +776,56 @@ fn process(
                         full_width,
                         protected,
                     });
-                    edits.push(replacement(text, &raw.rows[r][c], &o.marker));
+                    if !marks {
+                        edits.push(replacement(
+                            text,
+                            raw.kind,
+                            &raw.rows[r][c],
+                            Cow::Borrowed(&o.marker),
+                        ));
+                    }
                 }
             }
-            if raw.kind == TableKind::Markdown && !edits.is_empty() {
-                if let Some(aligned) = realign_markdown(text, raw, &edits) {
+            if raw.kind == TableKind::Markdown
+                && !result.hidden.is_empty()
+                && raw.lines.len() <= REALIGN_MAX_LINES
+            {
+                let cell_edits: Edits<'o> = result
+                    .hidden
+                    .iter()
+                    .map(|h| {
+                        let cell = &raw.rows[h.row][h.column];
+                        (cell.start, cell.end, Cow::Borrowed(o.marker.as_str()))
+                    })
+                    .collect();
+                if let Some(aligned) = realign_markdown(text, raw, &cell_edits) {
                     edits = aligned;
+                    marks = false;
                 }
             }
         }
     }
-    (edits, result)
+    (edits, result, marks)
 }
 
-fn replacement(text: &str, cell: &parse::Cell, value: &str) -> (usize, usize, String) {
-    match cell.edit {
-        Edit::Raw => (cell.start, cell.end, value.to_string()),
-        Edit::JsonToken => {
+fn replacement<'o>(
+    text: &str,
+    kind: TableKind,
+    cell: &parse::Cell<'_>,
+    value: Cow<'o, str>,
+) -> (usize, usize, Cow<'o, str>) {
+    match kind {
+        TableKind::Json => {
             let was_string = text.as_bytes().get(cell.start) == Some(&b'"');
             let is_number = value.bytes().all(|b| b.is_ascii_digit()) && !value.is_empty();
             let lit = if is_number && !was_string {
-                value.to_string()
+                value
             } else {
-                serde_json::to_string(value).unwrap_or_default()
+                Cow::Owned(serde_json::to_string(&*value).unwrap_or_default())
             };
             (cell.start, cell.end, lit)
         }
+        _ => (cell.start, cell.end, value),
     }
 }
 
@@ -778,7 +847,7 @@ fn replaceable(text: &str) -> bool {
 
 /// Percentage cells to hide, per the seed's naming rules, plus percentages
 /// whose visible denominator makes them small counts.
-fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) -> Vec<bool> {
+fn percent_hidden(raw: &RawTable<'_>, m: &Model, hidden: &[bool], o: &TableOptions) -> Vec<bool> {
     let mut out = vec![false; m.nrows * m.ncols];
     let pct_cols: Vec<usize> = (0..m.ncols)
         .filter(|&c| m.kinds[c] == ColKind::Percent)
@@ -806,7 +875,12 @@ fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) 
         for r in 0..m.nrows {
             let cell = m.idx(r, p);
             let text = &raw.rows[r][p].text;
-            if model::is_marker(text, &o.marker) || !replaceable(text) {
+            // Only a number can give a count away; hiding text would change
+            // what a second pass reads as the header or the column's kind.
+            if model::is_marker(text, &o.marker)
+                || !replaceable(text)
+                || model::parse_number(text).is_none()
+            {
                 continue;
             }
             let by_name = match related {
@@ -830,7 +904,15 @@ fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) 
                     n >= o.min_value as f64 && n < o.threshold as f64
                 })
             });
-            if by_name || by_value {
+            // A column that is percentages by the shape of its cells (not
+            // by its header) may still hold a bare integer: nothing says it
+            // is a share, and once the `%` cells beside it are hidden a
+            // second pass would read the column as counts. A small one is
+            // treated as a count.
+            let by_shape = !model::is_percent_header(&m.headers[p])
+                && !text.contains('%')
+                && model::parse_count(text).is_some_and(|v| v >= o.min_value && v < o.threshold);
+            if by_name || by_value || by_shape {
                 out[cell] = true;
             }
         }
@@ -841,12 +923,12 @@ fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) 
             .collect();
         let shares: Vec<Option<f64>> = details
             .iter()
-            .map(|&r| model::parse_number(&raw.rows[r][p].text))
+            .map(|&r| model::parse_number(raw.rows[r][p].text))
             .collect();
         let hidden_now: Vec<usize> = details
             .iter()
             .copied()
-            .filter(|&r| out[m.idx(r, p)] || model::is_marker(&raw.rows[r][p].text, &o.marker))
+            .filter(|&r| out[m.idx(r, p)] || model::is_marker(raw.rows[r][p].text, &o.marker))
             .collect();
         let sum: f64 = shares.iter().flatten().sum();
         let sums_to_whole = shares.iter().all(Option::is_some) && (sum - 100.0).abs() <= 1.0;
@@ -866,7 +948,7 @@ fn percent_hidden(raw: &RawTable, m: &Model, hidden: &[bool], o: &TableOptions) 
 }
 
 /// `N = 50` (or `n=50`) stated in a header or a total-row label.
-fn stated_n(raw: &RawTable, m: &Model) -> Option<u64> {
+fn stated_n(raw: &RawTable<'_>, m: &Model) -> Option<u64> {
     let find = |s: &str| -> Option<u64> {
         let bytes = s.as_bytes();
         let mut k = 0;
@@ -890,12 +972,12 @@ fn stated_n(raw: &RawTable, m: &Model) -> Option<u64> {
         }
         None
     };
-    let header = raw.header.iter().flatten().find_map(|c| find(&c.text));
+    let header = raw.header.iter().flatten().find_map(|c| find(c.text));
     header.or_else(|| {
         (0..m.nrows)
             .filter(|&r| m.roles[r] == RowRole::Total)
             .flat_map(|r| raw.rows[r].iter())
-            .find_map(|c| find(&c.text))
+            .find_map(|c| find(c.text))
     })
 }
 
@@ -928,7 +1010,10 @@ fn named_after(pct: &str, count: &str) -> bool {
 
 /// Record-level data: many rows, an identifier or quasi-identifiers, and no
 /// sign of aggregation.
-fn is_microdata(raw: &RawTable, m: &Model, max_rows: usize) -> bool {
+fn is_microdata(raw: &RawTable<'_>, m: &Model, max_rows: usize) -> bool {
+    if (0..m.ncols).any(|c| is_direct_identifier_column(raw, m, c)) {
+        return true;
+    }
     let details = (0..m.nrows)
         .filter(|&r| m.roles[r] == RowRole::Detail)
         .count();
@@ -944,7 +1029,7 @@ fn is_microdata(raw: &RawTable, m: &Model, max_rows: usize) -> bool {
         return false;
     }
     let distinct_share = |c: usize| -> f64 {
-        let mut seen: Vec<&str> = raw.rows.iter().map(|r| r[c].text.as_str()).collect();
+        let mut seen: Vec<&str> = raw.rows.iter().map(|r| r[c].text).collect();
         let filled = seen.iter().filter(|s| !s.trim().is_empty()).count();
         seen.sort_unstable();
         seen.dedup();
@@ -964,7 +1049,7 @@ fn is_microdata(raw: &RawTable, m: &Model, max_rows: usize) -> bool {
         let mut keys: Vec<Vec<&str>> = raw
             .rows
             .iter()
-            .map(|row| label_cols.iter().map(|&c| row[c].text.as_str()).collect())
+            .map(|row| label_cols.iter().map(|&c| &*row[c].text).collect())
             .collect();
         keys.sort_unstable();
         let before = keys.len();
@@ -976,6 +1061,135 @@ fn is_microdata(raw: &RawTable, m: &Model, max_rows: usize) -> bool {
     let id_col =
         (0..m.ncols).any(|c| is_record_id_header(&m.headers[c]) && distinct_share(c) >= 0.9);
     id_col || quasi >= 2
+}
+
+/// What a direct identifier's cells look like.
+#[derive(Clone, Copy)]
+enum IdShape {
+    Email,
+    Ip,
+    Phone,
+    FullName,
+    NationalId,
+    BirthDate,
+    Address,
+}
+
+/// The shape a header announces, if it names a direct identifier.
+fn announced_identifier(h: &str) -> Option<IdShape> {
+    let h = norm_header(h);
+    let h = h.as_str();
+    Some(match h {
+        "email" | "e_mail" | "email_address" | "e_mail_address" | "mail" => IdShape::Email,
+        "ip" | "ip_address" | "ipv4" | "ip_addr" | "client_ip" | "source_ip" => IdShape::Ip,
+        "phone" | "telephone" | "tel" | "mobile" | "phone_number" | "mobile_number"
+        | "contact_number" | "cell" | "cell_phone" => IdShape::Phone,
+        // Not a plain `name`: aggregate tables name regions and teams.
+        "full_name" | "fullname" | "patient_name" | "respondent_name" | "participant_name"
+        | "person_name" | "client_name" | "student_name" | "employee_name" | "姓名" => {
+            IdShape::FullName
+        }
+        "ssn"
+        | "social_security_number"
+        | "national_id"
+        | "national_insurance_number"
+        | "nino"
+        | "nhs_number"
+        | "nhs_no"
+        | "passport"
+        | "passport_number"
+        | "tax_id"
+        | "身份证号" => IdShape::NationalId,
+        "dob" | "date_of_birth" | "birth_date" | "birthdate" | "birthday" | "出生日期" => {
+            IdShape::BirthDate
+        }
+        "address" | "street_address" | "home_address" | "street" | "address_line_1" | "住址" => {
+            IdShape::Address
+        }
+        _ => return None,
+    })
+}
+
+fn looks_like(shape: IdShape, v: &str) -> bool {
+    let v = v.trim();
+    let digits = v.bytes().filter(u8::is_ascii_digit).count();
+    let letters = v.chars().filter(|c| c.is_alphabetic()).count();
+    match shape {
+        IdShape::Email => looks_like_email(v),
+        IdShape::Ip => looks_like_ipv4(v),
+        IdShape::Phone => {
+            digits >= 7
+                && v.chars()
+                    .all(|c| c.is_ascii_digit() || " +-().".contains(c))
+        }
+        IdShape::FullName => {
+            digits == 0
+                && v.split_whitespace()
+                    .filter(|w| w.chars().any(char::is_alphabetic))
+                    .count()
+                    >= 2
+                || (!v.is_ascii() && letters >= 2 && digits == 0)
+        }
+        IdShape::NationalId => digits >= 6 && v.len() <= 24,
+        IdShape::BirthDate => {
+            digits >= 6 && v.chars().all(|c| c.is_ascii_digit() || "-/. ".contains(c))
+        }
+        IdShape::Address => digits >= 1 && letters >= 3 && v.contains(' '),
+    }
+}
+
+fn looks_like_email(v: &str) -> bool {
+    let Some((local, domain)) = v.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && !local.contains(char::is_whitespace)
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && domain
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '.' || c == '-')
+}
+
+fn looks_like_ipv4(v: &str) -> bool {
+    let parts: Vec<&str> = v.split('.').collect();
+    parts.len() == 4
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && p.len() <= 3
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && p.parse::<u16>().is_ok_and(|n| n <= 255)
+        })
+}
+
+/// A column of direct identifiers (e-mail addresses, IP addresses, phone
+/// numbers, full names, national ids, dates of birth, street addresses):
+/// its cells name a person, so the table is record-level at any row count.
+/// E-mail and IP addresses are recognised by their cells alone; the others
+/// need a header that names them *and* cells of that shape (a `Phone`
+/// column of counts is a contact channel, not phone numbers). At least half
+/// of the filled cells must have the shape.
+fn is_direct_identifier_column(raw: &RawTable<'_>, m: &Model, c: usize) -> bool {
+    let announced = announced_identifier(&m.headers[c]);
+    let shapes: &[IdShape] = match announced {
+        Some(IdShape::Email) | None => &[IdShape::Email, IdShape::Ip],
+        Some(shape @ IdShape::Ip) => &[shape],
+        Some(shape) => &[shape, IdShape::Email, IdShape::Ip],
+    };
+    let mut filled = 0usize;
+    let mut hits = 0usize;
+    for row in raw.rows.iter() {
+        let t = model::clean(row[c].text);
+        if model::is_marker(t, MARKER) {
+            continue;
+        }
+        filled += 1;
+        if shapes.iter().any(|&s| looks_like(s, t)) {
+            hits += 1;
+        }
+    }
+    hits > 0 && hits * 2 >= filled
 }
 
 fn norm_header(h: &str) -> String {
@@ -1073,20 +1287,23 @@ fn is_aggregate_header(h: &str) -> bool {
         || h.starts_with("num_")
 }
 
+/// Longest Markdown table re-padded after suppression.
+const REALIGN_MAX_LINES: usize = 5_000;
+
 /// Rewrite a Markdown table's lines so hidden cells keep the columns
 /// aligned: when the original lines were padded to common column widths,
 /// re-pad every line of the table to the new widths. `None` when the table
 /// was not aligned (then the plain cell edits keep its shape).
-fn realign_markdown(
+fn realign_markdown<'o>(
     text: &str,
-    raw: &RawTable,
-    edits: &[(usize, usize, String)],
-) -> Option<Vec<(usize, usize, String)>> {
+    raw: &RawTable<'_>,
+    edits: &[(usize, usize, Cow<'o, str>)],
+) -> Option<Edits<'o>> {
     // Re-padding is cosmetic: very large tables keep their plain edits.
-    if raw.lines.len() < 2 || raw.lines.len() > 5_000 || edits.len() > 50_000 {
+    if raw.lines.len() < 2 || raw.lines.len() > REALIGN_MAX_LINES || edits.len() > 50_000 {
         return None;
     }
-    let mut sorted: Vec<&(usize, usize, String)> = edits.iter().collect();
+    let mut sorted: Vec<&(usize, usize, Cow<'o, str>)> = edits.iter().collect();
     sorted.sort_by_key(|e| e.0);
     // Aligned: every line has its pipes at the same character columns.
     let pipe_cols = |s: &str| -> Vec<usize> {
@@ -1178,24 +1395,54 @@ fn realign_markdown(
                 s.push_str(" |");
             }
         }
-        out.push((a, b, s));
+        out.push((a, b, Cow::Owned(s)));
     }
     Some(out)
 }
 
-fn apply_edits(text: &str, mut edits: Vec<(usize, usize, String)>) -> String {
-    if edits.is_empty() {
+/// Apply `edits` and replace every span of `marks` (in text order) with
+/// `marker`, merging the two in order.
+fn apply_edits(
+    text: &str,
+    mut edits: Edits<'_>,
+    marks: impl Iterator<Item = (usize, usize)>,
+    marker: &str,
+) -> String {
+    edits.sort_by_key(|e| (e.0, e.1));
+    let mut marks = marks.peekable();
+    if edits.is_empty() && marks.peek().is_none() {
         return text.to_string();
     }
-    edits.sort_by_key(|e| (e.0, e.1));
     let mut out = String::with_capacity(text.len() + edits.len() * 8);
     let mut pos = 0;
-    for (a, b, rep) in edits {
+    let mut edits = edits.into_iter().peekable();
+    loop {
+        let take_mark = match (marks.peek(), edits.peek()) {
+            (None, None) => break,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(m), Some(e)) => (m.0, m.1) <= (e.0, e.1),
+        };
+        let (a, b, rep): (usize, usize, &str) = if take_mark {
+            let Some((a, b)) = marks.next() else { break };
+            (a, b, marker)
+        } else {
+            let Some((a, b, rep)) = edits.next() else {
+                break;
+            };
+            if a < pos || b < a || b > text.len() {
+                continue; // overlapping or out of range: never happens by construction
+            }
+            out.push_str(&text[pos..a]);
+            out.push_str(&rep);
+            pos = b;
+            continue;
+        };
         if a < pos || b < a || b > text.len() {
             continue; // overlapping or out of range: never happens by construction
         }
         out.push_str(&text[pos..a]);
-        out.push_str(&rep);
+        out.push_str(rep);
         pos = b;
     }
     out.push_str(&text[pos..]);

@@ -7,30 +7,83 @@
 
 use super::TableKind;
 
-/// How a cell's span is replaced.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub(crate) enum Edit {
-    /// Replace the span's text with the marker as is.
-    Raw,
-    /// The span is a whole JSON token: replace it with a JSON string literal.
-    JsonToken,
-}
-
-/// One cell: its decoded, trimmed text and the span to replace.
+/// One cell: its trimmed text and the span to replace. The text borrows
+/// from the input (a quoted CSV field keeps its doubled quotes `""`; a
+/// JSON cell borrows its decoded string), so a table costs four words per
+/// cell and no allocation. How the span is replaced follows from the
+/// table's kind: in a JSON table the span is a whole JSON token.
 #[derive(Clone, Debug)]
-pub(crate) struct Cell {
-    pub text: String,
+pub(crate) struct Cell<'a> {
+    pub text: &'a str,
     pub start: usize,
     pub end: usize,
-    pub edit: Edit,
+}
+
+/// Data rows of equal width, stored as one run of cells (one allocation
+/// per table, not one per row).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Grid<'a> {
+    cells: Vec<Cell<'a>>,
+    width: usize,
+}
+
+impl<'a> Grid<'a> {
+    /// A grid whose first row is `first` (its length is the width).
+    pub fn with_first(first: Vec<Cell<'a>>) -> Self {
+        Grid {
+            width: first.len(),
+            cells: first,
+        }
+    }
+
+    /// Append a row; it must have the grid's width (the callers pad or cut).
+    pub fn push_row(&mut self, row: Vec<Cell<'a>>) {
+        if self.cells.is_empty() {
+            self.width = row.len();
+        }
+        if row.len() == self.width {
+            self.cells.extend(row);
+        }
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.cells.len().checked_div(self.width).unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The rows in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[Cell<'a>]> {
+        self.cells.chunks_exact(self.width.max(1))
+    }
+
+    pub fn first(&self) -> Option<&[Cell<'a>]> {
+        self.iter().next()
+    }
+
+    /// Remove the first row and return it.
+    pub fn take_first(&mut self) -> Vec<Cell<'a>> {
+        let n = self.width.min(self.cells.len());
+        self.cells.drain(..n).collect()
+    }
+}
+
+impl<'a> std::ops::Index<usize> for Grid<'a> {
+    type Output = [Cell<'a>];
+    fn index(&self, r: usize) -> &[Cell<'a>] {
+        &self.cells[r * self.width..(r + 1) * self.width]
+    }
 }
 
 /// A table as found: a header (possibly absent) and data rows of equal width.
 #[derive(Clone, Debug)]
-pub(crate) struct RawTable {
+pub(crate) struct RawTable<'a> {
     pub kind: TableKind,
-    pub header: Option<Vec<Cell>>,
-    pub rows: Vec<Vec<Cell>>,
+    pub header: Option<Vec<Cell<'a>>>,
+    pub rows: Grid<'a>,
     pub start: usize,
     pub end: usize,
     /// For Markdown: the line spans (start, end) of every table line, header
@@ -38,12 +91,12 @@ pub(crate) struct RawTable {
     pub lines: Vec<(usize, usize)>,
 }
 
-impl RawTable {
+impl RawTable<'_> {
     pub fn columns(&self) -> usize {
         self.header
             .as_ref()
             .map(Vec::len)
-            .or_else(|| self.rows.first().map(Vec::len))
+            .or_else(|| self.rows.first().map(<[Cell<'_>]>::len))
             .unwrap_or(0)
     }
 }
@@ -61,7 +114,7 @@ struct Line {
 pub(crate) const MAX_ROWS: usize = 1_000_000;
 
 /// Every table in `text`, in document order, not overlapping.
-pub(crate) fn find_tables(text: &str) -> Vec<RawTable> {
+pub(crate) fn find_tables(text: &str) -> Vec<RawTable<'_>> {
     let lines = split_lines(text);
     let mut tables = Vec::new();
     let mut i = 0;
@@ -158,7 +211,7 @@ fn is_separator(s: &str) -> bool {
     })
 }
 
-fn markdown_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize)> {
+fn markdown_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable<'a>, usize)> {
     let head = content(text, &lines[i]);
     if !head.contains('|') {
         return None;
@@ -178,7 +231,7 @@ fn markdown_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize)
         return None;
     }
     let first_data = if has_sep { i + 2 } else { i + 1 };
-    let mut rows = Vec::new();
+    let mut rows = Grid::default();
     let mut spans = vec![(lines[i].start, lines[i].end)];
     if has_sep {
         spans.push((lines[i + 1].start, lines[i + 1].end));
@@ -200,13 +253,12 @@ fn markdown_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize)
         }
         while cells.len() < header_cells.len() {
             cells.push(Cell {
-                text: String::new(),
+                text: "",
                 start: l.end,
                 end: l.end,
-                edit: Edit::Raw,
             });
         }
-        rows.push(cells);
+        rows.push_row(cells);
         spans.push((l.start, l.end));
         j += 1;
     }
@@ -228,7 +280,7 @@ fn markdown_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize)
 }
 
 /// Cells of a pipe-table line; `\|` does not split.
-fn split_pipes(text: &str, line: &Line) -> Vec<Cell> {
+fn split_pipes<'a>(text: &'a str, line: &Line) -> Vec<Cell<'a>> {
     let c = content(text, line);
     let base = line.content;
     let bytes = c.as_bytes();
@@ -266,22 +318,21 @@ fn split_pipes(text: &str, line: &Line) -> Vec<Cell> {
         .collect()
 }
 
-fn trimmed_cell(c: &str, base: usize, a: usize, b: usize) -> Cell {
+fn trimmed_cell(c: &str, base: usize, a: usize, b: usize) -> Cell<'_> {
     let piece = &c[a..b];
     let lead = piece.len() - piece.trim_start().len();
     let inner = piece.trim();
     let start = base + a + lead;
     Cell {
-        text: inner.to_string(),
+        text: inner,
         start,
         end: start + inner.len(),
-        edit: Edit::Raw,
     }
 }
 
 // ---------------------------------------------------------------- delimited
 
-fn delimited_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize)> {
+fn delimited_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable<'a>, usize)> {
     if is_blank(text, &lines[i]) {
         return None;
     }
@@ -291,14 +342,14 @@ fn delimited_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize
         if width < 2 {
             continue;
         }
-        let mut rows = vec![first];
+        let mut rows = Grid::with_first(first);
         let mut j = i + 1;
         while j < lines.len() && rows.len() < MAX_ROWS {
             if is_blank(text, &lines[j]) || content(text, &lines[j]).trim_start().starts_with('|') {
                 break;
             }
             match split_delimited(text, &lines[j], delim) {
-                Some(cells) if cells.len() == width => rows.push(cells),
+                Some(cells) if cells.len() == width => rows.push_row(cells),
                 _ => break,
             }
             j += 1;
@@ -311,7 +362,7 @@ fn delimited_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize
             _ => TableKind::Csv,
         };
         let header = if looks_like_header(&rows) {
-            Some(rows.remove(0))
+            Some(rows.take_first())
         } else {
             None
         };
@@ -337,18 +388,20 @@ fn delimited_at(text: &str, lines: &[Line], i: usize) -> Option<(RawTable, usize
 /// A cell this guard hid (the default marker) counts as a number wherever it
 /// stands, so a rewritten table keeps the header it had (or had none):
 /// suppression stays idempotent.
-fn looks_like_header(rows: &[Vec<Cell>]) -> bool {
+fn looks_like_header(rows: &Grid<'_>) -> bool {
     let count = |s: &str| super::model::parse_number(s).is_some() || s.trim() == super::MARKER;
-    let first = &rows[0];
-    if first.iter().all(|c| !count(&c.text)) {
+    let Some(first) = rows.first() else {
+        return false;
+    };
+    if first.iter().all(|c| !count(c.text)) {
         return true;
     }
-    (0..first.len()).any(|c| !count(&first[c].text) && rows[1..].iter().all(|r| count(&r[c].text)))
+    (0..first.len()).any(|c| !count(first[c].text) && rows.iter().skip(1).all(|r| count(r[c].text)))
 }
 
 /// Split one line on `delim`, honouring `"…"` quoting (`""` is a quote).
 /// `None` when a quote is left open.
-fn split_delimited(text: &str, line: &Line, delim: u8) -> Option<Vec<Cell>> {
+fn split_delimited<'a>(text: &'a str, line: &Line, delim: u8) -> Option<Vec<Cell<'a>>> {
     let c = content(text, line);
     let base = line.content;
     let bytes = c.as_bytes();
@@ -367,24 +420,19 @@ fn split_delimited(text: &str, line: &Line, delim: u8) -> Option<Vec<Cell>> {
         if q < bytes.len() && bytes[q] == b'"' {
             let inner_start = q + 1;
             let mut p = inner_start;
-            let mut decoded = String::new();
-            let mut seg = inner_start;
             loop {
                 if p >= bytes.len() {
                     return None;
                 }
                 if bytes[p] == b'"' {
                     if bytes.get(p + 1) == Some(&b'"') {
-                        decoded.push_str(&c[seg..=p]);
                         p += 2;
-                        seg = p;
                         continue;
                     }
                     break;
                 }
                 p += 1;
             }
-            decoded.push_str(&c[seg..p]);
             let inner_end = p;
             p += 1;
             while p < bytes.len() && bytes[p] == b' ' {
@@ -393,20 +441,15 @@ fn split_delimited(text: &str, line: &Line, delim: u8) -> Option<Vec<Cell>> {
             if p < bytes.len() && bytes[p] != delim {
                 return None;
             }
-            let lead = decoded.len() - decoded.trim_start().len();
-            let trimmed = decoded.trim().to_string();
-            let simple = !c[inner_start..inner_end].contains("\"\"");
-            let (start, end) = if simple {
-                let s = base + inner_start + lead;
-                (s, s + trimmed.len())
-            } else {
-                (base + inner_start, base + inner_end)
-            };
+            let inner = &c[inner_start..inner_end];
+            let lead = inner.len() - inner.trim_start().len();
+            let trimmed = inner.trim();
+            let start = base + inner_start + lead;
+            let end = start + trimmed.len();
             cells.push(Cell {
                 text: trimmed,
                 start,
                 end,
-                edit: Edit::Raw,
             });
             if p >= bytes.len() {
                 break;
@@ -431,10 +474,10 @@ fn split_delimited(text: &str, line: &Line, delim: u8) -> Option<Vec<Cell>> {
 mod tests {
     use super::*;
 
-    fn texts(t: &RawTable) -> Vec<Vec<String>> {
+    fn texts(t: &RawTable<'_>) -> Vec<Vec<String>> {
         t.rows
             .iter()
-            .map(|r| r.iter().map(|c| c.text.clone()).collect())
+            .map(|r| r.iter().map(|c| c.text.to_string()).collect())
             .collect()
     }
 

@@ -20,7 +20,7 @@ use super::parse::RawTable;
 pub(crate) const BASE: u64 = 5;
 
 /// The rounded value of every known count cell, as `(cell index, value)`.
-pub(crate) fn round_table(raw: &RawTable, m: &Model) -> Vec<(usize, u64)> {
+pub(crate) fn round_table(raw: &RawTable<'_>, m: &Model) -> Vec<(usize, u64)> {
     let seed = seed(raw);
     let mut out = Vec::new();
     for cell in 0..m.values.len() {
@@ -31,7 +31,7 @@ pub(crate) fn round_table(raw: &RawTable, m: &Model) -> Vec<(usize, u64)> {
     out
 }
 
-fn seed(raw: &RawTable) -> u64 {
+fn seed(raw: &RawTable<'_>) -> u64 {
     let mut h = Sha256::new();
     if let Some(header) = &raw.header {
         for c in header {
@@ -40,7 +40,7 @@ fn seed(raw: &RawTable) -> u64 {
         }
     }
     h.update([0x1d]);
-    for row in &raw.rows {
+    for row in raw.rows.iter() {
         for c in row {
             h.update(c.text.as_bytes());
             h.update([0x1f]);
