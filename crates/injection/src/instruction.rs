@@ -293,7 +293,7 @@ impl Instructions {
             rules.push(Compiled {
                 id: spec.id.clone(),
                 category: spec.category.clone(),
-                tier: spec.tier,
+                tier: spec.resolved_tier(),
                 pattern: expanded,
                 regex: OnceLock::new(),
             });
@@ -637,7 +637,7 @@ mod tests {
                 let hits = ins.scan(&fold(normalize(ex).as_str()));
                 if hits
                     .iter()
-                    .any(|h| ins.rules[h.rule].id == spec.id && h.tier >= spec.tier)
+                    .any(|h| ins.rules[h.rule].id == spec.id && h.tier >= spec.resolved_tier())
                 {
                     failures.push(format!("{}: negative matched: {ex:?}", spec.id));
                 }

@@ -46,8 +46,10 @@ mod encoding;
 mod fold;
 mod instruction;
 mod invisible;
+pub mod policy;
 mod posture;
 mod rules;
+mod signals;
 mod token;
 mod tool;
 
@@ -449,6 +451,7 @@ impl Builder {
             instructions: instruction::Instructions::build(&specs)?,
             tokens: token::Tokens::build(&token_specs)?,
             tools: tool::ToolRules::build()?,
+            signals: signals::Signals::build()?,
             config: self.config,
             #[cfg(test)]
             reference: false,
@@ -467,6 +470,7 @@ pub struct Scanner {
     instructions: instruction::Instructions,
     tokens: token::Tokens,
     tools: tool::ToolRules,
+    signals: signals::Signals,
     config: Config,
     /// Tests only: take the reference (slow) path of every fast path.
     #[cfg(test)]
@@ -666,6 +670,10 @@ impl Scanner {
         findings.extend(l2.unwrap_or_default());
         findings.extend(l3.unwrap_or_default());
         findings.extend(l4.unwrap_or_default());
+        let structure = self.isolated(Layer::Token, &mut degraded, || {
+            self.structure(text, &norm, &findings)
+        });
+        findings.extend(structure.unwrap_or_default());
         let mut tier = combine(&findings, store);
         if !degraded.is_empty() {
             tier = match self.config.fail_mode {
@@ -781,6 +789,134 @@ impl Scanner {
                     f.detail = Some("obfuscated phrasing".into());
                 }
             }
+            out.push(f);
+        }
+        out
+    }
+
+    /// Structural signals and the policy's combinations (see [`policy`]):
+    /// forged turns, addresses to an AI, claims, placeholder links; a
+    /// boundary followed by an order is a hijack, an address followed by an
+    /// order or inside a hidden region is held.
+    fn structure(&self, text: &str, norm: &Base, found: &[Finding]) -> Vec<Finding> {
+        use signals::Signal;
+        let base = norm.as_str(text);
+        let hits = self.signals.scan(base);
+        let mut out = Vec::new();
+        let mut boundaries: Vec<Span> = found
+            .iter()
+            .filter(|f| is_boundary(f))
+            .map(|f| f.span)
+            .collect();
+        let mut addresses: Vec<Span> = found
+            .iter()
+            .filter(|f| {
+                f.layer == Layer::Instruction
+                    && family(f.rule.reason()) == "address_ai"
+                    && f.tier >= Tier::Flag
+            })
+            .map(|f| f.span)
+            .collect();
+        let mut hidden: Vec<Span> = Vec::new();
+        for h in &hits {
+            let span = norm.original_span(h.span);
+            let id = self.signals.id(h);
+            let tail = id.split('.').nth(1).unwrap_or(id);
+            match h.signal {
+                Signal::Turn => {
+                    out.push(Finding::new(
+                        Layer::Token,
+                        &format!("l3.{id}"),
+                        span,
+                        policy::alone("turn"),
+                    ));
+                    boundaries.push(span);
+                }
+                Signal::Address => {
+                    out.push(Finding::new(
+                        Layer::Instruction,
+                        &format!("l2.{tail}.address_ai"),
+                        span,
+                        Tier::Flag,
+                    ));
+                    addresses.push(span);
+                }
+                Signal::Claim => out.push(Finding::new(
+                    Layer::Instruction,
+                    &format!("l2.{tail}.claim"),
+                    span,
+                    policy::alone("claim"),
+                )),
+                Signal::Exfil => out.push(Finding::new(
+                    Layer::Instruction,
+                    &format!("l2.{tail}.markdown_exfil"),
+                    span,
+                    policy::alone("exfil"),
+                )),
+                Signal::Hidden => {
+                    let end = signals::hidden_region_end(base, h.span);
+                    let o = norm.original_span(Span::new(h.span.start, end));
+                    hidden.push(o);
+                }
+                Signal::Order => {}
+            }
+        }
+        for a in &addresses {
+            if hidden.iter().any(|h| h.start <= a.start && a.start < h.end) {
+                let mut f = Finding::new(
+                    Layer::Instruction,
+                    "l2.hidden.address_ai",
+                    *a,
+                    Tier::Quarantine,
+                );
+                f.detail = Some("a note to the AI in text the reader does not see".into());
+                out.push(f);
+                break;
+            }
+        }
+        if boundaries.is_empty() && addresses.is_empty() {
+            return out;
+        }
+        let mut orders: Vec<Span> = self
+            .signals
+            .orders(base)
+            .iter()
+            .map(|h| norm.original_span(h.span))
+            .collect();
+        orders.extend(
+            found
+                .iter()
+                .filter(|f| {
+                    f.layer == Layer::Instruction
+                        && f.tier >= Tier::Quarantine
+                        && policy::is_order_class(family(f.rule.reason()))
+                })
+                .map(|f| f.span),
+        );
+        let after = |from: Span, window: usize| {
+            orders
+                .iter()
+                .filter(|o| o.start >= from.end && o.start - from.end <= window)
+                .min_by_key(|o| o.start)
+                .copied()
+        };
+        if let Some((b, o)) = boundaries
+            .iter()
+            .find_map(|b| after(*b, policy::HIJACK_WINDOW).map(|o| (*b, o)))
+        {
+            let mut f = Finding::new(Layer::Instruction, "l2.hijack", o, Tier::Block);
+            f.detail = Some(format!(
+                "a boundary at byte {} followed by an order",
+                b.start
+            ));
+            out.push(f);
+        }
+        if let Some(o) = addresses
+            .iter()
+            .find_map(|a| after(*a, policy::ADDRESS_WINDOW))
+        {
+            let mut f = Finding::new(Layer::Instruction, "l2.agent_order", o, Tier::Quarantine);
+            f.detail = Some("an order to the AI reading the text".into());
             out.push(f);
         }
         out
@@ -949,6 +1085,25 @@ fn combine(findings: &[Finding], store: &PatternStore) -> Tier {
         tier = tier.max(Tier::Quarantine);
     }
     tier
+}
+
+/// A boundary in the policy table: an override or forged-authority phrase
+/// held at quarantine (not a quoted mention), or a special token.
+fn is_boundary(f: &Finding) -> bool {
+    match f.layer {
+        Layer::Instruction => {
+            f.tier >= Tier::Quarantine
+                && matches!(family(f.rule.reason()), "override" | "fake_system")
+        }
+        Layer::Token => {
+            f.tier >= Tier::Quarantine
+                && !matches!(
+                    f.rule.reason(),
+                    "l3.mixed_script" | "l3.whole_script_confusable"
+                )
+        }
+        _ => false,
+    }
 }
 
 /// The family of an L2 rule id: `l2.en.override_everything` → `override`.

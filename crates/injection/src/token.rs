@@ -49,7 +49,7 @@ impl Tokens {
         let mut out = Vec::with_capacity(specs.len());
         let mut pats = Vec::with_capacity(specs.len());
         for s in specs {
-            out.push((s.id.clone(), s.category.clone(), s.tier));
+            out.push((s.id.clone(), s.category.clone(), s.resolved_tier()));
             pats.push(s.pattern.to_lowercase());
         }
         let ac = AhoCorasick::builder()
