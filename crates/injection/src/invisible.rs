@@ -28,6 +28,9 @@ pub(crate) struct L1Result {
     pub findings: Vec<Finding>,
     /// (span of the hidden run, decoded text)
     pub payloads: Vec<(Span, String)>,
+    /// Escape sequences that are terminal formatting: no finding, but the
+    /// clean copy removes them.
+    pub formatting: Vec<Span>,
     /// Findings kept so far per (rule, tier).
     kept: Vec<(&'static str, Tier, usize)>,
     /// Most findings kept per (rule, tier).
@@ -334,7 +337,11 @@ fn scan_segment(
                 let span = Span::new(at, end);
                 r.skip_to = end;
                 match ansi_class(&text.as_bytes()[at..end]) {
-                    Ansi::Formatting => {}
+                    Ansi::Formatting => {
+                        if r.formatting.len() < r.cap {
+                            r.formatting.push(span);
+                        }
+                    }
                     Ansi::Conceal => r.add("l1.ansi_conceal", span, Tier::Quarantine),
                     Ansi::Clipboard => r.add("l1.ansi_clipboard", span, Tier::Quarantine),
                     Ansi::Unknown => r.add("l1.ansi_escape", span, Tier::Flag),

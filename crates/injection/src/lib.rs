@@ -696,8 +696,12 @@ impl Scanner {
     /// ```
     pub fn clean_copy(&self, text: &str) -> String {
         let mut edits: Vec<(Span, &str)> = Vec::new();
-        for f in invisible::scan_all(text).findings {
+        let l1 = invisible::scan_all(text);
+        for f in l1.findings {
             edits.push((f.span, ""));
+        }
+        for span in l1.formatting {
+            edits.push((span, ""));
         }
         // Any remaining default-ignorable outside legitimate sequences was
         // reported above; encoded blobs are redacted.
@@ -778,6 +782,9 @@ impl Scanner {
             let rule = &self.instructions.rules[hit.rule];
             let nspan = folded.source_span(hit.folded);
             let ospan = norm.original_span(nspan);
+            if rule.category == "override" && retraction(&hit.phrase, &folded.text, hit.folded) {
+                continue;
+            }
             let mut f = Finding::new(Layer::Instruction, &rule.id, ospan, hit.tier);
             f.phrase = Some(hit.phrase);
             if hit.tier >= Tier::Quarantine {
@@ -813,12 +820,36 @@ impl Scanner {
             .filter(|f| {
                 f.layer == Layer::Instruction
                     && family(f.rule.reason()) == "address_ai"
-                    && f.tier >= Tier::Flag
+                    && f.tier >= Tier::Quarantine
             })
             .map(|f| f.span)
             .collect();
         let mut hidden: Vec<Span> = Vec::new();
+        let quotes: Vec<Span> = if hits.iter().any(|h| h.signal != Signal::Hidden) {
+            palisade_common::quotes::quoted_spans(base)
+                .into_iter()
+                .map(|q| q.inner)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let hidden_base: Vec<Span> = hits
+            .iter()
+            .filter(|h| h.signal == Signal::Hidden)
+            .map(|h| Span::new(h.span.start, signals::hidden_region_end(base, h.span)))
+            .collect();
         for h in &hits {
+            let in_hidden = hidden_base
+                .iter()
+                .any(|r| r.start <= h.span.start && h.span.start < r.end);
+            if h.signal != Signal::Hidden
+                && !in_hidden
+                && instruction::mentioned(base, h.span, &quotes)
+            {
+                // a quoted turn, address or claim is a mention (a quoted
+                // attribute that hides text is not)
+                continue;
+            }
             let span = norm.original_span(h.span);
             let id = self.signals.id(h);
             let tail = id.split('.').nth(1).unwrap_or(id);
@@ -853,14 +884,11 @@ impl Scanner {
                     span,
                     policy::alone("exfil"),
                 )),
-                Signal::Hidden => {
-                    let end = signals::hidden_region_end(base, h.span);
-                    let o = norm.original_span(Span::new(h.span.start, end));
-                    hidden.push(o);
-                }
+                Signal::Hidden => {}
                 Signal::Order => {}
             }
         }
+        hidden.extend(hidden_base.iter().map(|r| norm.original_span(*r)));
         for a in &addresses {
             if hidden.iter().any(|h| h.start <= a.start && a.start < h.end) {
                 let mut f = Finding::new(
@@ -1085,6 +1113,22 @@ fn combine(findings: &[Finding], store: &PatternStore) -> Tier {
         tier = tier.max(Tier::Quarantine);
     }
     tier
+}
+
+/// An override phrase that is an idiom, not an order: a speaker taking
+/// back their own words ("ignore my previous instructions, step 4 was
+/// wrong": first-person possessive) or "forget everything else and focus
+/// on …" (the object is "everything else").
+fn retraction(phrase: &str, folded: &str, span: Span) -> bool {
+    const MINE: &[&str] = &[
+        "my", "mis", "mes", "meine", "meinen", "minhas", "meus", "mie", "miei", "мои", "моё",
+        "mijn",
+    ];
+    let own = phrase.split_whitespace().any(|w| MINE.contains(&w));
+    let rest = folded.get(span.end..).unwrap_or("");
+    let rest = rest.trim_start();
+    let else_ = rest.starts_with("else") || rest.starts_with("other than");
+    own || (phrase.contains("everything") && else_)
 }
 
 /// A boundary in the policy table: an override or forged-authority phrase

@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | `override` | "ignore / forget / disregard the previous instructions" in any covered language | quarantine |
 //! | `forgery` | a forged system or authority boundary in words ("[SYSTEM OVERRIDE]", "admin mode authorised") | quarantine |
-//! | `turn` (L3) | a forged chat turn (`\n\nHuman:`, `System:` after a blank line, `{"role":"system"}`), a closed agent wrapper (`</tool_output>`, `<system>`), a reset ("end of document", "New conversation.") | flag |
+//! | `turn` (L3) | a forged chat turn (`\n\nHuman:`, `System:` after a blank line, `{"role":"system"}`), a closed agent wrapper (`</tool_output>`, `<system>`), a reset ("end of document", "New conversation.") | nothing alone (recorded at pass: transcripts, XML and contracts have them) |
 //! | special token (L3) | `<\|im_start\|>`, `[INST]`, `<<SYS>>`, `<start_of_turn>`, `</s>` … (full-width and NFKC variants fold first) | quarantine (block when a system turn follows) |
 //! | `persona`, `prompt_leak`, `exfil`, `safety_bypass`, `conceal` | one suspicious order in words: adopt an unrestricted persona, reveal the prompt, send data out, drop safety, hide it from the user | quarantine |
 //! | `address` | a note addressed to the AI reading the text ("KI-Assistent:", "Note to AI tools:") | quarantine for the phrase rules, flag for the structural vocative |
@@ -39,7 +39,7 @@ pub(crate) fn alone(signal: &str) -> Tier {
     match signal {
         "weak" => Tier::Flag,
         "order" | "hidden" => Tier::Pass,
-        "turn" => Tier::Flag,
+        "turn" => Tier::Pass,
         _ => Tier::Quarantine,
     }
 }
@@ -66,7 +66,7 @@ mod tests {
         assert_eq!(alone("weak"), Tier::Flag);
         assert_eq!(alone("override"), Tier::Quarantine);
         assert_eq!(alone("order"), Tier::Pass);
-        assert_eq!(alone("turn"), Tier::Flag);
+        assert_eq!(alone("turn"), Tier::Pass);
         assert!(is_order_class("prompt_leak") && !is_order_class("override"));
     }
 }

@@ -108,10 +108,11 @@ impl Tokens {
         }
         if text.contains(':') {
             for m in role_header().find_iter(text).take(MAX_TOKEN_HITS) {
+                // a turn label: a boundary for the policy, nothing alone
                 hits.push(TokenHit {
                     id: "l3.role_header".into(),
                     span: Span::new(m.start(), m.end()),
-                    tier: Tier::Flag,
+                    tier: Tier::Pass,
                 });
             }
             let react: Vec<_> = react_line().find_iter(text).take(MAX_TOKEN_HITS).collect();
