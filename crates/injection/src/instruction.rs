@@ -559,7 +559,7 @@ pub(crate) fn mentioned(text: &str, span: Span, quotes: &[Span]) -> bool {
                 && !text[..q.start]
                     .trim_end_matches(['"', '\'', '“', '«', '„', '「', '『'])
                     .trim_end()
-                    .ends_with([':', '=', '[', ','])
+                    .ends_with([':', '='])
         })
 }
 

@@ -296,8 +296,11 @@ fn scan_segment(
                     // legitimate use
                 } else if run.len() == 1
                     && matches!(c, '\u{200B}' | '\u{200C}' | '\u{FEFF}')
-                    && prev.is_some_and(char::is_whitespace)
-                    && next.is_none_or(char::is_whitespace)
+                    && ((prev.is_none_or(char::is_whitespace)
+                        && next.is_none_or(char::is_whitespace))
+                        || (c == '\u{200C}'
+                            && (prev.is_none_or(char::is_whitespace)
+                                || next.is_none_or(char::is_whitespace))))
                 {
                     // padding between spaces (mail preheaders: `&zwnj;&nbsp;`)
                     // splits no word and hides nothing

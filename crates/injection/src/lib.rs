@@ -991,12 +991,21 @@ impl Scanner {
                     | encoding::Encoding::Escapes
             ) && looks_like_prose(&d.text)
             {
-                out.push(Finding::new(
-                    Layer::Encoding,
-                    "l4.encoded_text",
-                    span,
-                    Tier::Flag,
-                ));
+                // Encoded prose that gives an order (a command, a secret,
+                // a sink, a tool) or addresses the AI is hidden from the
+                // reader on purpose: held (policy table).
+                let order = !self.signals.orders(&d.text).is_empty()
+                    || self
+                        .signals
+                        .scan(&d.text)
+                        .iter()
+                        .any(|h| h.signal == signals::Signal::Address);
+                let (id, tier) = if order {
+                    ("l4.encoded_order", Tier::Quarantine)
+                } else {
+                    ("l4.encoded_text", Tier::Flag)
+                };
+                out.push(Finding::new(Layer::Encoding, id, span, tier));
             }
         }
         out

@@ -60,7 +60,7 @@ fn fresh_corpus_rates() {
     eprintln!("fresh: attacks {att_ok}/{att}, benign above max {ben_over}/{ben}");
     assert_eq!(att + ben, 224);
     // first sight (base build): 61/122 attacks, 33/102 benign above max;
-    // this build: 101/122, 6/102
+    // this build: 109/122, 4/102
     assert!(
         att_ok * 100 >= att * MIN_ATTACK_PCT,
         "attacks {att_ok}/{att}"
@@ -72,5 +72,5 @@ fn fresh_corpus_rates() {
 }
 
 /// The rates this build reaches, as floors (percent).
-const MIN_ATTACK_PCT: usize = 82;
-const MAX_BENIGN_PCT: usize = 6;
+const MIN_ATTACK_PCT: usize = 89;
+const MAX_BENIGN_PCT: usize = 4;
