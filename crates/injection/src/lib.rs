@@ -6,14 +6,23 @@
 //!
 //! | layer | name | what it catches |
 //! |---|---|---|
-//! | L1 | invisible | zero-width characters, Unicode tags (decoded and re-scanned), variation selectors as a byte channel, bidi controls, BOM mid-text, C0/C1 controls, ANSI escapes |
+//! | L1 | invisible | zero-width characters, Unicode tags (decoded and re-scanned), variation selectors as a byte channel, bidi controls, BOM mid-text, C0/C1 controls, ANSI conceal/clipboard/malformed escapes (colours, cursor moves, titles and hyperlinks are formatting and pass; so do subdivision flags of any region, math invisible operators between math tokens, ZWNJ padding) |
 //! | L2 | instruction | override / persona / prompt-leak / exfiltration / concealment phrasing in 30 languages, on a folded copy (NFKC, invisibles stripped, confusables, leetspeak, letter spacing) |
 //! | L3 | token | chat-template special tokens, forged role headers, mixed-script and whole-script confusable words |
-//! | L4 | encoding | Base64, Base32, hex, URL-encoding and (on request) ROT13, decoded recursively and re-scanned |
+//! | L4 | encoding | Base64 (also UTF-16LE, as PowerShell `-EncodedCommand`), Base32, hex, URL-encoding and (on request) ROT13, decoded recursively and re-scanned; encoded prose that gives an order is held |
 //!
 //! Tiers: [`Tier::Block`] (high-confidence attack), [`Tier::Quarantine`]
 //! (suspicious, held for review), [`Tier::Flag`] (passes with a warning),
-//! [`Tier::Pass`].
+//! [`Tier::Pass`]. Rules carry a signal class, not a tier; the tier follows
+//! from the classes present by the table in [`policy`] (a boundary —
+//! override, forged authority, forged turn, special token — followed by an
+//! order aimed at the agent is a hijack and blocks, in every language and
+//! through homoglyphs, letter splitting and leetspeak; single suspicious
+//! signals quarantine; weak ones flag; quoted or discussed text is capped
+//! at flag). Structural signals (forged turns, closed wrappers, resets,
+//! notes to an AI, approval claims, placeholder links, hidden HTML, orders)
+//! are data in `data/signals.json`, with examples and negative examples
+//! checked by tests like the phrase rules.
 //!
 //! ```
 //! use palisade_injection::{scan, Tier};

@@ -68,11 +68,15 @@ pub(crate) struct Signals {
     orders: Vec<usize>,
 }
 
+/// Case-insensitive unless the pattern starts with `(?-i)`; `\b` is an
+/// ASCII word boundary (a Unicode one keeps the regex engine off its fast
+/// DFA on non-ASCII text).
 fn compile(pattern: &str) -> String {
-    if pattern.starts_with("(?-i)") {
-        pattern.to_owned()
+    let p = pattern.replace("\\b", "(?-u:\\b)");
+    if p.starts_with("(?-i)") {
+        p
     } else {
-        format!("(?i){pattern}")
+        format!("(?i){p}")
     }
 }
 
