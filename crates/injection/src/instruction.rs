@@ -293,7 +293,7 @@ impl Instructions {
             rules.push(Compiled {
                 id: spec.id.clone(),
                 category: spec.category.clone(),
-                tier: spec.tier,
+                tier: spec.resolved_tier(),
                 pattern: expanded,
                 regex: OnceLock::new(),
             });
@@ -532,6 +532,37 @@ fn in_european_quotes(before: &str) -> bool {
     }
 }
 
+/// Inside European quotes opened not right after a colon (`Il dit : « … »`
+/// and `Neue Aufgabe: „…“` introduce the words as the message's own).
+fn european_mention(before: &str) -> bool {
+    in_european_quotes(before)
+        && before
+            .rfind(['«', '„', '‹'])
+            .is_some_and(|o| !before[..o].trim_end().ends_with([':', '：']))
+}
+
+/// Whether `span` of `text` is a mention rather than an order: inside
+/// quotes (not a JSON or attribute value, not opened right after a colon),
+/// an HTML `<q>`, or a code fence.
+pub(crate) fn mentioned(text: &str, span: Span, quotes: &[Span]) -> bool {
+    let before = &text[..span.start];
+    let in_q = before
+        .rfind("<q>")
+        .is_some_and(|o| !before[o..].contains("</q>"));
+    let fenced = before.matches("```").count() % 2 == 1;
+    let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+    in_q || fenced
+        || european_mention(&before[line_start..])
+        || quotes.iter().any(|q| {
+            q.start <= span.start
+                && span.start < q.end
+                && !text[..q.start]
+                    .trim_end_matches(['"', '\'', '“', '«', '„', '「', '『'])
+                    .trim_end()
+                    .ends_with([':', '='])
+        })
+}
+
 /// Words that make a quoted phrase an object of study (translate it,
 /// spell it), not an order.
 fn quoted_use() -> &'static Regex {
@@ -574,6 +605,11 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     let cue = mention_cue().is_match(lead);
     let question = question_about().is_match(sentence) || discussing().is_match(sentence);
     let mut tier = rule.tier;
+    // Quoted (any quote style, an HTML <q>, a code fence): a mention, at
+    // most flag by the policy table. The same words unquoted still hold.
+    if mentioned(text, span, quotes) {
+        tier = tier.min(Tier::Flag);
+    }
     let studied = quoted && quoted_use().is_match(sentence);
     if (quoted && (subject || cue || question))
         || studied
@@ -637,7 +673,7 @@ mod tests {
                 let hits = ins.scan(&fold(normalize(ex).as_str()));
                 if hits
                     .iter()
-                    .any(|h| ins.rules[h.rule].id == spec.id && h.tier >= spec.tier)
+                    .any(|h| ins.rules[h.rule].id == spec.id && h.tier >= spec.resolved_tier())
                 {
                     failures.push(format!("{}: negative matched: {ex:?}", spec.id));
                 }

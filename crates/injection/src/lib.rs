@@ -6,14 +6,23 @@
 //!
 //! | layer | name | what it catches |
 //! |---|---|---|
-//! | L1 | invisible | zero-width characters, Unicode tags (decoded and re-scanned), variation selectors as a byte channel, bidi controls, BOM mid-text, C0/C1 controls, ANSI escapes |
+//! | L1 | invisible | zero-width characters, Unicode tags (decoded and re-scanned), variation selectors as a byte channel, bidi controls, BOM mid-text, C0/C1 controls, ANSI conceal/clipboard/malformed escapes (colours, cursor moves, titles and hyperlinks are formatting and pass; so do subdivision flags of any region, math invisible operators between math tokens, ZWNJ padding) |
 //! | L2 | instruction | override / persona / prompt-leak / exfiltration / concealment phrasing in 30 languages, on a folded copy (NFKC, invisibles stripped, confusables, leetspeak, letter spacing) |
 //! | L3 | token | chat-template special tokens, forged role headers, mixed-script and whole-script confusable words |
-//! | L4 | encoding | Base64, Base32, hex, URL-encoding and (on request) ROT13, decoded recursively and re-scanned |
+//! | L4 | encoding | Base64 (also UTF-16LE, as PowerShell `-EncodedCommand`), Base32, hex, URL-encoding and (on request) ROT13, decoded recursively and re-scanned; encoded prose that gives an order is held |
 //!
 //! Tiers: [`Tier::Block`] (high-confidence attack), [`Tier::Quarantine`]
 //! (suspicious, held for review), [`Tier::Flag`] (passes with a warning),
-//! [`Tier::Pass`].
+//! [`Tier::Pass`]. Rules carry a signal class, not a tier; the tier follows
+//! from the classes present by the table in [`policy`] (a boundary —
+//! override, forged authority, forged turn, special token — followed by an
+//! order aimed at the agent is a hijack and blocks, in every language and
+//! through homoglyphs, letter splitting and leetspeak; single suspicious
+//! signals quarantine; weak ones flag; quoted or discussed text is capped
+//! at flag). Structural signals (forged turns, closed wrappers, resets,
+//! notes to an AI, approval claims, placeholder links, hidden HTML, orders)
+//! are data in `data/signals.json`, with examples and negative examples
+//! checked by tests like the phrase rules.
 //!
 //! ```
 //! use palisade_injection::{scan, Tier};
@@ -46,8 +55,10 @@ mod encoding;
 mod fold;
 mod instruction;
 mod invisible;
+pub mod policy;
 mod posture;
 mod rules;
+mod signals;
 mod token;
 mod tool;
 
@@ -449,6 +460,7 @@ impl Builder {
             instructions: instruction::Instructions::build(&specs)?,
             tokens: token::Tokens::build(&token_specs)?,
             tools: tool::ToolRules::build()?,
+            signals: signals::Signals::build()?,
             config: self.config,
             #[cfg(test)]
             reference: false,
@@ -467,6 +479,7 @@ pub struct Scanner {
     instructions: instruction::Instructions,
     tokens: token::Tokens,
     tools: tool::ToolRules,
+    signals: signals::Signals,
     config: Config,
     /// Tests only: take the reference (slow) path of every fast path.
     #[cfg(test)]
@@ -666,6 +679,10 @@ impl Scanner {
         findings.extend(l2.unwrap_or_default());
         findings.extend(l3.unwrap_or_default());
         findings.extend(l4.unwrap_or_default());
+        let structure = self.isolated(Layer::Token, &mut degraded, || {
+            self.structure(text, &norm, &findings)
+        });
+        findings.extend(structure.unwrap_or_default());
         let mut tier = combine(&findings, store);
         if !degraded.is_empty() {
             tier = match self.config.fail_mode {
@@ -688,8 +705,12 @@ impl Scanner {
     /// ```
     pub fn clean_copy(&self, text: &str) -> String {
         let mut edits: Vec<(Span, &str)> = Vec::new();
-        for f in invisible::scan_all(text).findings {
+        let l1 = invisible::scan_all(text);
+        for f in l1.findings {
             edits.push((f.span, ""));
+        }
+        for span in l1.formatting {
+            edits.push((span, ""));
         }
         // Any remaining default-ignorable outside legitimate sequences was
         // reported above; encoded blobs are redacted.
@@ -770,6 +791,9 @@ impl Scanner {
             let rule = &self.instructions.rules[hit.rule];
             let nspan = folded.source_span(hit.folded);
             let ospan = norm.original_span(nspan);
+            if rule.category == "override" && retraction(&hit.phrase, &folded.text, hit.folded) {
+                continue;
+            }
             let mut f = Finding::new(Layer::Instruction, &rule.id, ospan, hit.tier);
             f.phrase = Some(hit.phrase);
             if hit.tier >= Tier::Quarantine {
@@ -781,6 +805,155 @@ impl Scanner {
                     f.detail = Some("obfuscated phrasing".into());
                 }
             }
+            out.push(f);
+        }
+        out
+    }
+
+    /// Structural signals and the policy's combinations (see [`policy`]):
+    /// forged turns, addresses to an AI, claims, placeholder links; a
+    /// boundary followed by an order is a hijack, an address followed by an
+    /// order or inside a hidden region is held.
+    fn structure(&self, text: &str, norm: &Base, found: &[Finding]) -> Vec<Finding> {
+        use signals::Signal;
+        let base = norm.as_str(text);
+        let hits = self.signals.scan(base);
+        let mut out = Vec::new();
+        let mut boundaries: Vec<Span> = found
+            .iter()
+            .filter(|f| is_boundary(f))
+            .map(|f| f.span)
+            .collect();
+        let mut addresses: Vec<Span> = found
+            .iter()
+            .filter(|f| {
+                f.layer == Layer::Instruction
+                    && family(f.rule.reason()) == "address_ai"
+                    && f.tier >= Tier::Quarantine
+            })
+            .map(|f| f.span)
+            .collect();
+        let mut hidden: Vec<Span> = Vec::new();
+        let quotes: Vec<Span> = if hits.iter().any(|h| h.signal != Signal::Hidden) {
+            palisade_common::quotes::quoted_spans(base)
+                .into_iter()
+                .map(|q| q.inner)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let hidden_base: Vec<Span> = hits
+            .iter()
+            .filter(|h| h.signal == Signal::Hidden)
+            .map(|h| Span::new(h.span.start, signals::hidden_region_end(base, h.span)))
+            .collect();
+        for h in &hits {
+            let in_hidden = hidden_base
+                .iter()
+                .any(|r| r.start <= h.span.start && h.span.start < r.end);
+            if h.signal != Signal::Hidden
+                && !in_hidden
+                && instruction::mentioned(base, h.span, &quotes)
+            {
+                // a quoted turn, address or claim is a mention (a quoted
+                // attribute that hides text is not)
+                continue;
+            }
+            let span = norm.original_span(h.span);
+            let id = self.signals.id(h);
+            let tail = id.split('.').nth(1).unwrap_or(id);
+            match h.signal {
+                Signal::Turn => {
+                    out.push(Finding::new(
+                        Layer::Token,
+                        &format!("l3.{id}"),
+                        span,
+                        policy::alone("turn"),
+                    ));
+                    boundaries.push(span);
+                }
+                Signal::Address => {
+                    out.push(Finding::new(
+                        Layer::Instruction,
+                        &format!("l2.{tail}.address_ai"),
+                        span,
+                        Tier::Flag,
+                    ));
+                    addresses.push(span);
+                }
+                Signal::Claim => out.push(Finding::new(
+                    Layer::Instruction,
+                    &format!("l2.{tail}.claim"),
+                    span,
+                    policy::alone("claim"),
+                )),
+                Signal::Exfil => out.push(Finding::new(
+                    Layer::Instruction,
+                    &format!("l2.{tail}.markdown_exfil"),
+                    span,
+                    policy::alone("exfil"),
+                )),
+                Signal::Hidden => {}
+                Signal::Order => {}
+            }
+        }
+        hidden.extend(hidden_base.iter().map(|r| norm.original_span(*r)));
+        for a in &addresses {
+            if hidden.iter().any(|h| h.start <= a.start && a.start < h.end) {
+                let mut f = Finding::new(
+                    Layer::Instruction,
+                    "l2.hidden.address_ai",
+                    *a,
+                    Tier::Quarantine,
+                );
+                f.detail = Some("a note to the AI in text the reader does not see".into());
+                out.push(f);
+                break;
+            }
+        }
+        if boundaries.is_empty() && addresses.is_empty() {
+            return out;
+        }
+        let mut orders: Vec<Span> = self
+            .signals
+            .orders(base)
+            .iter()
+            .map(|h| norm.original_span(h.span))
+            .collect();
+        orders.extend(
+            found
+                .iter()
+                .filter(|f| {
+                    f.layer == Layer::Instruction
+                        && f.tier >= Tier::Quarantine
+                        && policy::is_order_class(family(f.rule.reason()))
+                })
+                .map(|f| f.span),
+        );
+        let after = |from: Span, window: usize| {
+            orders
+                .iter()
+                .filter(|o| o.start >= from.end && o.start - from.end <= window)
+                .min_by_key(|o| o.start)
+                .copied()
+        };
+        if let Some((b, o)) = boundaries
+            .iter()
+            .find_map(|b| after(*b, policy::HIJACK_WINDOW).map(|o| (*b, o)))
+        {
+            let mut f = Finding::new(Layer::Instruction, "l2.hijack", o, Tier::Block);
+            f.detail = Some(format!(
+                "a boundary at byte {} followed by an order",
+                b.start
+            ));
+            out.push(f);
+        }
+        if let Some(o) = addresses
+            .iter()
+            .find_map(|a| after(*a, policy::ADDRESS_WINDOW))
+        {
+            let mut f = Finding::new(Layer::Instruction, "l2.agent_order", o, Tier::Quarantine);
+            f.detail = Some("an order to the AI reading the text".into());
             out.push(f);
         }
         out
@@ -827,12 +1000,21 @@ impl Scanner {
                     | encoding::Encoding::Escapes
             ) && looks_like_prose(&d.text)
             {
-                out.push(Finding::new(
-                    Layer::Encoding,
-                    "l4.encoded_text",
-                    span,
-                    Tier::Flag,
-                ));
+                // Encoded prose that gives an order (a command, a secret,
+                // a sink, a tool) or addresses the AI is hidden from the
+                // reader on purpose: held (policy table).
+                let order = !self.signals.orders(&d.text).is_empty()
+                    || self
+                        .signals
+                        .scan(&d.text)
+                        .iter()
+                        .any(|h| h.signal == signals::Signal::Address);
+                let (id, tier) = if order {
+                    ("l4.encoded_order", Tier::Quarantine)
+                } else {
+                    ("l4.encoded_text", Tier::Flag)
+                };
+                out.push(Finding::new(Layer::Encoding, id, span, tier));
             }
         }
         out
@@ -949,6 +1131,41 @@ fn combine(findings: &[Finding], store: &PatternStore) -> Tier {
         tier = tier.max(Tier::Quarantine);
     }
     tier
+}
+
+/// An override phrase that is an idiom, not an order: a speaker taking
+/// back their own words ("ignore my previous instructions, step 4 was
+/// wrong": first-person possessive) or "forget everything else and focus
+/// on …" (the object is "everything else").
+fn retraction(phrase: &str, folded: &str, span: Span) -> bool {
+    const MINE: &[&str] = &[
+        "my", "mis", "mes", "meine", "meinen", "minhas", "meus", "mie", "miei", "мои", "моё",
+        "mijn",
+    ];
+    let own = phrase.split_whitespace().any(|w| MINE.contains(&w));
+    let rest = folded.get(span.end..).unwrap_or("");
+    let rest = rest.trim_start();
+    let else_ = rest.starts_with("else") || rest.starts_with("other than");
+    own || (phrase.contains("everything") && else_)
+}
+
+/// A boundary in the policy table: an override or forged-authority phrase
+/// held at quarantine (not a quoted mention), or a special token.
+fn is_boundary(f: &Finding) -> bool {
+    match f.layer {
+        Layer::Instruction => {
+            f.tier >= Tier::Quarantine
+                && matches!(family(f.rule.reason()), "override" | "fake_system")
+        }
+        Layer::Token => {
+            f.tier >= Tier::Quarantine
+                && !matches!(
+                    f.rule.reason(),
+                    "l3.mixed_script" | "l3.whole_script_confusable"
+                )
+        }
+        _ => false,
+    }
 }
 
 /// The family of an L2 rule id: `l2.en.override_everything` → `override`.

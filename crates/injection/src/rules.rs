@@ -29,8 +29,16 @@ pub struct RuleSpec {
     /// of different families in one message escalate.
     #[serde(default)]
     pub category: String,
-    /// Tier a hit of this rule alone gives.
-    pub tier: Tier,
+    /// Signal class (`override`, `persona`, `prompt_leak`, `exfil`,
+    /// `safety_bypass`, `conceal`, `address`, `forgery`, `weak`, …): the
+    /// tier a hit alone gets follows from it by the policy table in the
+    /// crate docs. Empty: the category decides.
+    #[serde(default)]
+    pub signal: String,
+    /// Tier a hit of this rule alone gives, for custom rules that want one;
+    /// built-in rules leave it out and follow their signal class.
+    #[serde(default)]
+    pub tier: Option<Tier>,
     /// Literal keywords (lower case); a match always contains one of them.
     /// Used as an Aho-Corasick prefilter.
     #[serde(default)]
@@ -118,3 +126,25 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl RuleSpec {
+    /// The tier a hit of this rule alone gets: its own `tier` when set,
+    /// else the policy table's entry for its signal class (or category).
+    ///
+    /// ```
+    /// use palisade_injection::{RuleSpec, Tier};
+    /// let json = r#"[{"id":"x","name":"x","signal":"weak","pattern":"x","description":"x"}]"#;
+    /// let rules: Vec<RuleSpec> = serde_json::from_str(json).unwrap();
+    /// assert_eq!(rules[0].resolved_tier(), Tier::Flag);
+    /// ```
+    pub fn resolved_tier(&self) -> Tier {
+        self.tier.unwrap_or_else(|| {
+            let class = if self.signal.is_empty() {
+                self.category.as_str()
+            } else {
+                self.signal.as_str()
+            };
+            crate::policy::alone(class)
+        })
+    }
+}

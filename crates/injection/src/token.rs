@@ -49,7 +49,7 @@ impl Tokens {
         let mut out = Vec::with_capacity(specs.len());
         let mut pats = Vec::with_capacity(specs.len());
         for s in specs {
-            out.push((s.id.clone(), s.category.clone(), s.tier));
+            out.push((s.id.clone(), s.category.clone(), s.resolved_tier()));
             pats.push(s.pattern.to_lowercase());
         }
         let ac = AhoCorasick::builder()
@@ -108,10 +108,11 @@ impl Tokens {
         }
         if text.contains(':') {
             for m in role_header().find_iter(text).take(MAX_TOKEN_HITS) {
+                // a turn label: a boundary for the policy, nothing alone
                 hits.push(TokenHit {
                     id: "l3.role_header".into(),
                     span: Span::new(m.start(), m.end()),
-                    tier: Tier::Flag,
+                    tier: Tier::Pass,
                 });
             }
             let react: Vec<_> = react_line().find_iter(text).take(MAX_TOKEN_HITS).collect();

@@ -6,13 +6,18 @@ use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
 use std::path::PathBuf;
 
 fn corpora() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skipping: {} is absent", p.display());
-        None
+    // next to the checkout (/work/main), or next to the worktrees' parent
+    // (/work/wt/<name>)
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [
+        here.join("../../../shared/corpora"),
+        here.join("../../../../shared/corpora"),
+    ];
+    let found = candidates.iter().find(|p| p.is_dir()).cloned();
+    if found.is_none() {
+        eprintln!("skipping: {} is absent", candidates[0].display());
     }
+    found
 }
 
 // Tests may read the shared corpora; the purity rule is for the library.
