@@ -20,7 +20,8 @@
 #     unchanged, an injected result never reaches the client, a raw
 #     credential in call arguments never reaches the server.
 #
-# The clients are installed into $E2E_CACHE (default target/e2e-hosts);
+# The clients are pinned to the versions this was proven on (Claude Code
+# 2.1.197, codex-cli 0.171.0, Gemini CLI 0.61.0, mcp 2.3.0) and installed into $E2E_CACHE (default target/e2e-hosts);
 # when the registries are unreachable, the part that needs them is skipped
 # with a line that says so. Exit 1 on any failed check.
 set -u
@@ -44,14 +45,14 @@ echo "== installing the clients into $CACHE"
 mkdir -p "$CACHE"
 HAVE_NPM=0
 if command -v npm >/dev/null && timeout 600 npm install --silent --no-audit --no-fund --prefix "$CACHE/npm" \
-    @anthropic-ai/claude-code @openai/codex @google/gemini-cli >"$W/npm.log" 2>&1; then
+    @anthropic-ai/claude-code@2.1.197 @openai/codex@0.171.0 @google/gemini-cli@0.61.0 >"$W/npm.log" 2>&1; then
   HAVE_NPM=1
 else
   skip "npm registry unreachable or npm missing: Claude Code, Codex and Gemini CLI parts skipped ($(tail -1 "$W/npm.log" 2>/dev/null))"
 fi
 HAVE_MCP=0
 if [ ! -x "$CACHE/venv/bin/python" ]; then python3 -m venv "$CACHE/venv" >/dev/null 2>&1; fi
-if timeout 300 "$CACHE/venv/bin/pip" install -q mcp >"$W/pip.log" 2>&1; then
+if timeout 300 "$CACHE/venv/bin/pip" install -q 'mcp==2.3.0' >"$W/pip.log" 2>&1; then
   HAVE_MCP=1
 else
   skip "package index unreachable: the MCP SDK part is skipped ($(tail -1 "$W/pip.log" 2>/dev/null))"

@@ -8,16 +8,17 @@ use palisade_closure::redact::redact_text;
 use serde_json::Value;
 use std::path::PathBuf;
 
+#[path = "../../../tests/support/corpora.rs"]
+mod support;
+
 fn corpus(rel: &str) -> Option<Vec<Value>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpora")
-        .join(rel);
+    let path: PathBuf = support::root()?.join(rel);
     // Tests may read files; the library itself stays pure.
     #[allow(clippy::disallowed_methods)] // reading a test corpus, not library I/O
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(_) => {
-            eprintln!("skipping: corpus {} not present", path.display());
+            support::skip(&format!("{} is absent", path.display()));
             return None;
         }
     };

@@ -41,6 +41,9 @@
 #![forbid(unsafe_code)]
 
 pub mod automaton;
+#[cfg(test)]
+#[path = "../../../tests/support/corpora.rs"]
+mod corpora;
 pub mod mask;
 pub mod negation;
 pub mod normalize;

@@ -5,19 +5,11 @@
 use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
 use std::path::PathBuf;
 
+#[path = "../../../tests/support/corpora.rs"]
+mod support;
+
 fn corpora() -> Option<PathBuf> {
-    // next to the checkout (/work/main), or next to the worktrees' parent
-    // (/work/wt/<name>)
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        here.join("../../../shared/corpora"),
-        here.join("../../../../shared/corpora"),
-    ];
-    let found = candidates.iter().find(|p| p.is_dir()).cloned();
-    if found.is_none() {
-        eprintln!("skipping: {} is absent", candidates[0].display());
-    }
-    found
+    support::root()
 }
 
 // Tests may read the shared corpora; the purity rule is for the library.

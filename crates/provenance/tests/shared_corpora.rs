@@ -10,7 +10,8 @@ use palisade_provenance::{ClaimDetector, Scope};
 use serde_json::Value;
 use std::path::Path;
 
-const DIR: &str = "/work/shared/corpora";
+#[path = "../../../tests/support/corpora.rs"]
+mod support;
 
 /// Persona text about a user: a loose rate, not zero.
 const LOOSE: &str = "inthewild_jailbreak_llms.jsonl";
@@ -45,10 +46,11 @@ fn corpus_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 #[test]
 #[allow(clippy::disallowed_methods)] // tests may read the shared corpora; the library never does
 fn open_corpora_hold_no_claims() {
+    let Some(dir) = support::root() else { return };
     let mut files = Vec::new();
-    corpus_files(Path::new(DIR), &mut files);
+    corpus_files(&dir, &mut files);
     if files.is_empty() {
-        println!("skipping: no corpora under {DIR}");
+        support::skip(&format!("no corpus files under {}", dir.display()));
         return;
     }
     let det = ClaimDetector::new(Scope::Decisions);

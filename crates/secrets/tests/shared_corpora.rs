@@ -1,4 +1,4 @@
-//! Loose-rate checks against the open corpora in `/work/shared/corpora`.
+//! Loose-rate checks against the open corpora in `../shared/corpora` (beside the workspace, or `$PALISADE_CORPORA`).
 //!
 //! These sets are not ours and cover many providers we do not have rules
 //! for, so only loose rates are asserted; the rates are printed. When the
@@ -8,16 +8,16 @@
 #![allow(clippy::disallowed_methods)] // tests may read the optional shared corpus from disk
 
 use palisade_secrets::SecretScanner;
-use std::path::Path;
 
-const ROOT: &str = "/work/shared/corpora";
+#[path = "../../../tests/support/corpora.rs"]
+mod support;
 
 fn read_jsonl(rel: &str) -> Option<Vec<serde_json::Value>> {
-    let path = Path::new(ROOT).join(rel);
+    let path = support::root()?.join(rel);
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(_) => {
-            eprintln!("skipping: {} is absent", path.display());
+            support::skip(&format!("{} is absent", path.display()));
             return None;
         }
     };
