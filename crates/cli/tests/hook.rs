@@ -291,7 +291,10 @@ fn claude_injected_webfetch_result_is_replaced_and_taints_the_session() {
             json!({
                 "tool_name": "WebFetch", "tool_use_id": "toolu_9",
                 "tool_input": {"url": "https://docs.example.com/setup", "prompt": "summarize"},
-                "tool_response": {"result": INJECTED_Q, "code": 200, "codeText": "OK", "url": "https://docs.example.com/setup"},
+                // No URL among the result's strings: an override next to a
+                // URL reads as a hijack (block, not quarantined); this test
+                // follows the quarantine path.
+                "tool_response": {"result": INJECTED_Q, "code": 200, "codeText": "OK"},
             }),
         ),
     );
