@@ -46,3 +46,21 @@ pub fn root() -> Option<PathBuf> {
 pub fn skip(why: &str) {
     let _ = writeln!(std::io::stderr(), "skipping open-corpora check: {why}");
 }
+
+/// The JSON lines of one corpus file, `rel` below [`root`] (blank and
+/// unparsable lines left out); `None`, after a skip line, when the corpora
+/// or the file are absent.
+#[allow(clippy::disallowed_methods)] // tests may read the disk
+pub fn read_jsonl(rel: &str) -> Option<Vec<serde_json::Value>> {
+    let path = root()?.join(rel);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        skip(&format!("{} is absent", path.display()));
+        return None;
+    };
+    Some(
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect(),
+    )
+}

@@ -12,22 +12,7 @@ use palisade_secrets::SecretScanner;
 #[path = "../../../tests/support/corpora.rs"]
 mod support;
 
-fn read_jsonl(rel: &str) -> Option<Vec<serde_json::Value>> {
-    let path = support::root()?.join(rel);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(_) => {
-            support::skip(&format!("{} is absent", path.display()));
-            return None;
-        }
-    };
-    Some(
-        text.lines()
-            .filter(|l| !l.trim().is_empty())
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect(),
-    )
-}
+use support::read_jsonl;
 
 fn rates(rel: &str) -> Option<(usize, usize, usize, usize)> {
     let rows = read_jsonl(rel)?;
