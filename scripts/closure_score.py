@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Score a fresh corpus with a palisade binary (copied from /work/fresh/score.py;
+"""Score a fresh corpus with a palisade binary (adapted from the lead's fresh-corpus scorer;
 for closure it also counts classifications of candidate turns).
 
 usage: score.py GUARD CORPUS [BINARY] [--misses]
@@ -26,7 +26,7 @@ def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     show = "--misses" in sys.argv
     guard, corpus = args[0], args[1]
-    binary = args[2] if len(args) > 2 else "/work/base-bin/palisade"
+    binary = args[2] if len(args) > 2 else "target/debug/palisade"
     cases = [json.loads(l) for l in open(corpus, encoding="utf-8") if l.strip()]
     check = "claims" if guard == "claims" else guard
     if guard == "injection":
