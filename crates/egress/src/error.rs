@@ -1,23 +1,19 @@
-//! The error type for building: custom rules, policies.
+//! The error type for building a policy.
 //!
-//! Scanning never fails; only turning configuration into a compiled rule set
-//! or a validated policy can.
+//! Scanning never fails; only turning configuration into a validated policy
+//! can. (Secret rules are built by `palisade-secrets`, with its own error.)
 
 use std::fmt;
 
 /// What kind of building step failed.
 ///
 /// ```
-/// use palisade_egress::ErrorKind;
-/// assert_ne!(ErrorKind::Pattern, ErrorKind::Policy);
+/// use palisade_egress::{Error, ErrorKind};
+/// assert_eq!(Error::new(ErrorKind::Policy, "x").kind(), ErrorKind::Policy);
 /// ```
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// A rule's regular expression did not compile.
-    Pattern,
-    /// A rule file could not be parsed or a rule is malformed.
-    Rule,
     /// A policy is invalid (unknown preset, bad mode, bad regex, …).
     Policy,
 }
@@ -41,7 +37,7 @@ impl Error {
     ///
     /// ```
     /// use palisade_egress::{Error, ErrorKind};
-    /// assert_eq!(Error::new(ErrorKind::Rule, "x").kind(), ErrorKind::Rule);
+    /// assert_eq!(Error::new(ErrorKind::Policy, "x").kind(), ErrorKind::Policy);
     /// ```
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error {
@@ -54,7 +50,7 @@ impl Error {
     ///
     /// ```
     /// use palisade_egress::{Error, ErrorKind};
-    /// assert_eq!(Error::new(ErrorKind::Pattern, "x").kind(), ErrorKind::Pattern);
+    /// assert_eq!(Error::new(ErrorKind::Policy, "x").kind(), ErrorKind::Policy);
     /// ```
     pub fn kind(&self) -> ErrorKind {
         self.kind
@@ -64,7 +60,7 @@ impl Error {
     ///
     /// ```
     /// use palisade_egress::{Error, ErrorKind};
-    /// assert_eq!(Error::new(ErrorKind::Rule, "bad id").message(), "bad id");
+    /// assert_eq!(Error::new(ErrorKind::Policy, "bad mode").message(), "bad mode");
     /// ```
     pub fn message(&self) -> &str {
         &self.message
@@ -74,8 +70,6 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.kind {
-            ErrorKind::Pattern => "invalid rule pattern",
-            ErrorKind::Rule => "invalid rule",
             ErrorKind::Policy => "invalid policy",
         };
         write!(f, "{what}: {}", self.message)
