@@ -56,4 +56,4 @@ pub mod tokens;
 pub mod verdict;
 
 pub use span::Span;
-pub use verdict::{EvidenceRow, Finding, Mode, RuleKey, Severity, Verdict};
+pub use verdict::{EvidenceRow, Finding, GuardFinding, Mode, RuleKey, Severity, Verdict};

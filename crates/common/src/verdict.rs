@@ -390,6 +390,50 @@ impl Finding {
     }
 }
 
+/// One finding as a host reports it, whatever guard made it: the one shape
+/// `palisade scan` prints and the Hermes plugin records, so the same message
+/// gives the same finding offline and live.
+///
+/// `guard` is the short guard name (`egress`, `injection`, `provenance`,
+/// `closure`), `kind` the class of what was found (`secret`, `upload`,
+/// `small_cell`, `microdata`, `injection`, `dangerous_tool_call`,
+/// `unbacked_claim`, `unretained_preference`, …). The span is in the
+/// inspected text when the guard gives one. The preview is masked: never a
+/// raw secret or a raw small count.
+///
+/// ```
+/// use palisade_common::{GuardFinding, RuleKey, Severity, Span};
+/// let f = GuardFinding {
+///     guard: "egress".into(),
+///     kind: "secret".into(),
+///     rule: RuleKey::new("egress-guard", "EG-SECRET-001"),
+///     severity: Severity::Critical,
+///     span: Some(Span::new(11, 31)),
+///     preview: "AKIA…****".into(),
+/// };
+/// let json = serde_json::to_value(&f).unwrap();
+/// assert_eq!(json["rule"], "egress-guard:EG-SECRET-001");
+/// assert_eq!(json["span"], serde_json::json!([11, 31]));
+/// let back: GuardFinding = serde_json::from_value(json).unwrap();
+/// assert_eq!(back, f);
+/// ```
+#[derive(Clone, Debug, Eq, PartialEq, Hash, Serialize, Deserialize)]
+pub struct GuardFinding {
+    /// Which guard found it (`egress`, `injection`, `provenance`, `closure`).
+    pub guard: Cow<'static, str>,
+    /// What was found (`secret`, `upload`, `injection`, …).
+    pub kind: Cow<'static, str>,
+    /// The stable rule key.
+    pub rule: RuleKey,
+    /// How serious it is.
+    pub severity: Severity,
+    /// Byte span in the inspected text, when the guard gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// Masked preview of what was found.
+    pub preview: String,
+}
+
 /// What a host did (or would have done) about one inspected item.
 ///
 /// Serialized in snake case (`would_block`), the spelling the seeds' log
@@ -589,6 +633,7 @@ mod tests {
     fn types_are_send_sync() {
         fn check<T: Send + Sync>() {}
         check::<Finding>();
+        check::<GuardFinding>();
         check::<EvidenceRow>();
         check::<RuleKey>();
         check::<Resolved<Mode>>();

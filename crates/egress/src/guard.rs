@@ -128,6 +128,11 @@ pub struct EgressFinding {
     pub mode: RuleMode,
     /// JSON pointer of the string inside a JSON document (`/args/0`), if any.
     pub path: Option<String>,
+    /// What exactly fired, for a one-line explanation: the catalogue rule
+    /// id of a credential (`egress.secret.aws.1`), the upload form of a
+    /// command (`curl -F upload`); `None` for the other rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 /// The result of inspecting one string or document.
@@ -433,6 +438,7 @@ impl EgressGuard {
                 severity: Severity::Medium,
                 mode,
                 path: None,
+                detail: None,
             });
             out.action = action;
             out.message = Some(format!(
@@ -483,6 +489,7 @@ impl EgressGuard {
                         severity: f.severity,
                         mode: secret_mode,
                         path: None,
+                        detail: Some(f.rule_id),
                     });
                 }
             }
@@ -519,6 +526,7 @@ impl EgressGuard {
                     severity: Severity::High,
                     mode: net_mode,
                     path: None,
+                    detail: Some(f.reason),
                 });
             }
         }
@@ -561,6 +569,7 @@ impl EgressGuard {
                     severity: f.severity,
                     mode,
                     path: None,
+                    detail: None,
                 });
             }
             let small_cells_redact = cell_mode == RuleMode::Redact;

@@ -71,6 +71,13 @@
 //! seed find it; the other guards use `plugin-data/<plugin key>/` as
 //! Hermes' own plugin-state layout suggests.
 //!
+//! The egress hooks run the session pipeline's egress stage
+//! (`palisade_session::Egress`: one `EgressGuard` compiled from the
+//! configured policy, the same call per event as `palisade scan`), and their
+//! audit rows are `palisade_session::evidence::egress_row`s
+//! (`palisade_common::EvidenceRow`), so a message gets the same egress
+//! findings live as offline.
+//!
 //! The injection guard buffers its `pass` decisions in memory and writes
 //! them in batches (one transaction per store), so a clean message costs no
 //! SQLite commit; see [`Plugin::flush`]. Anything but a pass is written at

@@ -1,30 +1,33 @@
 //! `palisade scan SESSION`: audit a recorded agent session with all four guards.
 //!
-//! The session is streamed line by line. Each message is handed to the guards
-//! for its role (user messages and tool results to the injection scan; tool
-//! calls to egress, injection's tool-call guard and provenance; replies to
-//! egress), and each finished turn to the closure guard. Findings carry the
-//! 1-based line of the message, a masked preview and a one-line why.
+//! The session is streamed line by line and each message becomes the events
+//! of the session pipeline (`palisade-session`), the one the Hermes plugin
+//! runs: user messages and tool results to the injection scan; assistant
+//! text, tool calls and tool results to egress through `EgressGuard` with
+//! the plugin's built-in default policy; tool calls to injection's
+//! tool-call guard and provenance; and each finished turn to the closure
+//! guard. The pipeline picks each finding's guard, kind, rule, severity and
+//! masked preview; findings carry the 1-based line of the message and a
+//! one-line why.
 //!
 //! Memory stays flat however long the session is: findings and unreadable
 //! lines stream to callbacks and only the first [`KEEP_PER_SEVERITY`] of each
 //! severity (and [`KEEP_ERRORS`] errors) are kept for the human report, with
 //! exact totals; a line longer than [`MAX_LINE_BYTES`] is skipped without
-//! being held; one turn keeps at most [`MAX_TURN_TEXT`] of text per side and
-//! [`MAX_TURN_CALLS`] tool calls for the closure judgment; and at most
-//! [`MAX_SAID_BYTES`] of user text is kept to check quotes against.
+//! being held; one turn keeps at most [`MAX_TURN_TEXT`](palisade_session::MAX_TURN_TEXT) of text per side and
+//! [`MAX_TURN_CALLS`](palisade_session::MAX_TURN_CALLS) tool calls for the closure judgment; and at most
+//! [`MAX_SAID_BYTES`](palisade_session::MAX_SAID_BYTES) of user text is kept to check quotes against.
 
-mod guards;
 mod hosts;
 mod report;
 mod session;
 
 pub use report::{render_human, FailOn};
 
-use palisade_common::text::head;
 use palisade_common::Severity;
+use palisade_session::{Egress, Event, Found, Session};
 use serde::Serialize;
-use session::{Message, ToolCall};
+use session::Message;
 use std::io::{self, BufRead};
 
 /// One finding of a scan, in the shape of the `--json` output.
@@ -33,7 +36,7 @@ pub struct ScanFinding {
     /// 1-based line of the message in the session file.
     pub line: usize,
     /// `egress`, `injection`, `provenance` or `closure`.
-    pub guard: &'static str,
+    pub guard: String,
     /// What was found: `secret`, `upload`, `small_cell`, `microdata`,
     /// `injection`, `destructive_tool_call`, `unbacked_claim`,
     /// `unretained_preference`, …
@@ -66,19 +69,6 @@ pub const KEEP_ERRORS: usize = 100;
 
 /// A line longer than this is reported and skipped without being held.
 pub const MAX_LINE_BYTES: usize = 64 << 20;
-
-/// Text of one side (user or assistant) of a turn kept for the closure
-/// judgment; cues come early, and the judgment needs no more.
-pub const MAX_TURN_TEXT: usize = 256 << 10;
-
-/// Tool calls of one turn kept for the closure judgment (a tool result is
-/// kept up to [`MAX_TURN_TEXT`]).
-pub const MAX_TURN_CALLS: usize = 256;
-
-/// User text kept to check quoted claims against (the index costs about as
-/// much again). A person types far less in one session; past it, later user
-/// messages are not captured and the report says so.
-pub const MAX_SAID_BYTES: usize = 4 << 20;
 
 /// Everything a scan produced.
 #[derive(Debug, Default)]
@@ -151,28 +141,6 @@ pub fn severity_index(severity: Severity) -> usize {
     }
 }
 
-/// One user turn as the closure guard sees it.
-#[derive(Clone, Debug, Default)]
-pub struct Turn {
-    /// Line of the user message that opened the turn.
-    pub line: usize,
-    /// What the user said.
-    pub user: String,
-    /// What the assistant replied (all reply texts of the turn).
-    pub assistant: String,
-    /// Tool calls made in the turn, with their results when recorded.
-    pub tool_calls: Vec<TurnCall>,
-}
-
-/// A tool call of a turn and its result.
-#[derive(Clone, Debug)]
-pub struct TurnCall {
-    /// The call.
-    pub call: ToolCall,
-    /// The result text, when a `tool` message answered it.
-    pub result: Option<String>,
-}
-
 /// What a scan reports as it goes.
 pub trait Sink {
     /// A finding, as soon as it is made (so `--json` output streams).
@@ -185,13 +153,15 @@ pub trait Sink {
 
 /// Scan a session from `input`, reporting to `sink` as it goes.
 pub fn scan(input: impl BufRead, sink: &mut dyn Sink) -> io::Result<Outcome> {
-    let mut guards = guards::Guards::new();
+    // The same pipeline the Hermes plugin runs, with the policy the plugin
+    // has when no policy file is configured.
+    let mut session = Session::new(Egress::offline());
     let mut outcome = Outcome::default();
-    let mut turn: Option<Turn> = None;
     let mut found = Vec::new();
     let mut bytes = 0u64;
-    let emit = |found: &mut Vec<ScanFinding>, outcome: &mut Outcome, sink: &mut dyn Sink| {
+    let emit = |found: &mut Vec<Found>, outcome: &mut Outcome, sink: &mut dyn Sink| {
         for f in found.drain(..) {
+            let f = ScanFinding::from(f);
             sink.finding(&f);
             outcome.record(f);
         }
@@ -254,82 +224,66 @@ pub fn scan(input: impl BufRead, sink: &mut dyn Sink) -> io::Result<Outcome> {
         };
         for msg in messages {
             outcome.messages += 1;
-            match msg.role.as_str() {
-                "user" => {
-                    if let Some(done) = turn.take() {
-                        outcome.turns += 1;
-                        guards.turn_end(&done, &mut found);
-                    }
-                    guards.user_message(&msg, &mut found, &mut outcome.notes);
-                    turn = Some(Turn {
-                        line: msg.line,
-                        user: head(&msg.text, MAX_TURN_TEXT).to_owned(),
-                        ..Turn::default()
-                    });
-                }
-                "assistant" => {
-                    guards.assistant_message(&msg, &mut found);
-                    if let Some(t) = turn.as_mut() {
-                        record_assistant(t, &msg);
-                    }
-                }
-                "tool" | "function" => {
-                    let call = turn.as_ref().and_then(|t| find_call(t, &msg));
-                    guards.tool_result(&msg, call.as_ref(), &mut found);
-                    if let Some(t) = turn.as_mut() {
-                        record_result(t, &msg);
-                    }
-                }
-                _ => {} // system and developer prompts are the operator's, not inspected
-            }
+            feed(&mut session, &msg, &mut found);
+            outcome.notes.extend(session.take_notes());
             emit(&mut found, &mut outcome, sink);
         }
     }
-    if let Some(done) = turn.take() {
-        outcome.turns += 1;
-        guards.turn_end(&done, &mut found);
-        emit(&mut found, &mut outcome, sink);
-    }
+    session.handle(line_no + 1, now(line_no + 1), Event::End, &mut found);
+    outcome.turns = session.turns();
+    emit(&mut found, &mut outcome, sink);
     Ok(outcome)
 }
 
-fn record_assistant(turn: &mut Turn, msg: &Message) {
-    let room = MAX_TURN_TEXT.saturating_sub(turn.assistant.len() + 1);
-    if !msg.text.is_empty() && room > 0 {
-        if !turn.assistant.is_empty() {
-            turn.assistant.push('\n');
+/// Offline there is no clock: each line is taken as a minute after the last,
+/// so the tool-call guard's replay window only catches calls repeated back
+/// to back.
+const MS_PER_LINE: u64 = 60_000;
+
+fn now(line: usize) -> u64 {
+    line as u64 * MS_PER_LINE
+}
+
+/// One message as the pipeline's events.
+fn feed(session: &mut Session, msg: &Message, found: &mut Vec<Found>) {
+    let (at, t) = (msg.line, now(msg.line));
+    match msg.role.as_str() {
+        "user" => session.handle(at, t, Event::User { text: &msg.text }, found),
+        "assistant" => {
+            session.handle(at, t, Event::Assistant { text: &msg.text }, found);
+            for call in &msg.tool_calls {
+                let event = Event::ToolCall {
+                    id: &call.id,
+                    name: &call.name,
+                    args: &call.args,
+                };
+                session.handle(at, t, event, found);
+            }
         }
-        turn.assistant.push_str(head(&msg.text, room));
-    }
-    for call in &msg.tool_calls {
-        if turn.tool_calls.len() == MAX_TURN_CALLS {
-            break;
+        "tool" | "function" => {
+            let event = Event::ToolResult {
+                call_id: msg.tool_call_id.as_deref(),
+                name: msg.name.as_deref(),
+                text: &msg.text,
+            };
+            session.handle(at, t, event, found);
         }
-        turn.tool_calls.push(TurnCall {
-            call: call.clone(),
-            result: None,
-        });
+        _ => {} // system and developer prompts are the operator's, not inspected
     }
 }
 
-fn find_call(turn: &Turn, msg: &Message) -> Option<ToolCall> {
-    let id = msg.tool_call_id.as_deref()?;
-    turn.tool_calls
-        .iter()
-        .find(|c| c.call.id == id)
-        .map(|c| c.call.clone())
-}
-
-fn record_result(turn: &mut Turn, msg: &Message) {
-    let slot = match msg.tool_call_id.as_deref() {
-        Some(id) => turn
-            .tool_calls
-            .iter_mut()
-            .find(|c| c.call.id == id && c.result.is_none()),
-        None => turn.tool_calls.iter_mut().find(|c| c.result.is_none()),
-    };
-    if let Some(slot) = slot {
-        slot.result = Some(head(&msg.text, MAX_TURN_TEXT).to_owned());
+impl From<Found> for ScanFinding {
+    fn from(found: Found) -> Self {
+        let f = found.finding;
+        ScanFinding {
+            line: found.at,
+            guard: f.guard.into_owned(),
+            kind: f.kind.into_owned(),
+            rule: f.rule.to_string(),
+            severity: f.severity,
+            preview: f.preview,
+            why: found.why,
+        }
     }
 }
 
@@ -493,61 +447,5 @@ mod tests {
             outcome.totals[severity_index(worst)],
             sink.findings.iter().filter(|f| f.severity == worst).count()
         );
-    }
-
-    #[test]
-    fn turn_text_and_calls_are_capped() {
-        let mut turn = Turn::default();
-        let big = "x".repeat(MAX_TURN_TEXT);
-        let calls: Vec<ToolCall> = (0..MAX_TURN_CALLS + 5)
-            .map(|i| ToolCall {
-                id: i.to_string(),
-                name: "terminal".into(),
-                ..ToolCall::default()
-            })
-            .collect();
-        let msg = Message {
-            role: "assistant".into(),
-            text: big.clone(),
-            tool_calls: calls,
-            ..Message::default()
-        };
-        record_assistant(&mut turn, &msg);
-        record_assistant(&mut turn, &msg);
-        assert!(turn.assistant.len() <= MAX_TURN_TEXT);
-        assert_eq!(turn.tool_calls.len(), MAX_TURN_CALLS);
-        assert_eq!(head("aé", 2), "a");
-    }
-
-    #[test]
-    fn tool_results_attach_to_their_calls() {
-        let mut turn = Turn::default();
-        let call = Message {
-            role: "assistant".into(),
-            tool_calls: vec![
-                ToolCall {
-                    id: "a".into(),
-                    name: "memory".into(),
-                    ..ToolCall::default()
-                },
-                ToolCall {
-                    id: "b".into(),
-                    name: "terminal".into(),
-                    ..ToolCall::default()
-                },
-            ],
-            ..Message::default()
-        };
-        record_assistant(&mut turn, &call);
-        let result = Message {
-            role: "tool".into(),
-            text: "ok".into(),
-            tool_call_id: Some("b".into()),
-            ..Message::default()
-        };
-        assert_eq!(find_call(&turn, &result).unwrap().name, "terminal");
-        record_result(&mut turn, &result);
-        assert_eq!(turn.tool_calls[1].result.as_deref(), Some("ok"));
-        assert!(turn.tool_calls[0].result.is_none());
     }
 }

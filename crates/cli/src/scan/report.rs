@@ -119,7 +119,7 @@ mod tests {
     fn report_groups_by_severity() {
         let mk = |line, severity| ScanFinding {
             line,
-            guard: "egress",
+            guard: "egress".into(),
             kind: "secret".into(),
             rule: "egress-guard:EG-SECRET-001".into(),
             severity,

@@ -76,17 +76,6 @@ impl EgressAction {
             EgressAction::Block => "block",
         }
     }
-
-    /// The evidence-row verdict word.
-    pub(crate) fn verdict(self) -> &'static str {
-        match self {
-            EgressAction::Pass => "pass",
-            EgressAction::Warn => "warn",
-            EgressAction::Redact => "redacted",
-            EgressAction::Approve => "approve",
-            EgressAction::Block => "blocked",
-        }
-    }
 }
 
 /// One inspected string.

@@ -1,29 +1,34 @@
 //! egress-guard: tool arguments (pre_tool_call), tool results
 //! (transform_tool_result, JSON rewritten string by string) and the final
 //! reply (transform_llm_output, with a withheld-values note). Every
-//! decision is palisade-egress's (`EgressGuard`, via `egress_policy`); this
+//! decision is palisade-egress's (`EgressGuard`), made through the session
+//! pipeline's egress stage (`palisade_session::Egress`, compiled from the
+//! configured policy in `egress_policy`) with the same call per event that
+//! `palisade scan` makes; audit rows are the pipeline's
+//! (`palisade_session::evidence::egress_row`, a `common::EvidenceRow`). This
 //! file does the I/O: audit rows, directives per host capability.
 //!
 //! File: `plugin-data/egress-guard/audit.jsonl` — one row per inspected
 //! string with findings: masked previews only, the first 12 hex digits of a
 //! SHA-256 of the inspected text, at most 50 findings, lines capped at 64 KB.
 
-use super::adapters::{self, EgressAction, EgressInspection, EgressScope};
+use super::adapters::{self, EgressAction};
 use super::egress_policy;
 use super::{session_of, Ctx, DispatchError};
 use crate::config::EgressConfig;
 use crate::hooks::{Directive, Hook, HookCall};
 use crate::storage::jsonl::{cap_row, JsonlLog};
 use crate::storage::paths::sha256_hex;
-use palisade_egress::guard::Action;
+use palisade_egress::guard::{Action, Inspection};
+use palisade_session::evidence::{egress_row, EgressContext};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 /// Audit lines are capped at 64 KB.
 pub(crate) const AUDIT_LINE_CAP: usize = 64 * 1024;
-/// At most this many findings are listed per audit row.
-pub(crate) const AUDIT_MAX_FINDINGS: usize = 50;
+// At most `palisade_session::evidence::EGRESS_MAX_FINDINGS` (50) findings
+// are listed per audit row.
 
 #[derive(Default)]
 pub(crate) struct EgressState {
@@ -86,46 +91,37 @@ pub(crate) fn dispatch(
     let session = session_of(Some(call));
     match call {
         HookCall::PreToolCall(p) => {
-            let mut worst = EgressAction::Pass;
             let mut messages = Vec::new();
-            let mut rule_key = String::new();
             let mut rewritten = Map::new();
             let mut rows = Vec::new();
+            // Every string of object arguments, JSON-aware (keys `command`,
+            // `cmd`, `script` hold shell commands); string arguments as one
+            // text. One audit row per string with findings.
+            let out = policy
+                .egress
+                .tool_args(&p.tool_name, &p.args, 0, &mut |_path, s, one| {
+                    if one.action != Action::Pass {
+                        rows.push(audit_row(ctx, &session, "args", &p.tool_name, s, one));
+                    }
+                });
+            let ins = egress_policy::to_inspection(&out.inspection);
+            let worst = ins.action;
+            let rule_key = ins.rule_key;
             if p.args.is_object() {
-                // Every string of the arguments, JSON-aware (keys `command`,
-                // `cmd`, `script` hold shell commands), one audit row per
-                // string with findings.
-                let (ins, new_args) = egress_policy::inspect_json(
-                    policy,
-                    EgressScope::Args,
-                    &p.args,
-                    &mut |_path, s, one| {
-                        if one.action != Action::Pass {
-                            let one = egress_policy::to_inspection(one);
-                            rows.push(audit_row(ctx, &session, "args", &p.tool_name, s, &one));
-                        }
-                    },
-                );
-                worst = ins.action;
-                rule_key = ins.rule_key;
                 if !ins.message.is_empty() && ins.action >= EgressAction::Approve {
                     messages.push(ins.message);
                 }
                 // `modify` shallow-merges: hand over the changed keys only.
-                if let (Some(Value::Object(new)), Value::Object(old)) = (new_args, &p.args) {
+                if let (Some(Value::Object(new)), Value::Object(old)) =
+                    (out.rewritten_args, &p.args)
+                {
                     for (key, value) in new {
                         if old.get(&key) != Some(&value) {
                             rewritten.insert(key, value);
                         }
                     }
                 }
-            } else if let Value::String(s) = &p.args {
-                let ins = adapters::egress_inspect(policy, EgressScope::Args, s, false)?;
-                if ins.action != EgressAction::Pass {
-                    rows.push(audit_row(ctx, &session, "args", &p.tool_name, s, &ins));
-                }
-                worst = ins.action;
-                rule_key = ins.rule_key.clone();
+            } else if p.args.is_string() {
                 messages.push(ins.message);
             }
             let mut directive = match worst {
@@ -159,37 +155,32 @@ pub(crate) fn dispatch(
             let mut rows = Vec::new();
             // JSON is rewritten string by string, keeping its shape;
             // anything else is one text.
-            let ins = egress_policy::inspect_maybe_json(
-                policy,
-                EgressScope::Result,
+            let out = policy.egress.tool_result(
+                Some(&p.tool_name),
                 &p.result,
+                0,
                 &mut |_path, s, one| {
                     if one.action != Action::Pass {
-                        let one = egress_policy::to_inspection(one);
-                        rows.push(audit_row(ctx, &session, "result", &p.tool_name, s, &one));
+                        rows.push(audit_row(ctx, &session, "result", &p.tool_name, s, one));
                     }
                 },
             );
             write_audit(ctx, policy.audit_enabled, rows, false, observe);
-            Ok(match ins.rewritten {
+            Ok(match out.inspection.text {
                 Some(text) if !observe && text != p.result => Directive::Rewrite(text),
                 _ => Directive::None,
             })
         }
         HookCall::TransformLlmOutput(p) => {
-            let ins =
-                adapters::egress_inspect(policy, EgressScope::Reply, &p.response_text, false)?;
             let mut rows = Vec::new();
-            if ins.action != EgressAction::Pass {
-                rows.push(audit_row(
-                    ctx,
-                    &session,
-                    "reply",
-                    "",
-                    &p.response_text,
-                    &ins,
-                ));
-            }
+            let out = policy
+                .egress
+                .reply(&p.response_text, 0, &mut |_path, s, one| {
+                    if one.action != Action::Pass {
+                        rows.push(audit_row(ctx, &session, "reply", "", s, one));
+                    }
+                });
+            let ins = egress_policy::to_inspection(&out.inspection);
             write_audit(ctx, policy.audit_enabled, rows, false, observe);
             Ok(match ins.rewritten {
                 Some(mut text) if !observe => {
@@ -214,28 +205,18 @@ fn audit_row(
     direction: &str,
     tool: &str,
     text: &str,
-    ins: &EgressInspection,
+    ins: &Inspection,
 ) -> Value {
-    let mut counts: Map<String, Value> = Map::new();
-    for f in &ins.findings {
-        let rule = f["rule"].as_str().unwrap_or("?").to_owned();
-        let n = counts.get(&rule).and_then(Value::as_u64).unwrap_or(0);
-        counts.insert(rule, json!(n + 1));
-    }
-    json!({
-        "ts": ctx.now.to_string(),
-        "session": session,
-        "guard": "egress-guard",
-        "direction": direction,
-        "target": direction,
-        "tool": tool,
-        "action": ins.action.as_str(),
-        "verdict": ins.action.verdict(),
-        "reason": ins.rule_key,
-        "counts": counts,
-        "findings": ins.findings.iter().take(AUDIT_MAX_FINDINGS).collect::<Vec<_>>(),
-        "sha256_12": &sha256_hex(text.as_bytes())[..12],
-    })
+    let ts = ctx.now.to_string();
+    let sha = sha256_hex(text.as_bytes());
+    let cx = EgressContext {
+        ts: &ts,
+        session,
+        direction,
+        tool,
+        sha256_12: &sha[..12],
+    };
+    serde_json::to_value(egress_row(&cx, ins)).unwrap_or(Value::Null)
 }
 
 fn write_audit(ctx: &Ctx<'_>, enabled: bool, rows: Vec<Value>, degraded: bool, observe: bool) {

@@ -1,11 +1,13 @@
 //! The egress policy for the hooks: the seed's `egress-guard.yaml` document
 //! (presets, per-rule modes and scopes, allowlist, size cap, fail mode,
 //! audit switch) is resolved and validated by
-//! [`palisade_egress::policy::Policy`] and compiled once into a
-//! [`palisade_egress::guard::EgressGuard`], which makes every decision
+//! [`palisade_egress::policy::Policy`] and compiled once into the session
+//! pipeline's [`palisade_session::Egress`] (one
+//! [`palisade_egress::guard::EgressGuard`]), which makes every decision
 //! (scopes, strictest mode, allowlist, JSON-aware rewrite, withheld count,
-//! size cap, masked messages). This file only maps the guard's answers onto
-//! the hook layer's shapes and renders the policy for `status`.
+//! size cap, masked messages) with the same call per event `palisade scan`
+//! makes. This file only maps the guard's answers onto the hook layer's
+//! shapes and renders the policy for `status`.
 //!
 //! An invalid document (unknown preset, mode, scope or key, a bad allowlist
 //! regex) makes the whole policy fall back to the built-in defaults, with
@@ -13,8 +15,10 @@
 
 use super::adapters::{EgressAction, EgressInspection, EgressScope};
 use crate::config::EgressConfig;
-use palisade_egress::guard::{Action, EgressFinding, EgressGuard, Inspection, StringVisitor};
+use palisade_egress::guard::{Action, Inspection};
 use palisade_egress::policy::{Policy, RuleMode, Scope};
+use palisade_session::evidence::egress_finding;
+use palisade_session::Egress;
 use serde_json::{json, Value};
 
 /// Findings listed per inspection.
@@ -23,19 +27,16 @@ const MAX_FINDINGS: usize = 50;
 /// The compiled egress policy.
 #[derive(Clone, Debug)]
 pub(crate) struct EgressPolicy {
-    pub guard: EgressGuard,
+    /// The session pipeline's egress stage: the one `palisade scan` runs.
+    pub egress: Egress,
     pub audit_enabled: bool,
 }
 
 impl Default for EgressPolicy {
     fn default() -> Self {
-        let policy = Policy::default();
         EgressPolicy {
-            audit_enabled: policy.audit.enabled,
-            // Invariant: the default policy validates (palisade-egress tests
-            // `Policy::default().validate()`), so building it cannot fail.
-            #[allow(clippy::expect_used)] // invariant stated above
-            guard: EgressGuard::new(policy).expect("the default egress policy compiles"),
+            audit_enabled: Policy::default().audit.enabled,
+            egress: Egress::offline(),
         }
     }
 }
@@ -44,9 +45,9 @@ impl Default for EgressPolicy {
 pub(crate) fn compile(document: &Value) -> Result<EgressPolicy, String> {
     let policy = Policy::from_value(document.clone()).map_err(|e| e.to_string())?;
     let audit_enabled = policy.audit.enabled;
-    let guard = EgressGuard::new(policy).map_err(|e| e.to_string())?;
+    let egress = Egress::new(policy).map_err(|e| e.to_string())?;
     Ok(EgressPolicy {
-        guard,
+        egress,
         audit_enabled,
     })
 }
@@ -70,7 +71,7 @@ fn settings(mode: RuleMode, scopes: &[Scope]) -> Value {
 
 /// The policy as `status` shows it.
 pub(crate) fn summary(p: &EgressPolicy) -> Value {
-    let policy = p.guard.policy();
+    let policy = p.egress.guard().policy();
     let r = &policy.rules;
     json!({
         "preset": policy.preset,
@@ -109,16 +110,6 @@ fn action(action: Action) -> EgressAction {
     }
 }
 
-/// A finding as an audit row lists it (masked preview only).
-fn finding_json(f: &EgressFinding) -> Value {
-    let mut row = json!({"rule": f.rule.reason(), "kind": f.kind, "severity": f.severity,
-        "mode": f.mode.as_str(), "preview": f.preview});
-    if let Some(path) = &f.path {
-        row["path"] = json!(path);
-    }
-    row
-}
-
 /// The guard's inspection in the hook layer's shape.
 pub(crate) fn to_inspection(ins: &Inspection) -> EgressInspection {
     EgressInspection {
@@ -129,7 +120,7 @@ pub(crate) fn to_inspection(ins: &Inspection) -> EgressInspection {
             .findings
             .iter()
             .take(MAX_FINDINGS)
-            .map(finding_json)
+            .map(egress_finding)
             .collect(),
         rewritten: ins.text.clone(),
         withheld: ins.withheld,
@@ -145,43 +136,13 @@ pub(crate) fn inspect(
     is_command: bool,
 ) -> EgressInspection {
     let s = scope(scope_);
+    let guard = policy.egress.guard();
     let ins = if is_command {
-        policy.guard.inspect_command(text, s)
+        guard.inspect_command(text, s)
     } else {
-        policy.guard.inspect_text(text, s)
+        guard.inspect_text(text, s)
     };
     to_inspection(&ins)
-}
-
-/// Inspect a JSON document string by string (keys `command`, `cmd`,
-/// `script` hold shell commands), keeping its shape; `each` sees every
-/// string's own inspection. Returns the whole inspection and the rewritten
-/// document when anything changed.
-pub(crate) fn inspect_json(
-    policy: &EgressPolicy,
-    scope_: EgressScope,
-    document: &Value,
-    each: &mut StringVisitor<'_>,
-) -> (EgressInspection, Option<Value>) {
-    let (ins, rewritten) = policy
-        .guard
-        .inspect_json_with(document, scope(scope_), each);
-    (to_inspection(&ins), rewritten)
-}
-
-/// Inspect a tool result that may be JSON (rewritten string by string and
-/// re-serialized) or text; `each` sees every string's own inspection.
-pub(crate) fn inspect_maybe_json(
-    policy: &EgressPolicy,
-    scope_: EgressScope,
-    text: &str,
-    each: &mut StringVisitor<'_>,
-) -> EgressInspection {
-    to_inspection(
-        &policy
-            .guard
-            .inspect_maybe_json_with(text, scope(scope_), each),
-    )
 }
 
 #[cfg(test)]
@@ -189,7 +150,7 @@ mod tests {
     use super::*;
 
     fn mode(p: &EgressPolicy, rule: &str) -> RuleMode {
-        let r = &p.guard.policy().rules;
+        let r = &p.egress.guard().policy().rules;
         match rule {
             "secrets" => r.secrets.mode,
             "smallcell" => r.smallcell.mode,
@@ -203,7 +164,8 @@ mod tests {
         let p = compile(&json!({})).unwrap();
         assert_eq!(mode(&p, "network"), RuleMode::Approve);
         assert!(!p
-            .guard
+            .egress
+            .guard()
             .policy()
             .rules
             .smallcell
@@ -212,7 +174,7 @@ mod tests {
         let r = compile(&json!({"preset": "research-data",
             "rules": {"network": {"allowed_hosts": ["data.internal"]}}}))
         .unwrap();
-        let rules = &r.guard.policy().rules;
+        let rules = &r.egress.guard().policy().rules;
         assert_eq!(rules.smallcell.threshold, 10);
         assert_eq!(
             rules.network.mode,
@@ -305,12 +267,13 @@ mod tests {
     fn json_is_rewritten_string_by_string() {
         let p = EgressPolicy::default();
         let mut rows = 0;
-        let out = inspect_maybe_json(
-            &p,
-            EgressScope::Result,
+        let out = p.egress.tool_result(
+            Some("t"),
             r#"{"items": [{"token": "ghp_R8aWq2LmZ0xT5vNcK7pB3yHd9JfE1sUgQ4iO"}], "n": 1}"#,
+            0,
             &mut |_, _, ins| rows += usize::from(!ins.findings.is_empty()),
         );
+        let out = to_inspection(&out.inspection);
         assert_eq!(rows, 1);
         let text = out.rewritten.unwrap();
         assert!(
