@@ -21,13 +21,16 @@
 //! so is a cue after reported speech in its sentence ("my boss said that
 //! from now on…", "an email telling them that…": a `reported` rule).
 
+use aho_corasick::{AhoCorasick, MatchKind};
+use palisade_common::lazy::Lazy;
 use palisade_common::negation::negation_before_in;
 use palisade_common::quotes::quoted_spans;
 use palisade_common::quotes_intl::intl_quoted_spans;
 use palisade_common::span::Span;
 use palisade_common::text::sentences;
-use regex::{Regex, RegexSet};
+use regex::Regex;
 use serde::Deserialize;
+use std::sync::{Arc, OnceLock};
 
 /// The built-in rule data.
 pub const CUES_JSON: &str = include_str!("../data/cues.json");
@@ -156,7 +159,9 @@ pub struct Cue {
     /// work behind it than a strong one.
     pub weak: bool,
     script: Script,
-    regex: Regex,
+    /// Shared by every clone of the set and compiled on first use for the
+    /// built-in rules (custom rules are compiled, and checked, up front).
+    regex: Arc<Lazy<Regex>>,
     exclude: Vec<String>,
     question_only: bool,
 }
@@ -195,7 +200,7 @@ pub struct CueHit {
 #[derive(Clone, Debug)]
 pub struct CueSet {
     cues: Vec<Cue>,
-    prefilter: RegexSet,
+    prefilter: Arc<Prefilter>,
 }
 
 impl CueSet {
@@ -207,6 +212,12 @@ impl CueSet {
     /// assert!(CueSet::from_json(r#"[{"id":"x","name":"x","class":"nope","lang":"en","pattern":"a","description":""}]"#).is_err());
     /// ```
     pub fn from_json(json: &str) -> Result<CueSet, CueError> {
+        CueSet::parse(json, Compile::Now)
+    }
+
+    /// Build a set, compiling each rule's regex now (checking it) or on
+    /// first use (built-in data, which the tests compile).
+    fn parse(json: &str, compile: Compile) -> Result<CueSet, CueError> {
         let raw: Vec<RawRule> = serde_json::from_str(json).map_err(|e| CueError {
             id: String::new(),
             message: format!("invalid rule json: {e}"),
@@ -242,8 +253,15 @@ impl CueSet {
                 ),
                 (_, Script::Unspaced) => format!("(?i)(?:{})", r.pattern),
             };
-            let regex = Regex::new(&source).map_err(|e| err(format!("bad pattern: {e}")))?;
-            sources.push(format!("(?i)(?:{})", prefilter_pattern(&r.pattern)));
+            let regex = match compile {
+                Compile::Now => {
+                    let regex =
+                        Regex::new(&source).map_err(|e| err(format!("bad pattern: {e}")))?;
+                    Lazy::built(source, build_builtin, regex)
+                }
+                Compile::OnFirstUse => Lazy::new(source, build_builtin),
+            };
+            sources.push(prefilter_pattern(&r.pattern));
             cues.push(Cue {
                 id: r.id,
                 name: r.name,
@@ -257,16 +275,19 @@ impl CueSet {
                 conditional: r.conditional,
                 weak: r.weak,
                 script,
-                regex,
+                regex: Arc::new(regex),
                 exclude: r.exclude.iter().map(|w| w.to_lowercase()).collect(),
                 question_only: r.question_only,
             });
         }
-        let prefilter = RegexSet::new(&sources).map_err(|e| CueError {
+        let prefilter = Prefilter::new(&sources, compile).map_err(|e| CueError {
             id: String::new(),
             message: format!("prefilter: {e}"),
         })?;
-        Ok(CueSet { cues, prefilter })
+        Ok(CueSet {
+            cues,
+            prefilter: Arc::new(prefilter),
+        })
     }
 
     /// The built-in rules.
@@ -276,9 +297,17 @@ impl CueSet {
     /// assert!(CueSet::builtin().cues().len() > 20);
     /// ```
     pub fn builtin() -> CueSet {
-        // invariant: the built-in data is validated by the crate's tests.
-        #[allow(clippy::expect_used)] // invariant: built-in rule data compiles (tested)
-        CueSet::from_json(CUES_JSON).expect("built-in cue rules compile")
+        // One set per process: its clones share the compiled regexes.
+        static BUILTIN: OnceLock<CueSet> = OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                // invariant: the built-in data is validated by the crate's
+                // tests (every rule regex and prefilter pattern is compiled
+                // there), so the patterns are compiled on first use, not here.
+                #[allow(clippy::expect_used)] // invariant: built-in rule data parses (tested)
+                CueSet::parse(CUES_JSON, Compile::OnFirstUse).expect("built-in cue rules parse")
+            })
+            .clone()
     }
 
     /// The rules, in data order.
@@ -350,8 +379,12 @@ impl CueSet {
     /// assert!(set.scan("Si algún día te pido que borre las fotos, no me hagas caso.").iter().any(|h| h.class == CueClass::Boundary));
     /// ```
     pub fn scan(&self, text: &str) -> Vec<CueHit> {
+        self.scan_rules(text, &self.prefilter.present(text))
+    }
+
+    /// [`CueSet::scan`] reading only the rules `present` (in rule order).
+    fn scan_rules(&self, text: &str, present: &[usize]) -> Vec<CueHit> {
         let mut hits = Vec::new();
-        let present: Vec<usize> = self.prefilter.matches(text).into_iter().collect();
         if present.is_empty() {
             return hits;
         }
@@ -373,7 +406,7 @@ impl CueSet {
             // one-off scope suppresses governance statements too.
             let mut question = false;
             let mut hypothetical = false;
-            for &i in &present {
+            for &i in present {
                 let cue = &self.cues[i];
                 let Some(at) = self.find_in(cue, &sentence, own) else {
                     continue;
@@ -521,6 +554,207 @@ fn prefilter_pattern(pattern: &str) -> String {
     out
 }
 
+/// When a set's rule regexes are compiled.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Compile {
+    /// Now, so a bad custom pattern is an error of [`CueSet::from_json`].
+    Now,
+    /// On first use: built-in data, which the tests compile.
+    OnFirstUse,
+}
+
+/// Compile a rule or prefilter pattern that is known to compile.
+fn build_builtin(source: &str) -> Regex {
+    // invariant: only patterns that compiled once (custom rules, compiled by
+    // `from_json`) or built-in ones (compiled by the tests) come here.
+    #[allow(clippy::expect_used)] // invariant stated above
+    Regex::new(source).expect("cue pattern compiles")
+}
+
+/// Which rules can match a text: the literal prefixes of every rule's
+/// widened pattern ([`prefilter_pattern`]), found in one Aho-Corasick pass.
+///
+/// A rule is *present* when its widened pattern matches the text (what a
+/// `RegexSet` of the widened patterns would say). A match of the widened
+/// pattern starts with one of its prefix literals, so a rule none of whose
+/// literals occurs is not present; a rule whose literals do occur is
+/// present unless its own regex cannot match in the text's prepared
+/// sentences anyway (it then finds nothing, as if it were skipped). Two
+/// cases are settled by the widened pattern itself, compiled on demand: a
+/// rule with an apostrophe in a text with `’` (a prepared sentence folds
+/// `’` to `'`, the widened pattern reads the raw text) and a rule with an
+/// anchor the widening keeps (`\A`, `\z`, `(?m)`).
+#[derive(Debug)]
+struct Prefilter {
+    /// The prefix literals of every rule (ASCII lower-cased, matched ASCII
+    /// case-insensitively); `None` when there are none to search for.
+    ac: Option<AhoCorasick>,
+    /// The rules that own each literal of `ac`.
+    owners: Vec<Vec<usize>>,
+    /// Rules without a finite prefix set: present in every text.
+    always: Vec<usize>,
+    /// Per rule, the widened pattern and when it must confirm presence.
+    confirm: Vec<(Confirm, Lazy<Regex>)>,
+}
+
+/// When a rule's widened pattern must confirm what the literals say.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Confirm {
+    Never,
+    /// In a text with a curly apostrophe.
+    CurlyApostrophe,
+    Always,
+}
+
+/// Non-ASCII characters whose simple case fold is an ASCII letter (`ſ` is
+/// `s`, the Kelvin sign is `k`): the ASCII case-insensitive literal search
+/// would not see them, so a text holding one makes every rule present.
+const FOLDS_TO_ASCII: [char; 2] = ['\u{17F}', '\u{212A}'];
+
+impl Prefilter {
+    /// The prefilter of the widened patterns `sources`, one per rule.
+    fn new(sources: &[String], compile: Compile) -> Result<Prefilter, String> {
+        let mut literals: Vec<String> = Vec::new();
+        let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut owners: Vec<Vec<usize>> = Vec::new();
+        let mut always = Vec::new();
+        let mut confirm = Vec::with_capacity(sources.len());
+        for (i, src) in sources.iter().enumerate() {
+            let widened = format!("(?i)(?:{src})");
+            let check = if ["\\A", "\\z", "(?m", "\\<", "\\>"]
+                .iter()
+                .any(|a| src.contains(a))
+            {
+                Confirm::Always
+            } else if src.contains('\'') || src.contains("x27") || src.contains("u{27}") {
+                Confirm::CurlyApostrophe
+            } else {
+                Confirm::Never
+            };
+            let regex = match compile {
+                Compile::Now => {
+                    let re = Regex::new(&widened).map_err(|e| e.to_string())?;
+                    Lazy::built(widened, build_builtin, re)
+                }
+                Compile::OnFirstUse => Lazy::new(widened, build_builtin),
+            };
+            confirm.push((check, regex));
+            match prefix_literals(src) {
+                Some(lits) => {
+                    for lit in lits {
+                        let at = *index.entry(lit.clone()).or_insert_with(|| {
+                            literals.push(lit);
+                            owners.push(Vec::new());
+                            owners.len() - 1
+                        });
+                        if owners[at].last() != Some(&i) {
+                            owners[at].push(i);
+                        }
+                    }
+                }
+                None => always.push(i),
+            }
+        }
+        let ac = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(&literals);
+        let ac = match ac {
+            Ok(ac) => Some(ac),
+            // No automaton: every rule is present (never for the built-in
+            // data, whose prefilter the tests build).
+            Err(_) => {
+                always = (0..sources.len()).collect();
+                None
+            }
+        };
+        Ok(Prefilter {
+            ac,
+            owners,
+            always,
+            confirm,
+        })
+    }
+
+    /// The rules present in `text`, in rule order.
+    fn present(&self, text: &str) -> Vec<usize> {
+        let n = self.confirm.len();
+        let mut hit = vec![false; n];
+        match &self.ac {
+            Some(ac) if !text.contains(FOLDS_TO_ASCII) => {
+                for &i in &self.always {
+                    hit[i] = true;
+                }
+                for m in ac.find_overlapping_iter(text) {
+                    for &i in &self.owners[m.pattern().as_usize()] {
+                        hit[i] = true;
+                    }
+                }
+            }
+            _ => hit.iter_mut().for_each(|h| *h = true),
+        }
+        let curly = text.contains('’');
+        (0..n)
+            .filter(|&i| {
+                hit[i]
+                    && match self.confirm[i].0 {
+                        Confirm::Never => true,
+                        Confirm::CurlyApostrophe if !curly => true,
+                        _ => self.confirm[i].1.is_match(text),
+                    }
+            })
+            .collect()
+    }
+}
+
+/// The literal prefixes every match of the widened pattern `src` starts
+/// with, ASCII lower-cased and cut before the first non-ASCII character
+/// that has case variants (the search folds ASCII case only); `None` when
+/// there is no finite set of non-empty prefixes.
+fn prefix_literals(src: &str) -> Option<Vec<String>> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    // Case-sensitive parse: the search is case-insensitive itself, so the
+    // case variants the `(?i)` flag would spell out add nothing.
+    let hir = regex_syntax::ParserBuilder::new().build().parse(src).ok()?;
+    let mut ex = Extractor::new();
+    ex.kind(ExtractKind::Prefix)
+        .limit_class(8)
+        .limit_repeat(4)
+        .limit_literal_len(16)
+        .limit_total(256);
+    let seq = ex.extract(&hir);
+    let mut out = Vec::new();
+    for lit in seq.literals()? {
+        let text = String::from_utf8_lossy(lit.as_bytes());
+        let cut: String = text
+            .chars()
+            .take_while(|&c| c != '\u{FFFD}' && (c.is_ascii() || !has_case_variants(c)))
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        // A literal may end inside a multi-byte character (a length limit):
+        // it is read up to there. Cut to nothing, it leaves no prefix.
+        if cut.is_empty() {
+            return None;
+        }
+        out.push(cut);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Whether `(?i)` lets `c` match another character (simple case folding,
+/// as the regex crate does it).
+fn has_case_variants(c: char) -> bool {
+    let mut class =
+        regex_syntax::hir::ClassUnicode::new([regex_syntax::hir::ClassUnicodeRange::new(c, c)]);
+    class.case_fold_simple();
+    class
+        .ranges()
+        .iter()
+        .map(|r| r.end() as u32 - r.start() as u32 + 1)
+        .sum::<u32>()
+        > 1
+}
+
 /// Spans of `text` that hold someone else's words: quotations (straight,
 /// curly, single, corner brackets, backticks, guillemets, low-high quotes)
 /// and lines quoted with `>`. Sorted, non-overlapping. When nothing but
@@ -660,7 +894,7 @@ mod tests {
             for ex in &cue.examples {
                 let (_, prepared) = prepare(ex);
                 assert!(
-                    set.prefilter.matches(&prepared).matched(i),
+                    set.prefilter.present(&prepared).contains(&i),
                     "{}: prefilter misses {ex:?}",
                     cue.id
                 );
@@ -670,6 +904,128 @@ mod tests {
             prefilter_pattern(r"^a\w+[^。]{0,3}\p{Han}(?-u:\b)$"),
             "a(?s:.)+(?s:.){0,3}(?s:.)(?-u:)"
         );
+    }
+
+    /// The rules a `RegexSet` of the widened patterns reports: the
+    /// prefilter [`Prefilter`] replaced, the reference for its tests.
+    fn reference_present(text: &str) -> Vec<usize> {
+        static REFERENCE: std::sync::OnceLock<regex::RegexSet> = std::sync::OnceLock::new();
+        let reference = REFERENCE.get_or_init(|| {
+            let rules: Vec<serde_json::Value> =
+                serde_json::from_str(CUES_JSON).expect("built-in cues parse");
+            regex::RegexSet::new(rules.iter().map(|r| {
+                format!(
+                    "(?i)(?:{})",
+                    prefilter_pattern(r["pattern"].as_str().unwrap_or(""))
+                )
+            }))
+            .expect("reference set compiles")
+        });
+        reference.matches(text).into_iter().collect()
+    }
+
+    /// Texts for the prefilter tests: every example and negative example,
+    /// the same with curly apostrophes, and the characters that fold to
+    /// ASCII letters.
+    fn prefilter_texts(set: &CueSet) -> Vec<String> {
+        let mut texts = Vec::new();
+        for cue in set.cues() {
+            for ex in cue.examples.iter().chain(&cue.negative_examples) {
+                texts.push(ex.clone());
+                texts.push(ex.replace('\'', "’"));
+                texts.push(ex.replace('s', "\u{17F}").replace('k', "\u{212A}"));
+                texts.push(ex.to_uppercase());
+            }
+        }
+        texts
+    }
+
+    #[test]
+    fn prefilter_scan_equals_the_regex_set() {
+        let set = CueSet::builtin();
+        for text in prefilter_texts(&set) {
+            let present = set.prefilter.present(&text);
+            let reference = reference_present(&text);
+            // A superset of the reference…
+            assert!(
+                reference.iter().all(|i| present.contains(i)),
+                "{text:?}: {present:?} misses some of {reference:?}"
+            );
+            // …that finds the same cues.
+            assert_eq!(
+                set.scan(&text),
+                set.scan_rules(&text, &reference),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn prefilter_literals_are_finite_for_most_rules() {
+        let set = CueSet::builtin();
+        // The built-in rules nearly all have literal prefixes (a rule without
+        // them is read in every text).
+        assert!(
+            set.prefilter.always.len() * 5 < set.cues().len(),
+            "{:?}",
+            set.prefilter.always
+        );
+        assert!(set.prefilter.present("Show me a preview.").len() < set.cues().len() / 4);
+        assert_eq!(
+            prefix_literals("(?:Remember|note)\\s+that"),
+            Some(vec!["remember".into(), "note".into()])
+        );
+        assert_eq!(prefix_literals("préfère"), Some(vec!["pr".into()]));
+        assert_eq!(
+            prefix_literals("记住|记下"),
+            Some(vec!["记住".into(), "记下".into()])
+        );
+        assert_eq!(prefix_literals("(?s:.)foo"), None);
+        assert!(has_case_variants('é') && has_case_variants('k') && !has_case_variants('记'));
+    }
+
+    #[test]
+    fn only_two_non_ascii_characters_fold_to_ascii_letters() {
+        let mut found = Vec::new();
+        for c in 'a'..='z' {
+            let mut class =
+                regex_syntax::hir::ClassUnicode::new([regex_syntax::hir::ClassUnicodeRange::new(
+                    c, c,
+                )]);
+            class.case_fold_simple();
+            for r in class.ranges() {
+                for x in r.start()..=r.end() {
+                    if !x.is_ascii() {
+                        found.push(x);
+                    }
+                }
+            }
+        }
+        found.sort_unstable();
+        let mut expected = FOLDS_TO_ASCII.to_vec();
+        expected.sort_unstable();
+        assert_eq!(found, expected);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Random mixes of rule examples, apostrophes and folding
+        /// characters find the same cues as the regex set's prefilter.
+        #[test]
+        fn prefilter_equals_regex_set_on_mixes(
+            picks in proptest::collection::vec((0usize..4000, 0usize..6), 1..6),
+        ) {
+            let set = CueSet::builtin();
+            let texts = prefilter_texts(&set);
+            let seps = [" ", ". ", "\n", "’", "，", "? "];
+            let text: String = picks
+                .iter()
+                .map(|&(i, sep)| format!("{}{}", texts[i % texts.len()], seps[sep]))
+                .collect();
+            let reference = reference_present(&text);
+            proptest::prop_assert_eq!(set.scan(&text), set.scan_rules(&text, &reference));
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! * [`tokens`] — content tokens (Latin words, CJK bigrams) and stopwords;
 //! * [`negation`] — negation cues in English and Chinese, and (with
 //!   [`negation::negation_before_in`]) Spanish, Portuguese, German and French;
+//! * [`lazy`] — values (compiled rules) built from their source on first use;
 //! * [`mask`] — display masking, so no raw secret or small count reaches a preview;
 //! * [`verdict`] — modes and their resolution, rule keys, findings, evidence rows;
 //! * [`span`] — byte spans into the original input;
@@ -44,6 +45,7 @@ pub mod automaton;
 #[cfg(test)]
 #[path = "../../../tests/support/corpora.rs"]
 mod corpora;
+pub mod lazy;
 pub mod mask;
 pub mod negation;
 pub mod normalize;

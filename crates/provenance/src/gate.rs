@@ -34,6 +34,7 @@
 use crate::detect::{blank_spans, Claim, ClaimDetector, Scope};
 use crate::lexicon::ClaimClass;
 use crate::said::{match_form, quote_form, SaidIndex, SearchScope};
+use palisade_common::lazy::Lazy;
 use palisade_common::negation::{
     contains_negation, is_negation_word, negation_before, starts_with_negation, ZH_NEGATIONS,
 };
@@ -46,6 +47,7 @@ use palisade_common::Span;
 use regex::Regex;
 use serde::Serialize;
 use std::collections::HashSet;
+use std::sync::OnceLock;
 
 /// The guard name in rule keys (`provenance-gate:<reason>`), as the seed spells it.
 pub const GUARD: &str = "provenance-gate";
@@ -343,9 +345,36 @@ pub struct GateConfig {
 pub struct Gate {
     detector: ClaimDetector,
     config: GateConfig,
-    relayed: Regex,
-    self_said: Regex,
-    condition: Regex,
+    rules: &'static EvidenceRules,
+}
+
+/// The fixed evidence patterns, shared by every gate of a process and
+/// compiled the first time a claim needs them.
+#[derive(Debug)]
+struct EvidenceRules {
+    relayed: Lazy<Regex>,
+    self_said: Lazy<Regex>,
+    condition: Lazy<Regex>,
+}
+
+impl EvidenceRules {
+    fn builtin() -> &'static EvidenceRules {
+        static RULES: OnceLock<EvidenceRules> = OnceLock::new();
+        RULES.get_or_init(|| EvidenceRules {
+            relayed: Lazy::new(
+                r"(?i)\b(?P<who>[a-z][a-z]+|he|she|they|my (?:boss|manager|wife|husband|team|pm|lead|cto|ceo|partner)|the (?:pm|team|boss|manager|client|customer|board|lead))\s+(?:said|says|decided|wants|wanted|approved|asked|told|thinks|suggested|agreed|chose|picked|prefers|insisted)\b|(?:他|她|他们|老板|经理|领导|同事|客户|产品)(?:说|决定|要求|同意|认为|觉得)",
+                build,
+            ),
+            self_said: Lazy::new(
+                r"(?i)\b(?:i|we)\s+(?:'ve\s+|have\s+|had\s+|just\s+|already\s+|also\s+|really\s+|do\s+|don't\s+|do not\s+)?(?:decided|decide|agree|agreed|approve|approved|chose|choose|want|wanted|picked|pick|prefer|confirm|confirmed|say|said|reject|rejected|need|insist)\b|\blet's\b|\bi'd like\b|我(?:们)?(?:已经|也|就)?(?:决定|同意|要|想|选|确认|觉得|希望|不要|不想)",
+                build,
+            ),
+            condition: Lazy::new(
+                r"(?i)\b(?:only if|if|unless|as long as|provided|assuming|once|until|in case)\b|只要|除非|如果|前提是|假如|的话|只有",
+                build,
+            ),
+        })
+    }
 }
 
 impl Gate {
@@ -359,15 +388,7 @@ impl Gate {
         Gate {
             detector: ClaimDetector::new(config.scope),
             config,
-            relayed: build(
-                r"(?i)\b(?P<who>[a-z][a-z]+|he|she|they|my (?:boss|manager|wife|husband|team|pm|lead|cto|ceo|partner)|the (?:pm|team|boss|manager|client|customer|board|lead))\s+(?:said|says|decided|wants|wanted|approved|asked|told|thinks|suggested|agreed|chose|picked|prefers|insisted)\b|(?:他|她|他们|老板|经理|领导|同事|客户|产品)(?:说|决定|要求|同意|认为|觉得)",
-            ),
-            self_said: build(
-                r"(?i)\b(?:i|we)\s+(?:'ve\s+|have\s+|had\s+|just\s+|already\s+|also\s+|really\s+|do\s+|don't\s+|do not\s+)?(?:decided|decide|agree|agreed|approve|approved|chose|choose|want|wanted|picked|pick|prefer|confirm|confirmed|say|said|reject|rejected|need|insist)\b|\blet's\b|\bi'd like\b|我(?:们)?(?:已经|也|就)?(?:决定|同意|要|想|选|确认|觉得|希望|不要|不想)",
-            ),
-            condition: build(
-                r"(?i)\b(?:only if|if|unless|as long as|provided|assuming|once|until|in case)\b|只要|除非|如果|前提是|假如|的话|只有",
-            ),
+            rules: EvidenceRules::builtin(),
         }
     }
 
@@ -656,8 +677,8 @@ impl Gate {
     }
 
     fn role(&self, quote: &str) -> Role {
-        let relayed = self.relayed.is_match(quote)
-            && self.relayed.captures_iter(quote).any(|c| {
+        let relayed = self.rules.relayed.is_match(quote)
+            && self.rules.relayed.captures_iter(quote).any(|c| {
                 let who = c.name("who").map_or("", |m| m.as_str()).to_lowercase();
                 !matches!(
                     who.as_str(),
@@ -674,7 +695,7 @@ impl Gate {
                         | "this"
                 )
             });
-        let own = self.self_said.is_match(quote);
+        let own = self.rules.self_said.is_match(quote);
         match (relayed, own) {
             (true, false) => Role::Relayed,
             (false, true) => Role::SelfSaid,
@@ -683,7 +704,7 @@ impl Gate {
     }
 
     fn condition(&self, quote: &str) -> Condition {
-        if self.condition.is_match(quote) {
+        if self.rules.condition.is_match(quote) {
             Condition::Unresolved
         } else {
             Condition::None

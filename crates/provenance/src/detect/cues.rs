@@ -4,22 +4,31 @@
 use super::*;
 use aho_corasick::automaton::{Automaton, StateID};
 use aho_corasick::dfa::DFA;
+use aho_corasick::nfa::contiguous::NFA;
 use palisade_common::automaton::{Step, Stepper};
 
 /// Subject triggers and predicate cues, found in one Aho-Corasick pass.
 ///
 /// The cues are the literal prefixes of every predicate slot of the
 /// lexicon, extracted from the patterns themselves (so they cannot drift
-/// from the rules). A form runs its regex on a clause only when one of its
-/// triggers and one of its cues are in it: a predicate match starts with one
-/// of its slot's prefixes, so the skip never loses a claim.
-#[derive(Clone, Debug)]
+/// from the rules; the build script extracts them, see `cue_literals.rs`).
+/// A form runs its regex on a clause only when one of its triggers and one
+/// of its cues are in it: a predicate match starts with one of its slot's
+/// prefixes, so the skip never loses a claim.
+///
+/// The automaton is a contiguous NFA, cheap to build; a text of
+/// [`DFA_FROM`] bytes or more is walked with the same patterns' DFA, built
+/// the first time such a text comes (the DFA walks faster but costs tens
+/// of milliseconds to build). Both report the same matches in the same
+/// order.
+#[derive(Debug)]
 pub(super) struct Cues {
-    /// The DFA of triggers, contrast words and cues, walked byte by byte
+    /// The NFA of triggers, contrast words and cues, walked byte by byte
     /// (no prefilter: in claim-dense text it would stop every few bytes).
-    pub(super) ac: Option<DFA>,
-    /// The patterns of `ac`, for the tests' reference search.
-    #[cfg(test)]
+    pub(super) ac: Option<NFA>,
+    /// The same automaton as a DFA, for long texts.
+    dfa: OnceLock<Option<DFA>>,
+    /// The patterns of `ac`.
     pub(super) literals: Vec<Vec<u8>>,
     /// The cue groups of each literal.
     pub(super) masks: Vec<u16>,
@@ -27,8 +36,32 @@ pub(super) struct Cues {
     pub(super) always: u16,
 }
 
+/// Texts at least this long are walked with the DFA.
+pub(super) const DFA_FROM: usize = 64 * 1024;
+
+// The cue literals the build script extracted from the lexicon.
+include!(concat!(env!("OUT_DIR"), "/cue_literals.rs"));
+
 impl Cues {
+    /// The cues of the built-in lexicon, extracted at compile time.
+    pub(super) fn builtin() -> Cues {
+        Cues::from_literals(
+            BUILT_CUES.iter().map(|&(lit, mask)| (lit.to_vec(), mask)),
+            BUILT_ALWAYS,
+        )
+    }
+
+    /// The cues of predicate groups given as pattern alternations (the
+    /// run-time extraction the build script does; the tests compare).
+    #[cfg(test)]
     pub(super) fn new(groups: &[(u16, Option<String>)]) -> Cues {
+        let (literals, always) = super::cue_literals::cue_literals(groups);
+        Cues::from_literals(literals.into_iter(), always)
+    }
+
+    /// The automaton of the trigger and contrast words followed by the cue
+    /// literals with their groups.
+    fn from_literals(cues: impl Iterator<Item = (Vec<u8>, u16)>, mut always: u16) -> Cues {
         let mut literals: Vec<Vec<u8>> = TRIGGER_WORDS
             .iter()
             .chain(CONTRAST_WORDS)
@@ -36,51 +69,11 @@ impl Cues {
             .collect();
         // Trigger and contrast patterns carry no cue group.
         let mut masks: Vec<u16> = vec![0; literals.len()];
-        let mut always = 0u16;
-        for (group, pattern) in groups {
-            // An empty slot matches nothing and needs no cue.
-            let Some(pattern) = pattern else { continue };
-            match prefix_literals(pattern) {
-                Some(lits) => {
-                    for lit in lits {
-                        match literals
-                            .iter()
-                            .skip(CUES_FROM)
-                            .position(|l| *l == lit)
-                            .map(|i| i + CUES_FROM)
-                        {
-                            Some(i) => masks[i] |= group,
-                            None => {
-                                literals.push(lit);
-                                masks.push(*group);
-                            }
-                        }
-                    }
-                }
-                None => always |= group,
-            }
+        for (lit, mask) in cues {
+            literals.push(lit);
+            masks.push(mask);
         }
-        // A literal that contains another literal of the same groups adds
-        // nothing to the prefilter ("has decided" holds "decided").
-        let n = CUES_FROM;
-        let redundant: Vec<bool> = (0..literals.len())
-            .map(|i| {
-                i >= n
-                    && (n..literals.len()).any(|j| {
-                        j != i
-                            && literals[j].len() < literals[i].len()
-                            && masks[j] & masks[i] == masks[i]
-                            && literals[i]
-                                .windows(literals[j].len())
-                                .any(|w| w == literals[j].as_slice())
-                    })
-            })
-            .collect();
-        let mut keep = redundant.iter().map(|r| !r);
-        literals.retain(|_| keep.next().unwrap_or(true));
-        let mut keep = redundant.iter().map(|r| !r);
-        masks.retain(|_| keep.next().unwrap_or(true));
-        let ac = DFA::builder()
+        let ac = NFA::builder()
             .ascii_case_insensitive(true)
             .prefilter(false)
             .build(&literals)
@@ -90,11 +83,24 @@ impl Cues {
         }
         Cues {
             ac,
+            dfa: OnceLock::new(),
+            literals,
             masks,
             always,
-            #[cfg(test)]
-            literals,
         }
+    }
+
+    /// The DFA of the same patterns, built on first use.
+    fn dfa(&self) -> Option<&DFA> {
+        self.dfa
+            .get_or_init(|| {
+                DFA::builder()
+                    .ascii_case_insensitive(true)
+                    .prefilter(false)
+                    .build(&self.literals)
+                    .ok()
+            })
+            .as_ref()
     }
 
     /// Every whole-word subject trigger (position, kind), every cue
@@ -106,6 +112,27 @@ impl Cues {
         walk.finish();
         walk.scan
     }
+
+    /// [`Cues::scan`] with the DFA whatever the text's length.
+    #[cfg(test)]
+    pub(super) fn scan_with_dfa(&self, text: &str) -> Scan {
+        let mut walk = Walk::with(self, text, true);
+        walk.finish();
+        walk.scan
+    }
+}
+
+/// The automaton behind a match state.
+#[derive(Clone, Copy)]
+enum Auto<'a> {
+    Nfa(&'a NFA),
+    Dfa(&'a DFA),
+}
+
+/// The automaton a [`Walk`] steps through.
+enum Stepping<'a> {
+    Nfa(&'a NFA, Stepper<'a, NFA>),
+    Dfa(&'a DFA, Stepper<'a, DFA>),
 }
 
 /// The walk of the [`Cues`] automaton over one text, run only as far as the
@@ -122,7 +149,7 @@ pub(super) struct Walk<'a> {
     pub(super) text: &'a str,
     /// The automaton's resumable walk (shared with the other guards),
     /// `None` once the text is done.
-    pub(super) state: Option<Stepper<'a, DFA>>,
+    state: Option<Stepping<'a>>,
     /// Bytes walked.
     pub(super) at: usize,
     /// The longest pattern (a match that starts before `p` ends before
@@ -133,6 +160,11 @@ pub(super) struct Walk<'a> {
 
 impl<'a> Walk<'a> {
     pub(super) fn new(cues: &'a Cues, text: &'a str) -> Walk<'a> {
+        Walk::with(cues, text, text.len() >= DFA_FROM)
+    }
+
+    /// A walk with the DFA (`dfa`) or the NFA.
+    pub(super) fn with(cues: &'a Cues, text: &'a str, dfa: bool) -> Walk<'a> {
         let mut walk = Walk {
             cues,
             text,
@@ -141,17 +173,33 @@ impl<'a> Walk<'a> {
             max_len: 0,
             scan: Scan::default(),
         };
-        let start = cues
-            .ac
-            .as_ref()
-            .and_then(|ac| Some((ac, Stepper::new(ac, text.as_bytes()).ok()?)));
+        let bytes = text.as_bytes();
+        let start = match (dfa, cues.ac.as_ref()) {
+            (_, None) => None,
+            (true, Some(nfa)) => match cues.dfa() {
+                Some(d) => Stepper::new(d, bytes).ok().map(|s| Stepping::Dfa(d, s)),
+                None => Stepper::new(nfa, bytes).ok().map(|s| Stepping::Nfa(nfa, s)),
+            },
+            (false, Some(nfa)) => Stepper::new(nfa, bytes).ok().map(|s| Stepping::Nfa(nfa, s)),
+        };
         match start {
-            Some((ac, stepper)) => {
-                let sid = stepper.start();
-                walk.state = Some(stepper);
-                walk.max_len = ac.max_pattern_len();
-                if ac.is_match(sid) {
-                    walk.record(ac, sid, 0);
+            Some(stepping) => {
+                let (sid, is_match, max_len) = match &stepping {
+                    Stepping::Nfa(a, st) => {
+                        (st.start(), a.is_match(st.start()), a.max_pattern_len())
+                    }
+                    Stepping::Dfa(a, st) => {
+                        (st.start(), a.is_match(st.start()), a.max_pattern_len())
+                    }
+                };
+                walk.max_len = max_len;
+                let auto = match &stepping {
+                    Stepping::Nfa(a, _) => Auto::Nfa(a),
+                    Stepping::Dfa(a, _) => Auto::Dfa(a),
+                };
+                walk.state = Some(stepping);
+                if is_match {
+                    walk.record(auto, sid, 0);
                 }
             }
             None => {
@@ -178,7 +226,15 @@ impl<'a> Walk<'a> {
 
     /// Record every pattern that ends at `end` in state `sid`, in the
     /// automaton's order (as `find_overlapping_iter` reports them).
-    pub(super) fn record(&mut self, ac: &DFA, sid: StateID, end: usize) {
+    fn record(&mut self, auto: Auto<'a>, sid: StateID, end: usize) {
+        match auto {
+            Auto::Nfa(a) => self.record_in(a, sid, end),
+            Auto::Dfa(a) => self.record_in(a, sid, end),
+        }
+    }
+
+    /// [`Walk::record`] for one automaton type.
+    fn record_in<A: Automaton>(&mut self, ac: &A, sid: StateID, end: usize) {
         let text = self.text;
         for i in 0..ac.match_len(sid) {
             let pid = ac.match_pattern(sid, i);
@@ -209,16 +265,22 @@ impl<'a> Walk<'a> {
     /// Walk up to byte `limit` or the next match state, whichever is first;
     /// false when the text is done.
     pub(super) fn step(&mut self, limit: usize) -> bool {
-        let Some(stepper) = self.state.as_mut() else {
-            return false;
+        let (step, auto) = match self.state.as_mut() {
+            None => return false,
+            Some(Stepping::Nfa(a, st)) => {
+                let step = st.next_match(limit);
+                self.at = st.position();
+                (step, Auto::Nfa(a))
+            }
+            Some(Stepping::Dfa(a, st)) => {
+                let step = st.next_match(limit);
+                self.at = st.position();
+                (step, Auto::Dfa(a))
+            }
         };
-        let step = stepper.next_match(limit);
-        self.at = stepper.position();
         match step {
             Step::Match(sid, end) => {
-                if let Some(ac) = self.cues.ac.as_ref() {
-                    self.record(ac, sid, end);
-                }
+                self.record(auto, sid, end);
                 true
             }
             Step::Paused => true,
@@ -312,32 +374,6 @@ pub(super) struct Scan {
     /// Contrast word candidates: (start, (end, rank in [`CONTRAST_WORDS`])),
     /// before the boundary rules (see [`Marks::contrast_matches`]).
     pub(super) contrasts: Vec<(usize, (usize, u8))>,
-}
-
-/// The literal prefixes every match of `pattern` starts with (ASCII
-/// lower-cased), or `None` when there is no finite, non-empty set.
-pub(super) fn prefix_literals(pattern: &str) -> Option<Vec<Vec<u8>>> {
-    use regex_syntax::hir::literal::{ExtractKind, Extractor};
-    let hir = regex_syntax::ParserBuilder::new()
-        .build()
-        .parse(pattern)
-        .ok()?;
-    let mut ex = Extractor::new();
-    ex.kind(ExtractKind::Prefix)
-        .limit_class(4)
-        .limit_repeat(4)
-        .limit_literal_len(12)
-        .limit_total(4000);
-    let seq = ex.extract(&hir);
-    let lits = seq.literals()?;
-    if lits.is_empty() || lits.iter().any(|l| l.as_bytes().is_empty()) {
-        return None;
-    }
-    Some(
-        lits.iter()
-            .map(|l| l.as_bytes().to_ascii_lowercase())
-            .collect(),
-    )
 }
 
 pub(super) const KIND_EN: u8 = 1;
@@ -580,7 +616,7 @@ mod cue_tests {
 
     /// The contrast matches of `text[span]` read from the scan.
     fn scanned_contrasts(det: &ClaimDetector, text: &str, span: Span) -> Vec<(usize, usize)> {
-        let mut marks = Marks::new(&det.cues, text);
+        let mut marks = Marks::new(&det.grammar.cues, text);
         let mut out = Vec::new();
         marks.contrast_matches(text, span, &mut out);
         out
@@ -681,10 +717,29 @@ mod cue_tests {
     }
 
     fn assert_same_scan(det: &ClaimDetector, text: &str) {
-        let (a, b) = (det.cues.scan(text), reference_scan(&det.cues, text));
+        let (a, b) = (
+            det.grammar.cues.scan(text),
+            reference_scan(&det.grammar.cues, text),
+        );
         assert_eq!(a.triggers, b.triggers, "{text:?}");
         assert_eq!(a.cues, b.cues, "{text:?}");
         assert_eq!(a.contrasts, b.contrasts, "{text:?}");
+        let c = det.grammar.cues.scan_with_dfa(text);
+        assert_eq!(c.triggers, b.triggers, "{text:?}");
+        assert_eq!(c.cues, b.cues, "{text:?}");
+        assert_eq!(c.contrasts, b.contrasts, "{text:?}");
+    }
+
+    /// The literals compiled in by the build script are the ones the
+    /// lexicon gives now (the build reran when the data changed).
+    #[test]
+    fn built_cues_equal_the_run_time_extraction() {
+        let rules = lexicon::builtin_rules();
+        let fresh = Cues::new(&super::super::cue_literals::cue_groups(&rules));
+        let built = Cues::builtin();
+        assert_eq!(built.literals, fresh.literals);
+        assert_eq!(built.masks, fresh.masks);
+        assert_eq!(built.always, fresh.always);
     }
 
     #[test]
@@ -718,10 +773,14 @@ mod cue_tests {
         ) {
             let det = &shared().0;
             let text: String = parts.concat();
-            let (a, b) = (det.cues.scan(&text), reference_scan(&det.cues, &text));
-            prop_assert_eq!(a.triggers, b.triggers);
-            prop_assert_eq!(a.cues, b.cues);
-            prop_assert_eq!(a.contrasts, b.contrasts);
+            let (a, b) = (det.grammar.cues.scan(&text), reference_scan(&det.grammar.cues, &text));
+            let c = det.grammar.cues.scan_with_dfa(&text);
+            prop_assert_eq!(&a.triggers, &b.triggers);
+            prop_assert_eq!(&a.cues, &b.cues);
+            prop_assert_eq!(&a.contrasts, &b.contrasts);
+            prop_assert_eq!(c.triggers, b.triggers);
+            prop_assert_eq!(c.cues, b.cues);
+            prop_assert_eq!(c.contrasts, b.contrasts);
         }
 
         /// Reading the marks through the lazy walk answers every query as
@@ -741,8 +800,8 @@ mod cue_tests {
             if in_order {
                 cuts.sort_unstable();
             }
-            let mut lazy = Marks::new(&det.cues, &text);
-            let mut full = Marks::new(&det.cues, &text);
+            let mut lazy = Marks::new(&det.grammar.cues, &text);
+            let mut full = Marks::new(&det.grammar.cues, &text);
             full.walk.finish();
             for (start, len) in cuts {
                 let a = floor_boundary(&text, start);
@@ -762,7 +821,7 @@ mod cue_tests {
         /// The key/value split equals the capture groups it replaced.
         #[test]
         fn key_value_split_equals_captures(body in "[a-z _.：＝=:\\n\\t状态é]{0,40}") {
-            let re = &shared().0.fixed.key_value;
+            let re = &shared().0.grammar.fixed.key_value;
             prop_assert_eq!(split_key_value(re, &body), key_value_by_captures(re, &body));
         }
 
@@ -827,7 +886,7 @@ mod cue_tests {
     #[test]
     fn key_value_split_equals_the_captures() {
         let det = &shared().0;
-        let re = &det.fixed.key_value;
+        let re = &det.grammar.fixed.key_value;
         for body in [
             "user: approved",
             "user chose : dark",
@@ -909,25 +968,37 @@ mod cue_tests {
     #[test]
     fn every_cue_group_has_literal_prefixes() {
         let det = ClaimDetector::new(Scope::DecisionsAndPreferences);
-        assert_eq!(det.cues.always, 0, "a slot has no finite prefix set");
-        assert!(det.cues.masks.len() > 50, "{}", det.cues.masks.len());
-        assert!(det.cues.masks.len() < 6000, "{}", det.cues.masks.len());
+        assert_eq!(
+            det.grammar.cues.always, 0,
+            "a slot has no finite prefix set"
+        );
+        assert!(
+            det.grammar.cues.masks.len() > 50,
+            "{}",
+            det.grammar.cues.masks.len()
+        );
+        assert!(
+            det.grammar.cues.masks.len() < 6000,
+            "{}",
+            det.grammar.cues.masks.len()
+        );
         for bit in 0..11 {
             assert!(
-                det.cues.masks.iter().any(|m| m & (1 << bit) != 0),
+                det.grammar.cues.masks.iter().any(|m| m & (1 << bit) != 0),
                 "cue group {bit} is empty"
             );
         }
-        let scan = det.cues.scan("The repo uses pnpm.");
+        let scan = det.grammar.cues.scan("The repo uses pnpm.");
         assert!(scan.cues.is_empty() && scan.triggers.is_empty());
         // Subject words alone are no predicate cue (a label or frame cue
         // that is a bare subject word would send every line with a subject
         // through the form regexes).
         let scan = det
+            .grammar
             .cues
             .scan("the user the owner the boss user 用户用户已经 老板");
         assert!(scan.cues.is_empty(), "{:?}", scan.cues);
-        let scan = det.cues.scan("The user decided; users decided.");
+        let scan = det.grammar.cues.scan("The user decided; users decided.");
         assert_eq!(scan.triggers, vec![(4, KIND_EN)]);
         assert!(scan.cues.iter().any(|c| c.0 == 9 && c.1 & CUE_EN_MAIN != 0));
     }

@@ -7,13 +7,13 @@ use super::*;
 /// alternation per kind.
 #[derive(Clone, Debug)]
 pub(super) struct DataExemptions {
-    pub(super) en_before_subject: Regex,
-    pub(super) zh_before_subject: Regex,
-    pub(super) sentence_tail: Regex,
-    pub(super) we_needs_user: Regex,
-    pub(super) after_phrase: Regex,
-    pub(super) kv_scalar_value: Regex,
-    pub(super) quoted_field: Regex,
+    pub(super) en_before_subject: Re,
+    pub(super) zh_before_subject: Re,
+    pub(super) sentence_tail: Re,
+    pub(super) we_needs_user: Re,
+    pub(super) after_phrase: Re,
+    pub(super) kv_scalar_value: Re,
+    pub(super) quoted_field: Re,
 }
 
 impl DataExemptions {
@@ -21,13 +21,13 @@ impl DataExemptions {
         let rules = lexicon::builtin_exemptions();
         let alt = |kind| lexicon::exemption_alternation(&rules, kind).unwrap_or_else(never);
         DataExemptions {
-            en_before_subject: build(&format!("(?i){}", alt(ExemptionKind::EnBeforeSubject))),
-            zh_before_subject: build(&alt(ExemptionKind::ZhBeforeSubject)),
-            sentence_tail: build(&alt(ExemptionKind::SentenceTail)),
-            we_needs_user: build(&alt(ExemptionKind::WeNeedsUser)),
-            after_phrase: build(&alt(ExemptionKind::AfterPhrase)),
-            kv_scalar_value: build(&alt(ExemptionKind::KvScalarValue)),
-            quoted_field: build(&alt(ExemptionKind::QuotedField)),
+            en_before_subject: lazy(&format!("(?i){}", alt(ExemptionKind::EnBeforeSubject))),
+            zh_before_subject: lazy(&alt(ExemptionKind::ZhBeforeSubject)),
+            sentence_tail: lazy(&alt(ExemptionKind::SentenceTail)),
+            we_needs_user: lazy(&alt(ExemptionKind::WeNeedsUser)),
+            after_phrase: lazy(&alt(ExemptionKind::AfterPhrase)),
+            kv_scalar_value: lazy(&alt(ExemptionKind::KvScalarValue)),
+            quoted_field: lazy(&alt(ExemptionKind::QuotedField)),
         }
     }
 }
@@ -91,34 +91,34 @@ pub(super) fn whole_word_trigger(text: &str, start: usize, end: usize) -> bool {
 /// The hand-written regexes of the not-claim rules.
 #[derive(Clone, Debug)]
 pub(super) struct Fixed {
-    pub(super) label: Regex,
-    pub(super) ticket: Regex,
-    pub(super) key_value: Regex,
-    pub(super) ident_key: Regex,
-    pub(super) decision_word: Regex,
-    pub(super) scalar: Regex,
-    pub(super) script_zh: Regex,
-    pub(super) code_like: Regex,
-    pub(super) cond_any: Regex,
-    pub(super) cond_near: Regex,
-    pub(super) fact_time: Regex,
-    pub(super) zh_after_fact: Regex,
-    pub(super) zh_future: Regex,
-    pub(super) generic: Regex,
-    pub(super) reported: Regex,
-    pub(super) question_aux: Regex,
-    pub(super) field_after: Regex,
-    pub(super) pending_object: Regex,
-    pub(super) want_know: Regex,
-    pub(super) noun_after_user: Regex,
-    pub(super) asked_for_help: Regex,
-    pub(super) tag_question: Regex,
-    pub(super) aux_before: Regex,
-    pub(super) zh_prefix_block: Regex,
-    pub(super) zh_noun_after: Regex,
-    pub(super) zh_cond_after: Regex,
-    pub(super) zh_de_noun: Regex,
-    pub(super) zh_kv_key: Regex,
+    pub(super) label: Re,
+    pub(super) ticket: Re,
+    pub(super) key_value: Re,
+    pub(super) ident_key: Re,
+    pub(super) decision_word: Re,
+    pub(super) scalar: Re,
+    pub(super) script_zh: Re,
+    pub(super) code_like: Re,
+    pub(super) cond_any: Re,
+    pub(super) cond_near: Re,
+    pub(super) fact_time: Re,
+    pub(super) zh_after_fact: Re,
+    pub(super) zh_future: Re,
+    pub(super) generic: Re,
+    pub(super) reported: Re,
+    pub(super) question_aux: Re,
+    pub(super) field_after: Re,
+    pub(super) pending_object: Re,
+    pub(super) want_know: Re,
+    pub(super) noun_after_user: Re,
+    pub(super) asked_for_help: Re,
+    pub(super) tag_question: Re,
+    pub(super) aux_before: Re,
+    pub(super) zh_prefix_block: Re,
+    pub(super) zh_noun_after: Re,
+    pub(super) zh_cond_after: Re,
+    pub(super) zh_de_noun: Re,
+    pub(super) zh_kv_key: Re,
 }
 
 impl ClaimDetector {
@@ -195,6 +195,7 @@ impl ClaimDetector {
                     .any(|w| head.starts_with(w));
         !bare
             || self
+                .grammar
                 .data
                 .we_needs_user
                 .is_match(window_around(clause, subj_start))
@@ -207,6 +208,7 @@ impl ClaimDetector {
             .trim_end_matches(' ')
             .ends_with(OPEN_QUOTES)
             && self
+                .grammar
                 .data
                 .quoted_field
                 .is_match(&clause[subj_start..floor_boundary(clause, subj_start + 64)])
@@ -232,6 +234,7 @@ impl ClaimDetector {
             let start = floor_boundary(clause, subj_start.saturating_sub(LOOKBACK));
             self.en_subject_ok(clause, subj_start, subj, past)
                 && !self
+                    .grammar
                     .data
                     .zh_before_subject
                     .is_match(&clause[start..subj_start])
@@ -249,31 +252,32 @@ impl ClaimDetector {
         let window = &clause[start..at];
         let mut lower = window.to_lowercase().replace("once again", "again");
         if past {
-            if let Some(m) = self.fixed.fact_time.find_iter(&lower).last() {
+            if let Some(m) = self.grammar.fixed.fact_time.find_iter(&lower).last() {
                 lower.replace_range(m.range(), " ");
             }
         }
-        if self.fixed.cond_any.is_match(&lower)
-            || self.fixed.generic.is_match(&lower)
+        if self.grammar.fixed.cond_any.is_match(&lower)
+            || self.grammar.fixed.generic.is_match(&lower)
             || self
+                .grammar
                 .data
                 .en_before_subject
                 .is_match(near_end(&lower, HEDGE_WINDOW))
         {
             return false;
         }
-        if let Some(m) = self.fixed.cond_near.find_iter(&lower).last() {
+        if let Some(m) = self.grammar.fixed.cond_near.find_iter(&lower).last() {
             if !lower[m.end()..].contains([',', ':', ';', '—']) {
                 return false;
             }
         }
-        if self.fixed.reported.is_match(&lower) {
+        if self.grammar.fixed.reported.is_match(&lower) {
             let t = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
             if !(t.starts_with("i ") || t.starts_with("we ") || t.starts_with("noted")) {
                 return false;
             }
         }
-        if start == 0 && self.fixed.question_aux.is_match(&lower) {
+        if start == 0 && self.grammar.fixed.question_aux.is_match(&lower) {
             return false;
         }
         true
@@ -298,13 +302,17 @@ impl ClaimDetector {
         {
             return false;
         }
-        if self.fixed.field_after.is_match(after) || self.fixed.pending_object.is_match(after) {
+        if self.grammar.fixed.field_after.is_match(after)
+            || self.grammar.fixed.pending_object.is_match(after)
+        {
             return false;
         }
-        if (lp.contains("want") || lp.contains("like")) && self.fixed.want_know.is_match(after) {
+        if (lp.contains("want") || lp.contains("like"))
+            && self.grammar.fixed.want_know.is_match(after)
+        {
             return false;
         }
-        if lp.ends_with("asked for") && self.fixed.asked_for_help.is_match(after) {
+        if lp.ends_with("asked for") && self.grammar.fixed.asked_for_help.is_match(after) {
             return false;
         }
         true
@@ -314,7 +322,7 @@ impl ClaimDetector {
     pub(super) fn passive_ok(&self, clause: &str, verb_start: usize, verb: &str) -> bool {
         let before = &clause[floor_boundary(clause, verb_start.saturating_sub(60))..verb_start];
         let lower = before.to_ascii_lowercase();
-        if let Some(c) = self.fixed.aux_before.captures(&lower) {
+        if let Some(c) = self.grammar.fixed.aux_before.captures(&lower) {
             let aux = c.get(1).map_or("", |m| m.as_str());
             return !matches!(aux, "is" | "are" | "be" | "get");
         }
@@ -341,10 +349,14 @@ impl ClaimDetector {
         let start = floor_boundary(clause, subj_start.saturating_sub(LOOKBACK));
         let window = &clause[start..subj_start];
         let near = near_end(window, HEDGE_WINDOW);
-        if self.fixed.zh_prefix_block.is_match(window)
-            || self.data.zh_before_subject.is_match(near)
+        if self.grammar.fixed.zh_prefix_block.is_match(window)
+            || self.grammar.data.zh_before_subject.is_match(near)
             || near.bytes().any(|b| b.is_ascii_alphabetic())
-                && self.data.en_before_subject.is_match(&near.to_lowercase())
+                && self
+                    .grammar
+                    .data
+                    .en_before_subject
+                    .is_match(&near.to_lowercase())
             || self.quoted_field(clause, subj_start)
         {
             return false;
@@ -357,7 +369,9 @@ impl ClaimDetector {
             return false;
         }
         let lower = window.to_lowercase();
-        if self.fixed.cond_any.is_match(&lower) || self.fixed.generic.is_match(&lower) {
+        if self.grammar.fixed.cond_any.is_match(&lower)
+            || self.grammar.fixed.generic.is_match(&lower)
+        {
             return false;
         }
         // A cleft at the start of a clause: 是用户决定把仓库改成私有的.
@@ -382,21 +396,23 @@ impl ClaimDetector {
             .unwrap_or(rest_all.len());
         let rest = &rest_all[..seg_end];
         // 用户同意后，我们已经合并了: a time clause whose main clause is past.
-        if self.fixed.zh_after_fact.is_match(rest) {
+        if self.grammar.fixed.zh_after_fact.is_match(rest) {
             let tail = &rest_all[seg_end..];
             let tail = &tail[..tail
                 .find(['。', '！', '!', '；', ';', '\n'])
                 .unwrap_or(tail.len())];
             return (tail.contains('了') || tail.contains('已'))
-                && !self.fixed.zh_future.is_match(tail);
+                && !self.grammar.fixed.zh_future.is_match(tail);
         }
-        if self.fixed.zh_noun_after.is_match(rest) {
+        if self.grammar.fixed.zh_noun_after.is_match(rest) {
             return false;
         }
         if rest.starts_with('的') && !rest[3..].starts_with('是') {
             return false;
         }
-        if self.fixed.zh_de_noun.is_match(rest) || self.fixed.zh_cond_after.is_match(rest) {
+        if self.grammar.fixed.zh_de_noun.is_match(rest)
+            || self.grammar.fixed.zh_cond_after.is_match(rest)
+        {
             return false;
         }
         if pred.starts_with("要求")
@@ -438,37 +454,43 @@ impl ClaimDetector {
         // The unanchored rules read the head of a long line (bounded work;
         // a line of many kilobytes is a paragraph, not a script or code).
         let head = &body[..floor_boundary(body, LINE_HEAD)];
-        if self.fixed.label.is_match(body)
-            || self.fixed.ticket.is_match(body)
-            || self.fixed.script_zh.is_match(head)
-            || self.fixed.code_like.is_match(head)
+        if self.grammar.fixed.label.is_match(body)
+            || self.grammar.fixed.ticket.is_match(body)
+            || self.grammar.fixed.script_zh.is_match(head)
+            || self.grammar.fixed.code_like.is_match(head)
         {
             return true;
         }
         // Only the key and separator are captured (no capture pass over a
         // long value); a value running onto another line is no record.
-        let kv = split_key_value(&self.fixed.key_value, body);
+        let kv = split_key_value(&self.grammar.fixed.key_value, body);
         if let Some((key, sep, value)) = kv {
             if sep == "=" || sep == "＝" {
                 return true;
             }
-            if self.fixed.ident_key.is_match(key)
+            if self.grammar.fixed.ident_key.is_match(key)
                 && (key.contains(['_', '.']) || has_inner_upper(key))
             {
                 return true;
             }
-            if self.fixed.zh_kv_key.is_match(key) {
+            if self.grammar.fixed.zh_kv_key.is_match(key) {
                 return true;
             }
-            if self.fixed.decision_word.is_match(key) && self.data.kv_scalar_value.is_match(value) {
+            if self.grammar.fixed.decision_word.is_match(key)
+                && self.grammar.data.kv_scalar_value.is_match(value)
+            {
                 return true;
             }
             // A lower-case key with a one-word value is a record, not prose
             // ("user: approved", "user chose: dark").
-            if key.starts_with(|c: char| c.is_lowercase()) && self.fixed.scalar.is_match(value) {
+            if key.starts_with(|c: char| c.is_lowercase())
+                && self.grammar.fixed.scalar.is_match(value)
+            {
                 return true;
             }
-            if self.fixed.decision_word.is_match(key) && self.fixed.scalar.is_match(value) {
+            if self.grammar.fixed.decision_word.is_match(key)
+                && self.grammar.fixed.scalar.is_match(value)
+            {
                 let v = value.trim_end_matches(['.', ',', ';']).to_ascii_lowercase();
                 let literal = matches!(
                     v.as_str(),
@@ -486,74 +508,74 @@ impl ClaimDetector {
 impl Fixed {
     pub(super) fn new() -> Fixed {
         Fixed {
-            label: build(
+            label: lazy(
                 r"(?i)^(?:bug|issue|defect|incident|steps?|expected(?: result| behaviou?r| outcome)?|actual(?: result| behaviou?r)?|scenario|test(?: case| plan| step| scenario)?|tc|case|examples?|e\.g\.|acceptance criteria|ac|repro|steps to reproduce|ticket|changelog|release notes?|interview(?: notes?)?|policy|user story|story|fixture|mock|sample|persona|use case|flow|qa|spec|requirement|req|feature|edge case|assert(?:ion)?|input|output|prompt|transcript|log|fr|nfr|jira|q|a|given|when|then|precondition|postcondition|gherkin|测试|测试用例|用例|示例|例如|例子|比如|场景|步骤|预期|预期结果|实际结果|需求|工单|规则|话术|政策|更新日志|访谈)(?:\s*[#\w.\-/]{1,12}){0,3}\s*[:：]|^(?i:given)\s",
             ),
-            ticket: build(
+            ticket: lazy(
                 r"^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\s*[:：]|v?\d+(?:\.\d+)+\s*[:：]|(?i:changelog|release)\b)",
             ),
-            key_value: build(r"^(?P<key>[^:=：＝\n]{1,60}?)\s*(?P<sep>:|：|=|＝)"),
-            ident_key: build(r"^[A-Za-z_][A-Za-z0-9_.\-]*$"),
-            decision_word: build(
+            key_value: lazy(r"^(?P<key>[^:=：＝\n]{1,60}?)\s*(?P<sep>:|：|=|＝)"),
+            ident_key: lazy(r"^[A-Za-z_][A-Za-z0-9_.\-]*$"),
+            decision_word: lazy(
                 r"(?i)decided|chose|chosen|picked|selected|approved|agreed|confirmed|signed off|rejected|vetoed|决定|同意|确认|批准|选择|拒绝",
             ),
-            scalar: build(r"(?i)^[\w\-./%]+\s*[.,;]?$"),
-            script_zh: build(r"话术|剧本|台词|这是.{0,30}的记录|记录如下|对话记录|聊天记录|范例"),
-            code_like: build(
+            scalar: lazy(r"(?i)^[\w\-./%]+\s*[.,;]?$"),
+            script_zh: lazy(r"话术|剧本|台词|这是.{0,30}的记录|记录如下|对话记录|聊天记录|范例"),
+            code_like: lazy(
                 r#"^\s*[{\[].*["”]\s*:|==|=>|&&|\|\||::|\(\)\s*[;{]|\{\s*$|^\s*(?:if|elif|else|return|def|fn|function|const|let|var|assert|expect)\b.*[(){};=]"#,
             ),
-            cond_any: build(
+            cond_any: lazy(
                 r"(?i)\b(?:if|unless|whether|until|till|once|suppose|supposing|assuming|imagine|hypothetically|lest|whenever|in case|provided that|what if|let's say|should|would|could|might)\b|如果|若是|假如|假设|要是|一旦|除非|是否|每当",
             ),
-            cond_near: build(r"(?i)\b(?:when|before|after|while|as soon as|by the time)\b"),
-            fact_time: build(r"(?i)\b(?:after|once|as soon as)\b"),
-            zh_after_fact: build(r"^了?(?:之后|以后|后)$"),
-            zh_future: build(r"才|即可|则|就会|就能|将|会|可以|可|自动|便可|再"),
-            generic: build(
+            cond_near: lazy(r"(?i)\b(?:when|before|after|while|as soon as|by the time)\b"),
+            fact_time: lazy(r"(?i)\b(?:after|once|as soon as)\b"),
+            zh_after_fact: lazy(r"^了?(?:之后|以后|后)$"),
+            zh_future: lazy(r"才|即可|则|就会|就能|将|会|可以|可|自动|便可|再"),
+            generic: lazy(
                 r"(?i)\be\.g\.|\b(?:eg|for example|for instance|examples?|study|studies|scenarios?|flows?|personas?|simulation|simulated|stor(?:y|ies)|mock-?ups?|mocks?|prototypes?|wireframes?|demos?|walkthrough|usability|surveys?|experiments?|journey|use cases?|happy path|edge cases?|tutorials?|fixtures?|samples?|templates?|role-?play|game|hypothetical|tests?|testing|specs?|specification|requirements?|onboarding|checkout|wizard|dialog|modal|screens?|ui|ux|qa|a/b|interviews?|transcripts?|sandbox|staging users?)\b|测试中|测试|例如|比如|示例|场景|流程|用例|假定|模拟|演示",
             ),
-            reported: build(
+            reported: lazy(
                 r"(?i)\b(?:says|said|say|claims?|claimed|states|stated|mentions?|mentioned|reports?|reported|writes|wrote|suggests|suggested|argues|argued|told|tells|heard|hears|allegedly|supposedly|apparently|reportedly|rumou?rs?|according to)\b",
             ),
-            question_aux: build(
+            question_aux: lazy(
                 r"(?i)^\W*(?:did|does|do|has|have|had|is|was|were|should|can|could|would|will|may|might|must|shall|why|how|what|which|who)\b",
             ),
-            field_after: build(
+            field_after: lazy(
                 r#"(?i)^["'”’]?\s+(?:labels?|tags?|toggles?|columns?|fields?|flags?|attributes?|property|properties|events?|states?|status|timestamps?|booleans?|bits?|enums?|values?|keys?|params?|parameters?|metrics?|counts?|rates?|badges?|checkbox(?:es)?|tables?|rows?)\b"#,
             ),
             // "agreed to nothing yet", "has chosen none so far", "confirmed
             // receipt of the email": nothing was decided.
-            pending_object: build(
+            pending_object: lazy(
                 r"(?i)^\s+(?:(?:to|on|upon)\s+)?(?:nothing|none|anything)(?:\s+of\s+(?:it|them|these|those|the\s+\w+))?\s*(?:,\s*)?(?:yet|so\s+far|for\s+now|at\s+this\s+point)\b|^\s+(?:the\s+)?receipt\b",
             ),
-            want_know: build(
+            want_know: lazy(
                 r"(?i)^\s+to\s+(?:know|understand|learn|see (?:if|whether|how|why|what)|check (?:if|whether)|find out|ask|discuss|talk|explore|hear|clarify|compare|investigate|get a sense)\b",
             ),
-            asked_for_help: build(
+            asked_for_help: lazy(
                 r"(?i)^\s+(?:some\s+|more\s+)?(?:help|advice|clarification|an? explanation|explanations|details|info|information|examples?|ideas|suggestions|feedback|options|alternatives|a recommendation|recommendations|an? opinion|pointers|tips)\b",
             ),
-            noun_after_user: build(
+            noun_after_user: lazy(
                 r"(?i)^\s*(?:guide|manual|docs?|documentation|story|stories|agreement|interface|profile|settings|table|model|record|id|account|count|basis|limits?|quota|level|group|role|data|session|name|list|input|experience|research|base|segment|types?|object|class|page|menu|testing)\b",
             ),
-            tag_question: build(
+            tag_question: lazy(
                 r"(?i)[,，]\s*(?:ok|okay|right|yes|yeah|correct|got it|fine|agreed|ja|对吧|好吗|对吗)\s*[?？]$|\([^()]*[?？][^()]*\)\s*[?？]?$",
             ),
-            aux_before: build(
+            aux_before: lazy(
                 r"(?i)\b(was|were|been|got|gotten|is|are|be|get)\s+(?:(?:already|explicitly|personally|formally|officially|also|just|finally|later|eventually)\s+)?$",
             ),
-            zh_prefix_block: build(
+            zh_prefix_block: lazy(
                 r"由|待|让|請|请|提示|引导|供|允许|需要|需|须|必须|文档|据说|听说|说|称|提到|写道|表示|报告|规则|政策|条款|当|等到|只有|所有|每个|每位|部分|很多|大多数|一些|其他|各",
             ),
-            zh_noun_after: build(
+            zh_noun_after: lazy(
                 r"^(?:码|碼|率|灯|燈|书|書|函|页|頁|框|按钮|弹窗|状态|字段|列|事件|回调|接口|流程|环节|机制|逻辑|时间戳|次数|人数|比例|模块|功能|协议|条款|单|数|量)",
             ),
-            zh_cond_after: build(
+            zh_cond_after: lazy(
                 r"才|即可|则|就会|就能|就可以|(?:后|之后|以后|前|之前|时|的时候)(?:$|[再才就则便即]|进入|跳转|进行|开始|会|将|系统|自动|显示|可以|可|方可|生成|触发|发送|通知)",
             ),
-            zh_de_noun: build(
+            zh_de_noun: lazy(
                 r"^.{0,8}?的(?:回调|请求|事件|消息|通知|记录|数据|接口|日志|报销单|订单|单据|页面|按钮|状态|字段|比例|人数)",
             ),
-            zh_kv_key: build(r"状态|字段|说明|含义|定义|类型|取值|枚举"),
+            zh_kv_key: lazy(r"状态|字段|说明|含义|定义|类型|取值|枚举"),
         }
     }
 }

@@ -52,39 +52,23 @@ pub(super) struct SubjectForm {
     /// Predicate cue groups of which one must be in the clause.
     pub(super) cue: u16,
     /// The whole form; finds match spans only (DFA speed).
-    pub(super) find: Regex,
+    pub(super) find: Re,
     /// The subject at the start of a match.
-    pub(super) subject: Regex,
+    pub(super) subject: Re,
     /// End-anchored predicate regexes in priority order, with class and slot.
-    pub(super) preds: Vec<(ClaimClass, Slot, Regex)>,
+    pub(super) preds: Vec<(ClaimClass, Slot, Re)>,
 }
 
 /// The first predicate whose end-anchored regex matches `mt`: its class,
 /// slot and the byte offset where the predicate starts.
 pub(super) fn classify(
-    preds: &[(ClaimClass, Slot, Regex)],
+    preds: &[(ClaimClass, Slot, Re)],
     mt: &str,
 ) -> Option<(ClaimClass, Slot, usize)> {
     preds
         .iter()
         .find_map(|(class, slot, re)| re.find(mt).map(|m| (*class, *slot, m.start())))
 }
-
-/// Predicate cue groups: which forms a cue literal can start.
-pub(super) const CUE_EN_MAIN: u16 = 1;
-pub(super) const CUE_EN_PREF: u16 = 2;
-pub(super) const CUE_EN_WE: u16 = 4;
-pub(super) const CUE_EN_PASSIVE: u16 = 8;
-pub(super) const CUE_EN_PHRASE: u16 = 16;
-pub(super) const CUE_ZH_MAIN: u16 = 32;
-pub(super) const CUE_ZH_PREF: u16 = 64;
-pub(super) const CUE_ZH_WE: u16 = 128;
-pub(super) const CUE_ZH_PHRASE: u16 = 256;
-pub(super) const CUE_LABEL: u16 = 512;
-/// English verbs after a Chinese subject: their own group, so English text
-/// ("decided") does not wake the code-switched form.
-pub(super) const CUE_MX: u16 = 1024;
-pub(super) const CUE_ALL: u16 = 2047;
 
 impl ClaimDetector {
     /// Build the detector with the built-in lexicon.
@@ -96,6 +80,27 @@ impl ClaimDetector {
     /// assert!(ClaimDetector::new(Scope::Decisions).detect("User prefers tabs.").is_empty());
     /// ```
     pub fn new(scope: Scope) -> ClaimDetector {
+        static BUILTIN: OnceLock<Arc<Grammar>> = OnceLock::new();
+        let grammar = BUILTIN.get_or_init(|| Arc::new(Grammar::builtin()));
+        ClaimDetector {
+            scope,
+            grammar: Arc::clone(grammar),
+        }
+    }
+
+    /// The predicate cue groups this detector's scope reads: preferences
+    /// only in [`Scope::DecisionsAndPreferences`].
+    pub(super) fn scope_cues(&self) -> u16 {
+        match self.scope {
+            Scope::DecisionsAndPreferences => CUE_ALL,
+            Scope::Decisions => CUE_ALL & !(CUE_EN_PREF | CUE_ZH_PREF),
+        }
+    }
+}
+
+impl Grammar {
+    /// The grammar of the built-in lexicon; its patterns compile on first use.
+    fn builtin() -> Grammar {
         let rules = lexicon::builtin_rules();
         let alt = |slot, class| lexicon::alternation(&rules, slot, class).unwrap_or_else(never);
         let fragments = lexicon::builtin_fragments();
@@ -149,37 +154,11 @@ impl ClaimDetector {
             r"(?P<subj>我们和用户|我们跟用户|我们与用户|我們和用戶|我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)(?:{zh_adverbs}|都|一致|共同)*(?P<appr>{})",
             alt(Slot::ZhWe, None)
         );
-        let end = |slot, class| build(&format!("(?i)(?:{})$", alt(slot, class)));
+        let end = |slot, class| lazy(&format!("(?i)(?:{})$", alt(slot, class)));
         let pred = |class, slot, scope_class| (class, slot, end(slot, scope_class));
         let en_we_subject = r"(?i)^(?:we|(?:the\s+)?(?:user|owner|boss)\s+and\s+i|i\s+and\s+the\s+(?:user|owner|boss))\b";
         let zh_we_subject = "^(?:我们和用户|我们跟用户|我们与用户|我們和用戶|我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)";
-        let prefs = |cue: u16| {
-            if scope == Scope::DecisionsAndPreferences {
-                cue
-            } else {
-                0
-            }
-        };
-        let slot_alt = |slots: &[Slot]| {
-            let parts: Vec<String> = slots
-                .iter()
-                .filter_map(|&slot| lexicon::alternation(&rules, slot, None))
-                .collect();
-            (!parts.is_empty()).then(|| parts.join("|"))
-        };
-        let cues = Cues::new(&[
-            (CUE_EN_MAIN, slot_alt(&[Slot::EnPred, Slot::EnPredNeg])),
-            (CUE_EN_PREF, slot_alt(&[Slot::EnPref])),
-            (CUE_EN_WE, slot_alt(&[Slot::EnWe])),
-            (CUE_EN_PASSIVE, slot_alt(&[Slot::EnPassive])),
-            (CUE_EN_PHRASE, slot_alt(&[Slot::EnPhrase])),
-            (CUE_ZH_MAIN, slot_alt(&[Slot::ZhPred])),
-            (CUE_MX, slot_alt(&[Slot::MxPred])),
-            (CUE_ZH_PREF, slot_alt(&[Slot::ZhPref])),
-            (CUE_ZH_WE, slot_alt(&[Slot::ZhWe])),
-            (CUE_ZH_PHRASE, slot_alt(&[Slot::ZhPhrase])),
-            (CUE_LABEL, slot_alt(&[Slot::Label])),
-        ]);
+        let cues = Cues::builtin();
         // The table of subject forms. Order matters only for ties (same
         // start), which the sentence step resolves by keeping the first.
         let forms = vec![
@@ -187,9 +166,9 @@ impl ClaimDetector {
                 lang: Lang::En,
                 subject_rule: SubjectRule::User,
                 needs: KIND_EN,
-                cue: CUE_EN_MAIN | prefs(CUE_EN_PREF),
-                find: build(&en_main),
-                subject: build(&format!("(?i)^{en_subject}")),
+                cue: CUE_EN_MAIN | CUE_EN_PREF,
+                find: lazy(&en_main),
+                subject: lazy(&format!("(?i)^{en_subject}")),
                 preds: vec![
                     pred(
                         ClaimClass::Approval,
@@ -210,8 +189,8 @@ impl ClaimDetector {
                 subject_rule: SubjectRule::We,
                 needs: KIND_EN | KIND_EN_WE,
                 cue: CUE_EN_WE,
-                find: build(&en_we),
-                subject: build(en_we_subject),
+                find: lazy(&en_we),
+                subject: lazy(en_we_subject),
                 preds: vec![pred(ClaimClass::Approval, Slot::EnWe, None)],
             },
             SubjectForm {
@@ -219,8 +198,8 @@ impl ClaimDetector {
                 subject_rule: SubjectRule::Named,
                 needs: KIND_NAME,
                 cue: CUE_EN_MAIN,
-                find: build(&en_named),
-                subject: build(NAMED_SUBJECT),
+                find: lazy(&en_named),
+                subject: lazy(NAMED_SUBJECT),
                 preds: vec![
                     pred(
                         ClaimClass::Approval,
@@ -239,9 +218,9 @@ impl ClaimDetector {
                 lang: Lang::Zh,
                 subject_rule: SubjectRule::User,
                 needs: KIND_ZH,
-                cue: CUE_ZH_MAIN | CUE_MX | prefs(CUE_ZH_PREF),
-                find: build(&zh_main),
-                subject: build(&format!("^{zh_subject}")),
+                cue: CUE_ZH_MAIN | CUE_MX | CUE_ZH_PREF,
+                find: lazy(&zh_main),
+                subject: lazy(&format!("^{zh_subject}")),
                 preds: vec![
                     pred(
                         ClaimClass::Rejection,
@@ -275,9 +254,9 @@ impl ClaimDetector {
                 lang: Lang::Zh,
                 subject_rule: SubjectRule::CodeSwitch,
                 needs: KIND_EN,
-                cue: CUE_ZH_MAIN | prefs(CUE_ZH_PREF),
-                find: build(&cs_main),
-                subject: build(&format!("^{cs_subject}")),
+                cue: CUE_ZH_MAIN | CUE_ZH_PREF,
+                find: lazy(&cs_main),
+                subject: lazy(&format!("^{cs_subject}")),
                 preds: vec![
                     pred(
                         ClaimClass::Rejection,
@@ -302,8 +281,8 @@ impl ClaimDetector {
                 subject_rule: SubjectRule::We,
                 needs: KIND_ZH | KIND_ZH_WE,
                 cue: CUE_ZH_WE,
-                find: build(&zh_we),
-                subject: build(zh_we_subject),
+                find: lazy(&zh_we),
+                subject: lazy(zh_we_subject),
                 preds: vec![pred(ClaimClass::Approval, Slot::ZhWe, None)],
             },
         ];
@@ -314,22 +293,21 @@ impl ClaimDetector {
                     r.id.clone(),
                     r.slot,
                     r.class,
-                    build(&format!("(?i)^(?:{})", r.pattern)),
+                    lazy(&format!("(?i)^(?:{})", r.pattern)),
                 )
             })
             .collect();
-        ClaimDetector {
-            scope,
+        Grammar {
             rules: compiled_rules,
             forms,
-            en_passive: build(&en_passive),
-            en_phrase: build(&en_phrase),
-            en_neg: build(r"(?i)\b(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer)\b"),
-            en_passive_verb: build(&format!("(?i)^(?:{})", alt(Slot::EnPassive, None))),
+            en_passive: lazy(&en_passive),
+            en_phrase: lazy(&en_phrase),
+            en_neg: lazy(r"(?i)\b(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer)\b"),
+            en_passive_verb: lazy(&format!("(?i)^(?:{})", alt(Slot::EnPassive, None))),
             frames: rules
                 .iter()
                 .filter(|r| matches!(r.slot, Slot::ZhPhrase | Slot::Label))
-                .map(|r| (r.slot, r.class, build(&format!("(?i){}", r.pattern))))
+                .map(|r| (r.slot, r.class, lazy(&format!("(?i){}", r.pattern))))
                 .collect(),
             data: DataExemptions::new(),
             cues,

@@ -69,17 +69,23 @@
 //! claims are examined per sentence, so detection is linear in the input.
 
 use crate::lexicon::{self, ClaimClass, ExemptionKind, FragmentSlot, Rule, Slot};
+use palisade_common::lazy::Lazy;
 use palisade_common::normalize::{normalize, Normalized};
 use palisade_common::text::{line_content, logical_lines, sentences, starts_list_item};
 use palisade_common::tokens::is_cjk;
 use palisade_common::Span;
 use regex::Regex;
+use std::sync::{Arc, OnceLock};
 
+mod cue_groups;
+#[cfg(test)]
+mod cue_literals;
 mod cues;
 mod exemptions;
 mod grammar;
 mod words;
 
+use cue_groups::*;
 use cues::*;
 use exemptions::*;
 use grammar::*;
@@ -152,18 +158,30 @@ pub struct Claim {
 }
 
 /// The claim detector, built once and reused (it holds compiled regexes).
+///
+/// Every detector of a process shares one [`Grammar`], whatever its scope,
+/// and each pattern of the grammar is compiled the first time a text
+/// reaches it, so building a detector costs little and a process pays only
+/// for the rules its texts need.
 #[derive(Clone, Debug)]
 pub struct ClaimDetector {
     scope: Scope,
-    rules: Vec<(String, Slot, ClaimClass, Regex)>,
+    grammar: Arc<Grammar>,
+}
+
+/// The compiled grammar, the same for every scope (the scope only masks
+/// which predicate cues count).
+#[derive(Debug)]
+struct Grammar {
+    rules: Vec<(String, Slot, ClaimClass, Re)>,
     /// The subject + predicate forms of every language, run in order.
     forms: Vec<SubjectForm>,
-    en_passive: Regex,
-    en_phrase: Regex,
-    en_neg: Regex,
-    en_passive_verb: Regex,
+    en_passive: Re,
+    en_phrase: Re,
+    en_neg: Re,
+    en_passive_verb: Re,
     /// Agentless frames and labels, one regex per lexicon rule.
-    frames: Vec<(Slot, ClaimClass, Regex)>,
+    frames: Vec<(Slot, ClaimClass, Re)>,
     /// The not-claim rules kept as data.
     data: DataExemptions,
     cues: Cues,
@@ -335,7 +353,7 @@ impl ClaimDetector {
         };
         // Only a clause with a subject word and a predicate cue can hold a
         // claim: one walk finds both, as far as the detection reads.
-        let mut marks = Marks::new(&self.cues, text);
+        let mut marks = Marks::new(&self.grammar.cues, text);
         let mut budget = Budget {
             claims_left: max_claims,
             candidates_left: MAX_CANDIDATES,
@@ -411,7 +429,7 @@ impl ClaimDetector {
         budget: &mut Budget,
     ) {
         let s = &text[sentence.range()];
-        if self.is_question(s) || self.data.sentence_tail.is_match(s.trim_end()) {
+        if self.is_question(s) || self.grammar.data.sentence_tail.is_match(s.trim_end()) {
             return;
         }
         let mut raws: Vec<Raw> = Vec::new();
@@ -514,8 +532,8 @@ impl ClaimDetector {
         // The subject forms of the table, English first, then the English
         // passive and phrase forms, then Chinese.
         for lang in [Lang::En, Lang::Zh] {
-            for form in self.forms.iter().filter(|f| f.lang == lang) {
-                if kinds & form.needs == 0 || cues & form.cue == 0 {
+            for form in self.grammar.forms.iter().filter(|f| f.lang == lang) {
+                if kinds & form.needs == 0 || cues & form.cue & self.scope_cues() == 0 {
                     continue;
                 }
                 if full(out) {
@@ -542,7 +560,8 @@ impl ClaimDetector {
                     // clause a fact ("after the user approved it, …").
                     let past = matches!(class, ClaimClass::Approval | ClaimClass::Rejection)
                         && is_simple_past(pred_text);
-                    let negated = || class == ClaimClass::Approval && self.en_neg.is_match(between);
+                    let negated =
+                        || class == ClaimClass::Approval && self.grammar.en_neg.is_match(between);
                     let subject_ok = match (lang, form.subject_rule) {
                         (Lang::En, SubjectRule::User) => {
                             !negated()
@@ -608,7 +627,7 @@ impl ClaimDetector {
         budget: &mut Budget,
         cap: usize,
     ) {
-        for (slot, class, re) in &self.frames {
+        for (slot, class, re) in &self.grammar.frames {
             let group = if *slot == Slot::Label {
                 CUE_LABEL
             } else {
@@ -670,7 +689,7 @@ impl ClaimDetector {
             return;
         }
         let passive = (cues & CUE_EN_PASSIVE != 0)
-            .then(|| self.en_passive.find_iter(clause))
+            .then(|| self.grammar.en_passive.find_iter(clause))
             .into_iter()
             .flatten();
         for m in passive {
@@ -678,7 +697,7 @@ impl ClaimDetector {
                 return;
             }
             let mt = m.as_str();
-            let Some(verb) = self.en_passive_verb.find(mt) else {
+            let Some(verb) = self.grammar.en_passive_verb.find(mt) else {
                 continue;
             };
             let verb_start = m.start() + verb.start();
@@ -688,6 +707,7 @@ impl ClaimDetector {
             // "after it was approved by the user, …" states a fact.
             let before = &clause[floor_boundary(clause, verb_start.saturating_sub(24))..verb_start];
             let past = self
+                .grammar
                 .fixed
                 .aux_before
                 .captures(&before.to_ascii_lowercase())
@@ -714,7 +734,7 @@ impl ClaimDetector {
             return;
         }
         let phrase = (cues & CUE_EN_PHRASE != 0)
-            .then(|| self.en_phrase.find_iter(clause))
+            .then(|| self.grammar.en_phrase.find_iter(clause))
             .into_iter()
             .flatten();
         for m in phrase {
@@ -725,7 +745,8 @@ impl ClaimDetector {
                 continue;
             }
             let after = &clause[m.end()..];
-            if self.fixed.noun_after_user.is_match(after) || self.data.after_phrase.is_match(after)
+            if self.grammar.fixed.noun_after_user.is_match(after)
+                || self.grammar.data.after_phrase.is_match(after)
             {
                 continue;
             }
@@ -747,10 +768,11 @@ impl ClaimDetector {
 
     /// The lexicon rule id whose pattern matches `pred` in `slot`.
     fn rule_for(&self, slot: Slot, pred: &str) -> String {
-        self.rules
+        self.grammar
+            .rules
             .iter()
             .find(|(_, s, _, re)| *s == slot && re.is_match(pred))
-            .or_else(|| self.rules.iter().find(|(_, s, _, _)| *s == slot))
+            .or_else(|| self.grammar.rules.iter().find(|(_, s, _, _)| *s == slot))
             .map(|(id, _, _, _)| id.clone())
             .unwrap_or_default()
     }
@@ -760,7 +782,7 @@ impl ClaimDetector {
     fn is_question(&self, s: &str) -> bool {
         let t = s.trim_end();
         if t.ends_with('?') || t.ends_with('？') {
-            return !self.fixed.tag_question.is_match(t);
+            return !self.grammar.fixed.tag_question.is_match(t);
         }
         let t = t.trim_end_matches(['。', '.', '！', '!']);
         t.ends_with('吗') || t.ends_with('么') || t.ends_with('呢')
@@ -771,6 +793,15 @@ impl Default for ClaimDetector {
     fn default() -> Self {
         ClaimDetector::new(Scope::Decisions)
     }
+}
+
+/// A compiled built-in pattern, built on first use ([`build`]).
+type Re = Lazy<Regex>;
+
+/// A built-in pattern, compiled the first time a text reaches it: a process
+/// that answers one line builds only the rules that line needs.
+fn lazy(pattern: &str) -> Re {
+    Lazy::new(pattern, build)
 }
 
 /// Compile a built-in pattern.
