@@ -32,13 +32,27 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Batch mode: one JSON object per line on stdin, one JSON verdict per line on stdout.
+    ///
+    /// `check secrets --text FILE…` reads plain files instead (no JSON), on
+    /// every core, and prints one JSON line per finding,
+    /// `{"file","line","kind","span","preview","rule","severity"}` (span: byte
+    /// offsets in the file; line: 1-based), and one per file that could not be
+    /// read, `{"file","error"}`; files in the order given, clean files print
+    /// nothing. Exit 0 when every file was scanned, 2 when one could not be
+    /// read (the others are still scanned and reported).
     Check {
         /// Which check to run.
         #[arg(value_enum)]
         guard: check::Guard,
-        /// Read JSON Lines from stdin (the only input format so far).
-        #[arg(long)]
+        /// Read JSON Lines from stdin.
+        #[arg(long, conflicts_with = "text")]
         jsonl: bool,
+        /// Scan these plain-text files (secrets only).
+        #[arg(long, value_name = "FILE", num_args = 1..)]
+        text: Vec<std::path::PathBuf>,
+        /// Threads for --text; default one per core.
+        #[arg(long, value_name = "N", requires = "text")]
+        threads: Option<usize>,
     },
     /// Audit a recorded agent session (OpenAI chat format, one message per line).
     Scan {
@@ -114,13 +128,22 @@ enum HooksAction {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { guard, jsonl } => {
+        Command::Check {
+            guard,
+            jsonl,
+            text,
+            threads,
+        } => {
+            if !text.is_empty() {
+                return run_check_text(guard, &text, threads);
+            }
             if !jsonl {
-                eprintln!("palisade check: only --jsonl input is supported; pass --jsonl");
+                eprintln!("palisade check: pass --jsonl (or, for secrets, --text FILE…)");
                 return ExitCode::from(2);
             }
-            let stdin = io::stdin().lock();
-            let stdout = BufWriter::new(io::stdout().lock());
+            // Large buffers: a batch moves its whole input through them.
+            let stdin = io::BufReader::with_capacity(1 << 18, io::stdin().lock());
+            let stdout = BufWriter::with_capacity(1 << 18, io::stdout().lock());
             match check::run(guard, stdin, stdout) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(err) => {
@@ -177,6 +200,42 @@ fn main() -> ExitCode {
             command,
         ),
         Command::Guard(command) => commands::run(command),
+    }
+}
+
+/// `palisade check secrets --text FILE…`.
+fn run_check_text(
+    guard: check::Guard,
+    files: &[std::path::PathBuf],
+    threads: Option<usize>,
+) -> ExitCode {
+    if guard != check::Guard::Secrets {
+        eprintln!(
+            "palisade check {}: --text is for secrets only; pass --jsonl",
+            guard.name()
+        );
+        return ExitCode::from(2);
+    }
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    match check::secrets::run_text(files, threads, &mut out) {
+        Ok(stats) => match stats.first_error {
+            Some(first) => {
+                eprintln!(
+                    "palisade check secrets: {} file(s) could not be read (first: {}); exit 2",
+                    stats.errors,
+                    first.display()
+                );
+                ExitCode::from(2)
+            }
+            None => ExitCode::SUCCESS,
+        },
+        Err(err) => {
+            eprintln!("palisade check secrets: writing the findings failed: {err}");
+            ExitCode::from(2)
+        }
     }
 }
 

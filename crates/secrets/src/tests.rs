@@ -653,3 +653,124 @@ fn quoted_reading_is_a_superset_of_scan() {
         }
     }
 }
+
+/// Every rule's examples and negative examples, and the corpora texts, joined:
+/// text with keyword hits of every rule.
+fn keyword_rich_text() -> String {
+    let mut text = String::new();
+    for rule in SecretScanner::builtin().rules() {
+        for t in rule
+            .spec()
+            .examples
+            .iter()
+            .chain(&rule.spec().negative_examples)
+        {
+            text.push_str(t);
+            text.push('\n');
+        }
+    }
+    text.push_str(include_str!("../testdata/secrets.jsonl"));
+    text.push_str(include_str!("../testdata/secrets_negative.jsonl"));
+    text
+}
+
+#[test]
+fn the_nfa_and_the_dfa_report_the_same_keyword_hits() {
+    let scanner = SecretScanner::new(builtin_specs().expect("built-in rules parse"))
+        .expect("built-in rules compile");
+    let dfa = dfa::Builder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .build(&scanner.prefilter.keywords)
+        .expect("the DFA builds");
+    let text = keyword_rich_text();
+    // Whole, and cut into pieces of assorted lengths (short texts take the
+    // one-stream walk, longer ones four streams).
+    let mut pieces: Vec<&str> = vec![&text];
+    let mut at = 0;
+    for len in [1usize, 7, 40, 255, 256, 300, 1000, 5000].iter().cycle() {
+        let mut end = (at + len).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        pieces.push(&text[at..end]);
+        at = end;
+        if at >= text.len() {
+            break;
+        }
+    }
+    let mut triggered = 0;
+    for piece in pieces {
+        let blank = || KeywordHits {
+            triggered: vec![false; scanner.rules.len()],
+            positions: vec![Vec::new(); scanner.rules.len()],
+            overflow: vec![false; scanner.rules.len()],
+            touched: Vec::new(),
+        };
+        let (mut by_nfa, mut by_dfa) = (blank(), blank());
+        scanner
+            .collect_hits(&scanner.prefilter.nfa, piece, &mut by_nfa)
+            .expect("the NFA walks");
+        scanner
+            .collect_hits(&dfa, piece, &mut by_dfa)
+            .expect("the DFA walks");
+        assert_eq!(by_nfa.triggered, by_dfa.triggered, "{piece:?}");
+        assert_eq!(by_nfa.positions, by_dfa.positions, "{piece:?}");
+        assert_eq!(by_nfa.overflow, by_dfa.overflow, "{piece:?}");
+        assert_eq!(by_nfa.touched, by_dfa.touched, "{piece:?}");
+        triggered += by_nfa.triggered.iter().filter(|&&t| t).count();
+    }
+    assert!(
+        triggered > scanner.rules.len(),
+        "the fixture hits too few keywords"
+    );
+}
+
+#[test]
+fn the_dfa_is_built_only_after_enough_text_and_findings_do_not_change() {
+    let scanner = SecretScanner::new(builtin_specs().expect("built-in rules parse"))
+        .expect("built-in rules compile");
+    let text = keyword_rich_text();
+    assert!(
+        text.len() < DFA_AFTER_BYTES,
+        "the fixture must stay under the threshold"
+    );
+    let before = scanner.scan(&text);
+    assert!(
+        scanner.prefilter.dfa.get().is_none(),
+        "built the DFA too early"
+    );
+    assert!(!before.is_empty());
+    let mut scanned = text.len();
+    while scanned < DFA_AFTER_BYTES {
+        scanner.scan("plain words with no keywords at all, said twice over");
+        scanned += text.len();
+        scanner.scan(&text);
+    }
+    assert!(scanner.prefilter.dfa.get().is_some_and(Option::is_some));
+    assert_eq!(scanner.scan(&text), before);
+}
+
+#[test]
+fn clean_text_compiles_no_regex_and_a_keyword_compiles_only_its_rules() {
+    let scanner = SecretScanner::build(builtin_specs().expect("built-in rules parse"), false)
+        .expect("built-in rules build");
+    assert!(scanner
+        .scan("The export finished in 42 seconds.\n数据已经保存")
+        .is_empty());
+    assert!(scanner.rules.iter().all(|r| r.regex.get().is_none()));
+    let found = scanner.scan("id AKIAZ7QPMX3RWB5TLN2K");
+    assert_eq!(found.len(), 1);
+    let compiled: Vec<&str> = scanner
+        .rules
+        .iter()
+        .filter(|r| r.regex.get().is_some())
+        .map(|r| r.spec.id.as_str())
+        .collect();
+    assert!(compiled.contains(&"egress.secret.aws.1"), "{compiled:?}");
+    assert!(compiled.len() < scanner.rules.len() / 4, "{compiled:?}");
+    // The same text scanned by an eagerly compiled scanner finds the same.
+    let eager = SecretScanner::new(builtin_specs().expect("built-in rules parse"))
+        .expect("built-in rules compile");
+    assert_eq!(eager.scan("id AKIAZ7QPMX3RWB5TLN2K"), found);
+}

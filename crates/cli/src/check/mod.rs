@@ -9,7 +9,7 @@ mod closure;
 mod command;
 mod injection;
 mod provenance;
-mod secrets;
+pub mod secrets;
 mod table;
 mod tool_call;
 
@@ -69,6 +69,15 @@ pub trait LineChecker {
         let value = self.check(input)?;
         Ok(serde_json::to_writer(out, &value).map_err(io::Error::from))
     }
+
+    /// A fast path over the raw line (trimmed, not empty): write the same
+    /// verdict [`LineChecker::check_into`] would, without building a
+    /// [`Value`], and return `Some`; or write nothing and return `None`, and
+    /// the line takes the general path (which also words every error). The
+    /// default has no fast path.
+    fn check_raw(&mut self, _line: &str, _out: &mut dyn Write) -> Option<io::Result<()>> {
+        None
+    }
 }
 
 /// What a run did, for the caller's summary.
@@ -84,8 +93,10 @@ pub struct Stats {
 pub fn run(guard: Guard, input: impl BufRead, mut output: impl Write) -> io::Result<Stats> {
     let mut checker = build(guard);
     let mut stats = Stats::default();
-    for (index, line) in split_lines(input).enumerate() {
-        let number = index + 1;
+    let mut lines = Lines::new(input, MAX_LINE_BYTES);
+    let mut number = 0;
+    while let Some(line) = lines.next_line() {
+        number += 1;
         let answer = match line {
             Err(err) if err.kind() == io::ErrorKind::InvalidData => {
                 Err(format!("line {number}: not valid UTF-8"))
@@ -95,7 +106,7 @@ pub fn run(guard: Guard, input: impl BufRead, mut output: impl Write) -> io::Res
                 MAX_LINE_BYTES >> 20
             )),
             Err(err) => return Err(err),
-            Ok(text) => answer_line(checker.as_mut(), &text, &mut output)
+            Ok(text) => answer_line(checker.as_mut(), text, &mut output)
                 .map_err(|msg| format!("line {number}: {msg}")),
         };
         match answer {
@@ -123,6 +134,9 @@ fn answer_line(
     if trimmed.is_empty() {
         return Err("empty line; expected a JSON object".into());
     }
+    if let Some(written) = checker.check_raw(trimmed, out) {
+        return Ok(written);
+    }
     let value: Value = serde_json::from_str(trimmed).map_err(|e| format!("not valid JSON: {e}"))?;
     if !value.is_object() {
         return Err("expected a JSON object".into());
@@ -137,21 +151,44 @@ pub const MAX_LINE_BYTES: usize = 64 << 20;
 /// Lines of `input` without their terminators; invalid UTF-8 is reported per
 /// line (`InvalidData`), a line over `max` bytes as `FileTooLarge`-style
 /// `Other` error carrying its length, without holding more than `max` bytes.
+#[cfg(test)]
 fn split_lines(input: impl BufRead) -> impl Iterator<Item = io::Result<String>> {
     split_lines_capped(input, MAX_LINE_BYTES)
 }
 
-fn split_lines_capped(
-    mut input: impl BufRead,
+#[cfg(test)]
+fn split_lines_capped(input: impl BufRead, max: usize) -> impl Iterator<Item = io::Result<String>> {
+    let mut lines = Lines::new(input, max);
+    std::iter::from_fn(move || lines.next_line().map(|line| line.map(str::to_owned)))
+}
+
+/// The lines of a reader, one at a time, in one buffer reused for every
+/// line (no allocation per line once it has grown to the longest).
+struct Lines<R> {
+    input: R,
+    buf: Vec<u8>,
     max: usize,
-) -> impl Iterator<Item = io::Result<String>> {
-    let mut buf = Vec::new();
-    std::iter::from_fn(move || {
-        buf.clear();
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(input: R, max: usize) -> Self {
+        Lines {
+            input,
+            buf: Vec::new(),
+            max,
+        }
+    }
+
+    /// The next line without its terminator (`\n`, `\r\n`); invalid UTF-8
+    /// is an `InvalidData` error for that line, a line over `max` bytes an
+    /// `Other` error carrying its length (its bytes are read and dropped,
+    /// never held). `None` at the end of the input.
+    fn next_line(&mut self) -> Option<io::Result<&str>> {
+        self.buf.clear();
         let mut len = 0usize;
         let mut ended = false;
         while !ended {
-            let chunk = match input.fill_buf() {
+            let chunk = match self.input.fill_buf() {
                 Ok(chunk) => chunk,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Some(Err(e)),
@@ -159,34 +196,33 @@ fn split_lines_capped(
             if chunk.is_empty() {
                 break;
             }
-            let (take, found) = match chunk.iter().position(|&b| b == b'\n') {
+            let (take, found) = match memchr::memchr(b'\n', chunk) {
                 Some(i) => (i + 1, true),
                 None => (chunk.len(), false),
             };
             let body = if found { take - 1 } else { take };
-            if len + body <= max {
-                buf.extend_from_slice(&chunk[..body]);
+            if len + body <= self.max {
+                self.buf.extend_from_slice(&chunk[..body]);
             } else {
-                buf.clear();
+                self.buf.clear();
             }
             len += body;
             ended = found;
-            input.consume(take);
+            self.input.consume(take);
         }
         if len == 0 && !ended {
             return None;
         }
-        if len > max {
+        if len > self.max {
             return Some(Err(io::Error::other(LineTooLong(len))));
         }
-        if buf.last() == Some(&b'\r') {
-            buf.pop();
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
         }
         Some(
-            String::from_utf8(std::mem::take(&mut buf))
-                .map_err(|_| io::Error::from(io::ErrorKind::InvalidData)),
+            std::str::from_utf8(&self.buf).map_err(|_| io::Error::from(io::ErrorKind::InvalidData)),
         )
-    })
+    }
 }
 
 /// The error of a line over the cap: its length in bytes.
