@@ -58,6 +58,11 @@ pub(crate) struct Protection {
     required: Vec<u32>,
     pub floor: u64,
     pub fallback: bool,
+    /// Cells whose room is the exact LP interval (not only a certificate).
+    pub exact: Vec<bool>,
+    /// Whether every hidden count meets its requirement, proven by a
+    /// certificate or solved exactly by the LP audit.
+    pub audited: bool,
 }
 
 /// Stored room meaning "unbounded"; finite room saturates one below it,
@@ -107,6 +112,14 @@ impl Protection {
             Some(v.saturating_add(inc))
         };
         Some((lo, hi))
+    }
+
+    /// Record the exact interval `[lo, hi]` the LP audit found for a cell.
+    pub fn set_exact(&mut self, m: &Model, cell: usize, lo: u64, hi: Option<u64>) {
+        let Some(v) = m.values[cell] else { return };
+        let inc = hi.map_or(u64::MAX, |h| h.saturating_sub(v));
+        self.set_room(cell, (inc, v.saturating_sub(lo)));
+        self.exact[cell] = true;
     }
 
     /// Proven width of a hidden cell (`u64::MAX` = unbounded).
@@ -289,6 +302,8 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
         required: vec![0; n],
         floor,
         fallback: false,
+        exact: vec![false; n],
+        audited: true,
     };
     let mut queue = Vec::new();
     for r in 0..m.nrows {
@@ -310,7 +325,16 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
     let count_cols: Vec<bool> = (0..m.ncols).map(|c| m.is_count_col(c)).collect();
     let cols = patterns(m.ncols, &m.col_rel, &count_cols);
     let caps = caps(m, floor, &rows, &cols);
-    if !certify_all(m, s, &caps, &mut prot, queue) {
+    let certified = certify_all(m, s, &caps, &mut prot, queue);
+    // The exact audit: repairs what the certificates could not prove and
+    // publishes again what is not needed. Tables too large for it keep
+    // their certificates.
+    let hidden_counts = prot.hidden.iter().filter(|&&h| h).count();
+    let small = hidden_counts <= LP_MAX_HIDDEN;
+    let verdict = small.then(|| super::lp::audit(m, &mut prot, true));
+    let lp_ok = verdict.as_ref().is_some_and(|v| v.audited);
+    prot.audited = lp_ok || (certified && all_proven(m, &prot));
+    if !certified && !lp_ok {
         // Fallback: hide every count cell, then certify again (nothing new
         // can be needed: every support is already hidden).
         prot.fallback = true;
@@ -328,8 +352,23 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
             }
         }
         certify_all(m, s, &caps, &mut prot, all);
+        let small = prot.hidden.iter().filter(|&&h| h).count() <= LP_MAX_HIDDEN;
+        let lp_ok = small && super::lp::audit(m, &mut prot, false).audited;
+        prot.audited = lp_ok || all_proven(m, &prot);
     }
     prot
+}
+
+/// Most hidden cells of a table the LP audit takes on.
+const LP_MAX_HIDDEN: usize = 2_000;
+
+/// Whether every hidden count's proven room meets its requirement.
+fn all_proven(m: &Model, prot: &Protection) -> bool {
+    (0..prot.hidden.len()).all(|cell| {
+        !prot.hidden[cell]
+            || m.values[cell].is_none()
+            || prot.width(cell) >= prot.required_of(cell).max(1)
+    })
 }
 
 /// Patterns through the most recently used rows and columns. Cells are

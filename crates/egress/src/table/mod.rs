@@ -133,8 +133,10 @@
 
 mod audit;
 mod json;
+mod lp;
 mod model;
 mod parse;
+mod relations;
 mod round;
 
 use palisade_common::mask::mask_count;
@@ -321,6 +323,50 @@ pub struct HiddenCell {
     /// point. Always true for suppressed counts unless the table could not
     /// be protected at all.
     pub protected: bool,
+    /// Whether `lo`/`hi` are the exact interval from the LP audit (else a
+    /// certified inner bound: the attacker's interval is at least as wide).
+    #[serde(default)]
+    pub exact: bool,
+}
+
+/// The narrowest interval among a table's hidden primary counts.
+///
+/// ```
+/// use palisade_egress::table::{scan, TableOptions};
+/// let r = scan("a,b,total\n3,9,12\n7,8,15\n10,17,27\n", &TableOptions::default());
+/// let n = r.tables[0].narrowest.as_ref().unwrap();
+/// assert_eq!((n.row, n.column), (0, 0));
+/// assert!(n.hi.unwrap() - n.lo >= 4);
+/// ```
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+pub struct Narrowest {
+    /// 0-based data row of the cell.
+    pub row: usize,
+    /// 0-based column.
+    pub column: usize,
+    /// Lower end of its interval.
+    pub lo: u64,
+    /// Upper end (`None`: unbounded).
+    pub hi: Option<u64>,
+}
+
+/// What protecting a table cost: the cells hidden beyond the small counts.
+///
+/// ```
+/// use palisade_egress::table::{scan, TableOptions};
+/// let r = scan("a,b,total\n3,9,12\n7,8,15\n10,17,27\n", &TableOptions::default());
+/// let loss = &r.tables[0].loss;
+/// assert_eq!((loss.cells, loss.totals), (3, 0));
+/// assert_eq!(loss.value, 9 + 7 + 8);
+/// ```
+#[derive(Clone, Debug, Default, Eq, PartialEq, Serialize, Deserialize)]
+pub struct Loss {
+    /// Complementary (and fallback) counts hidden.
+    pub cells: usize,
+    /// Of which totals or subtotals.
+    pub totals: usize,
+    /// Their summed value.
+    pub value: u64,
 }
 
 /// What happened to one table.
@@ -352,6 +398,16 @@ pub struct TableResult {
     pub withheld: bool,
     /// Whether every count had to be hidden to protect it.
     pub fallback: bool,
+    /// Whether every hidden count meets its required width, proven by a
+    /// certificate or solved exactly by the LP audit over every relation.
+    #[serde(default)]
+    pub audited: bool,
+    /// The narrowest interval of a hidden primary count.
+    #[serde(default)]
+    pub narrowest: Option<Narrowest>,
+    /// What the protection cost.
+    #[serde(default)]
+    pub loss: Loss,
 }
 
 impl TableResult {
@@ -655,6 +711,9 @@ fn process<'o>(
         microdata,
         withheld: false,
         fallback: false,
+        audited: true,
+        narrowest: None,
+        loss: Loss::default(),
     };
     let mut edits = Vec::new();
     if microdata {
@@ -705,6 +764,7 @@ fn process<'o>(
                             required_width: 0,
                             full_width: true,
                             protected: true,
+                            exact: false,
                         });
                         edits.push(replacement(
                             text,
@@ -724,6 +784,7 @@ fn process<'o>(
             };
             let prot = audit::protect(&m, &settings);
             result.fallback = prot.fallback;
+            result.audited = prot.audited;
             let pct = percent_hidden(raw, &m, &prot.hidden, o);
             // Exact sizes: on a large table these two lists are the
             // largest allocations, and doubling growth would waste a third.
@@ -752,6 +813,13 @@ fn process<'o>(
                     } else {
                         continue;
                     };
+                    if prot.hidden[cell] && reason != HideReason::Primary {
+                        if let Some(v) = m.values[cell] {
+                            result.loss.cells += 1;
+                            result.loss.totals += usize::from(m.total_cell[cell]);
+                            result.loss.value = result.loss.value.saturating_add(v);
+                        }
+                    }
                     let (lo, hi, required_width, full_width, protected) = if prot.hidden[cell] {
                         match prot.interval(&m, cell) {
                             Some((lo, hi)) => (
@@ -775,7 +843,25 @@ fn process<'o>(
                         required_width,
                         full_width,
                         protected,
+                        exact: prot.hidden[cell] && prot.exact[cell],
                     });
+                    if reason == HideReason::Primary {
+                        if let Some(lo) = lo {
+                            let w = hi.map_or(u64::MAX, |h| h - lo);
+                            let narrower = result
+                                .narrowest
+                                .as_ref()
+                                .is_none_or(|n| w < n.hi.map_or(u64::MAX, |h| h - n.lo));
+                            if narrower {
+                                result.narrowest = Some(Narrowest {
+                                    row: r,
+                                    column: c,
+                                    lo,
+                                    hi,
+                                });
+                            }
+                        }
+                    }
                     if !marks {
                         edits.push(replacement(
                             text,

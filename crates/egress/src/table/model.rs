@@ -384,8 +384,13 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
     }
     column_totals(&mut model);
     row_equations(&mut model);
-    discovered_row_equations(&mut model);
+    super::relations::discover_columns(&mut model);
     column_equations(&mut model);
+    let labels: Vec<Vec<&str>> = label_cols
+        .iter()
+        .map(|&c| (0..nrows).map(|r| clean(cell_text(r, c))).collect())
+        .collect();
+    super::relations::discover_rows(&mut model, &labels);
     model
 }
 
@@ -494,116 +499,6 @@ fn row_equations(m: &mut Model) {
             m.kinds[t] = ColKind::Count;
             continue;
         };
-        for r in 0..m.nrows {
-            let ti = m.idx(r, t);
-            m.total_cell[ti] = true;
-        }
-        m.col_rel.push((t, members));
-    }
-}
-
-/// Most count columns a table may have for the search by arithmetic.
-const DISCOVER_MAX_COLS: usize = 32;
-
-/// Row equations found from the numbers alone, whatever the headers say:
-/// a count column that equals, in every row where all are known, the sum
-/// of a contiguous run of two or more other count columns (a subtotal
-/// beside its parts, a second total column, an unlabelled total). When
-/// such a relation holds on the visible numbers, the attacker knows it.
-///
-/// The search is bounded: tables of at most [`DISCOVER_MAX_COLS`] count
-/// columns, every (target, run) pair checked row by row until the first
-/// row that fails (a coincidence rarely survives two rows), within a work
-/// budget linear in the table size. Each target keeps one member set,
-/// parts before subtotals: a run that holds a subtotal is rewritten over
-/// that subtotal's parts, which is the same equation given the other.
-fn discovered_row_equations(m: &mut Model) {
-    let cols: Vec<usize> = (0..m.ncols)
-        .filter(|&c| matches!(m.kinds[c], ColKind::Count | ColKind::Total))
-        .collect();
-    if cols.len() < 3 || cols.len() > DISCOVER_MAX_COLS || m.nrows == 0 {
-        return;
-    }
-    let related: Vec<usize> = m.col_rel.iter().map(|(t, _)| *t).collect();
-    let mut budget = 64 * (m.nrows + 1) * cols.len();
-    let mut found: Vec<(usize, Vec<usize>)> = Vec::new();
-    for &t in &cols {
-        if related.contains(&t) {
-            continue;
-        }
-        let others: Vec<usize> = cols.iter().copied().filter(|&c| c != t).collect();
-        let mut sets: Vec<Vec<usize>> = Vec::new();
-        for a in 0..others.len() {
-            for b in a + 2..=others.len() {
-                let run = &others[a..b];
-                let mut nonzero = 0usize;
-                let mut holds = true;
-                for r in 0..m.nrows {
-                    if budget == 0 {
-                        return;
-                    }
-                    budget -= 1;
-                    match sum_check(m, r, t, run.iter().map(|&c| (r, c))) {
-                        Check::Fails => {
-                            holds = false;
-                            break;
-                        }
-                        Check::Holds(nz) => nonzero += usize::from(nz),
-                        Check::Unknown => {}
-                    }
-                }
-                if holds && nonzero >= m.nrows.min(2) {
-                    sets.push(run.to_vec());
-                }
-            }
-        }
-        if !sets.is_empty() {
-            sets.sort_by_key(Vec::len);
-            found.push((t, sets.swap_remove(0)));
-        }
-    }
-    if found.is_empty() {
-        return;
-    }
-    // Parts before subtotals: expand members that are targets themselves.
-    let targets: Vec<usize> = found
-        .iter()
-        .map(|(t, _)| *t)
-        .chain(related.iter().copied())
-        .collect();
-    let leaves_of = |c: usize| -> Option<Vec<usize>> {
-        found
-            .iter()
-            .chain(m.col_rel.iter())
-            .find(|(t, _)| *t == c)
-            .map(|(_, members)| members.clone())
-    };
-    let mut chosen = Vec::new();
-    for (t, members) in &found {
-        let mut leaves = members.clone();
-        for _ in 0..4 {
-            if !leaves.iter().any(|c| targets.contains(c)) {
-                break;
-            }
-            let mut next = Vec::new();
-            for &c in &leaves {
-                match leaves_of(c).filter(|_| targets.contains(&c)) {
-                    Some(sub) => next.extend(sub),
-                    None => next.push(c),
-                }
-            }
-            leaves = next;
-        }
-        let mut sorted = leaves.clone();
-        sorted.sort_unstable();
-        sorted.dedup();
-        if sorted.len() != leaves.len() || sorted.contains(t) || sorted.len() < 2 {
-            continue;
-        }
-        chosen.push((*t, sorted));
-    }
-    for (t, members) in chosen {
-        m.kinds[t] = ColKind::Total;
         for r in 0..m.nrows {
             let ti = m.idx(r, t);
             m.total_cell[ti] = true;
