@@ -103,7 +103,7 @@ impl Protection {
 
     /// Proven interval `(lo, hi)` of a hidden cell; `hi == None` is unbounded.
     pub fn interval(&self, m: &Model, cell: usize) -> Option<(u64, Option<u64>)> {
-        let v = m.values[cell]?;
+        let v = m.values.get(cell)?;
         let (inc, dec) = self.room_of(cell);
         let lo = v.saturating_sub(dec);
         let hi = if inc == u64::MAX {
@@ -116,7 +116,7 @@ impl Protection {
 
     /// Record the exact interval `[lo, hi]` the LP audit found for a cell.
     pub fn set_exact(&mut self, m: &Model, cell: usize, lo: u64, hi: Option<u64>) {
-        let Some(v) = m.values[cell] else { return };
+        let Some(v) = m.values.get(cell) else { return };
         let inc = hi.map_or(u64::MAX, |h| h.saturating_sub(v));
         self.set_room(cell, (inc, v.saturating_sub(lo)));
         self.exact[cell] = true;
@@ -309,7 +309,7 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
     for r in 0..m.nrows {
         for c in 0..m.ncols {
             let cell = m.idx(r, c);
-            if let Some(v) = m.values[cell] {
+            if let Some(v) = m.values.get(cell) {
                 if v >= s.min_value && v < s.threshold {
                     prot.hidden[cell] = true;
                     prot.reason[cell] = Some(Reason::Primary);
@@ -342,7 +342,7 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
         for cell in 0..n {
             // Zeros stay visible when they are never hidden: the attacker
             // may assume a hidden cell is at least `floor`.
-            if m.values[cell].is_some_and(|v| v >= floor) {
+            if m.values.get(cell).is_some_and(|v| v >= floor) {
                 if !prot.hidden[cell] {
                     prot.hidden[cell] = true;
                     prot.reason[cell] = Some(Reason::Fallback);
@@ -366,7 +366,7 @@ const LP_MAX_HIDDEN: usize = 2_000;
 fn all_proven(m: &Model, prot: &Protection) -> bool {
     (0..prot.hidden.len()).all(|cell| {
         !prot.hidden[cell]
-            || m.values[cell].is_none()
+            || m.values.get(cell).is_none()
             || prot.width(cell) >= prot.required_of(cell).max(1)
     })
 }
@@ -486,7 +486,7 @@ fn fully_hidden_flat_block(m: &Model, prot: &Protection) -> Option<(Vec<bool>, V
     let full = rows.iter().all(|&r| {
         cols.iter().all(|&c| {
             let cell = m.idx(r, c);
-            prot.hidden[cell] && m.values[cell].is_some()
+            prot.hidden[cell] && m.values.get(cell).is_some()
         })
     });
     if !full {
@@ -515,12 +515,12 @@ fn frechet_room(
     if !block.0[i] || !block.1[j] {
         return None;
     }
-    let visible = |cell: usize| (!prot.hidden[cell]).then(|| m.values[cell]).flatten();
+    let visible = |cell: usize| (!prot.hidden[cell]).then(|| m.values.get(cell)).flatten();
     let f = prot.floor;
     let r = visible(m.idx(i, *tl))?.checked_sub(f * cols.len() as u64)?;
     let c = visible(m.idx(*tk, j))?.checked_sub(f * rows.len() as u64)?;
     let n = visible(m.idx(*tk, *tl))?.checked_sub(f * (rows.len() * cols.len()) as u64)?;
-    let v = m.values[p]?.checked_sub(f)?;
+    let v = m.values.get(p)?.checked_sub(f)?;
     let lo = (r + c).saturating_sub(n);
     let hi = r.min(c);
     if v < lo || v > hi {
@@ -536,11 +536,11 @@ fn frechet_room(
 fn required(m: &Model, prot: &Protection, caps: &Caps<'_>, p: usize, width: u64) -> u64 {
     let (i, j) = (p / m.ncols, p % m.ncols);
     let floor = prot.floor;
-    let own = m.values[p].map_or(floor, |v| v.min(floor));
+    let own = m.values.get(p).map_or(floor, |v| v.min(floor));
     let mut cap = u64::MAX;
     let mut consider = |target: usize, floors: u64| {
         if !prot.hidden[target] {
-            if let Some(t) = m.values[target] {
+            if let Some(t) = m.values.get(target) {
                 let others = floors.saturating_sub(own);
                 cap = cap.min(t.saturating_sub(others).saturating_sub(floor));
             }
@@ -555,7 +555,7 @@ fn required(m: &Model, prot: &Protection, caps: &Caps<'_>, p: usize, width: u64)
     // Within a block with both margins and its grand total visible, the
     // Fréchet bounds of a two-way table are the widest the cell can be:
     // y ∈ [max(0, R + C − N), min(R, C)] over the floors-removed margins.
-    let visible = |cell: usize| (!prot.hidden[cell]).then(|| m.values[cell]).flatten();
+    let visible = |cell: usize| (!prot.hidden[cell]).then(|| m.values.get(cell)).flatten();
     for &k in &caps.rows.member_of[i] {
         for &l in &caps.cols.member_of[j] {
             let (tk, tl) = (m.row_rel[k].0, m.col_rel[l].0);
@@ -590,7 +590,7 @@ struct Caps<'a> {
 }
 
 fn caps<'a>(m: &Model, floor: u64, rows: &'a Patterns, cols: &'a Patterns) -> Caps<'a> {
-    let f = |cell: usize| m.values[cell].map_or(floor, |v| v.min(floor));
+    let f = |cell: usize| m.values.get(cell).map_or(floor, |v| v.min(floor));
     let mut row_floors = vec![0u64; m.row_rel.len() * m.ncols];
     for (k, (_, members)) in m.row_rel.iter().enumerate() {
         for c in 0..m.ncols {
@@ -651,7 +651,7 @@ impl Acc {
         match self.res.iter().find(|e| e.0 == q) {
             Some(&(_, a, b)) => (a, b),
             None => {
-                let r = m.values[q].map_or(0, |v| v - prot.floor.min(v));
+                let r = m.values.get(q).map_or(0, |v| v - prot.floor.min(v));
                 (r, r)
             }
         }
@@ -719,7 +719,7 @@ fn certify(
     queue: &mut Vec<usize>,
 ) -> bool {
     let (i, j) = (p / m.ncols, p % m.ncols);
-    let Some(xp) = m.values[p] else {
+    let Some(xp) = m.values.get(p) else {
         return true;
     };
     let room_p = xp.saturating_sub(prot.floor);
@@ -839,7 +839,7 @@ fn evaluate(
                 return None;
             }
             let cell = m.idx(r, c);
-            let v = m.values[cell]?;
+            let v = m.values.get(cell)?;
             if !prot.hidden[cell] {
                 let pending = chosen.iter().any(|k| k.cells.iter().any(|e| e.0 == cell));
                 if !pending {
@@ -868,7 +868,7 @@ fn evaluate(
 /// Hide the candidate's cells and record each one's own proven room.
 fn apply(m: &Model, prot: &mut Protection, cand: &Candidate, p: usize, queue: &mut Vec<usize>) {
     let floor = prot.floor;
-    let room = |cell: usize| m.values[cell].map_or(0, |v| v - floor.min(v));
+    let room = |cell: usize| m.values.get(cell).map_or(0, |v| v - floor.min(v));
     for &(q, sq) in &cand.cells {
         if !prot.hidden[q] {
             prot.hidden[q] = true;

@@ -16,7 +16,8 @@
 //!
 //! The work is bounded: only components (hidden cells linked through
 //! equations) of at most [`MAX_VARS`] variables are solved, and a table
-//! gets at most [`MAX_SOLVES`] solves; what is left keeps its certificate.
+//! gets a bounded LP work budget ([`MAX_SOLVES`]); what is left keeps its
+//! certificate.
 
 use std::collections::{HashMap, HashSet};
 
@@ -26,9 +27,14 @@ use super::audit::{Protection, Reason};
 use super::model::Model;
 
 /// Most variables of one component the LP solves.
-pub(crate) const MAX_VARS: usize = 160;
-/// Most LP solves spent on one table.
-pub(crate) const MAX_SOLVES: usize = 4000;
+pub(crate) const MAX_VARS: usize = 80;
+/// LP work one table may spend, in variables solved for (a solve of a
+/// component of `v` variables costs `v`), so the audit's time stays
+/// bounded whatever the table.
+pub(crate) const MAX_SOLVES: usize = 40_000;
+/// Tables up to this many cells get every hidden count solved exactly
+/// (and least loss); larger ones only where the certificates fall short.
+pub(crate) const EXACT_ALL_CELLS: usize = 1_200;
 /// Cells tried per repair step.
 const REPAIR_TRIES: usize = 6;
 /// Repair steps per failing cell.
@@ -109,13 +115,18 @@ impl<'a> System<'a> {
 
 /// A variable of the attacker's system: hidden, or unknown to begin with.
 fn is_var(m: &Model, prot: &Protection, cell: usize) -> bool {
-    prot.hidden[cell] || m.values[cell].is_none()
+    prot.hidden[cell] || m.values.get(cell).is_none()
 }
 
 /// Hidden count cells linked to `seed` through equations, with the
-/// equations; `None` when the component has more than [`MAX_VARS`]
-/// variables.
-fn component(sys: &System<'_>, prot: &Protection, seed: usize) -> Option<(Vec<usize>, Vec<Eqn>)> {
+/// equations; `Err` with the cells seen so far (all in the same component)
+/// when the component has more than [`MAX_VARS`] variables.
+#[allow(clippy::type_complexity)] // internal: the component or what was seen of it
+fn component(
+    sys: &System<'_>,
+    prot: &Protection,
+    seed: usize,
+) -> Result<(Vec<usize>, Vec<Eqn>), Vec<usize>> {
     let m = sys.m;
     let mut seen: HashSet<usize> = HashSet::from([seed]);
     let mut eq_seen: HashSet<Eqn> = HashSet::new();
@@ -135,7 +146,7 @@ fn component(sys: &System<'_>, prot: &Protection, seed: usize) -> Option<(Vec<us
             for &(q, _) in &cells {
                 if is_var(m, prot, q) && seen.insert(q) {
                     if seen.len() > MAX_VARS {
-                        return None;
+                        return Err(seen.into_iter().collect());
                     }
                     work.push(q);
                 }
@@ -145,7 +156,7 @@ fn component(sys: &System<'_>, prot: &Protection, seed: usize) -> Option<(Vec<us
     let mut vars: Vec<usize> = seen.into_iter().collect();
     vars.sort_unstable();
     eqs.sort_unstable();
-    Some((vars, eqs))
+    Ok((vars, eqs))
 }
 
 /// The LP interval `[lo, hi]` (`hi = None`: unbounded) of each cell of
@@ -158,11 +169,12 @@ fn intervals(
     ask: &[usize],
 ) -> Option<Vec<(u64, Option<u64>)>> {
     let m = sys.m;
-    if sys.budget < 2 * ask.len() {
+    let cost = 2 * ask.len() * (eqs.len() + 1);
+    if sys.budget < cost {
         sys.budget = 0;
         return None;
     }
-    sys.budget -= 2 * ask.len();
+    sys.budget -= cost;
     // Variables and rows once; each solve only changes the objective.
     let mut var_ix: HashMap<usize, usize> = HashMap::new();
     let mut rows: Vec<(Vec<(usize, f64)>, f64)> = Vec::with_capacity(eqs.len());
@@ -177,7 +189,7 @@ fn intervals(
                 let v = *var_ix.entry(q).or_insert(n);
                 terms.push((v, a));
             } else {
-                rhs -= a * m.values[q].unwrap_or(0) as f64;
+                rhs -= a * m.values.get(q).unwrap_or(0) as f64;
             }
         }
         if !terms.is_empty() {
@@ -245,7 +257,7 @@ fn shortfalls(
     let ask: Vec<usize> = cells
         .iter()
         .copied()
-        .filter(|&q| prot.hidden[q] && m.values[q].is_some())
+        .filter(|&q| prot.hidden[q] && m.values.get(q).is_some())
         .collect();
     let mut eqs = Vec::new();
     let mut seen = HashSet::new();
@@ -285,18 +297,34 @@ pub(crate) fn audit(m: &Model, prot: &mut Protection, repair: bool) -> Verdict {
     let mut done = vec![false; n];
     let mut audited = true;
     for seed in 0..n {
-        if !prot.hidden[seed] || done[seed] || m.values[seed].is_none() {
+        if !prot.hidden[seed] || done[seed] || m.values.get(seed).is_none() {
             continue;
         }
-        let Some((vars, _)) = component(&sys, prot, seed) else {
-            audited = false;
-            done[seed] = true;
-            continue;
+        let vars = match component(&sys, prot, seed) {
+            Ok((vars, _)) => vars,
+            Err(seen) => {
+                audited = false;
+                for q in seen {
+                    done[q] = true;
+                }
+                done[seed] = true;
+                continue;
+            }
         };
         let mut cells: Vec<usize> = vars
             .into_iter()
-            .filter(|&q| prot.hidden[q] && m.values[q].is_some())
+            .filter(|&q| prot.hidden[q] && m.values.get(q).is_some())
             .collect();
+        // The fast path: in a larger table, a component whose every cell
+        // the certificates already prove needs no LP.
+        let proven = cells.iter().all(|&q| prot.width(q) >= need(prot, q));
+        if n > EXACT_ALL_CELLS && proven {
+            for &q in &cells {
+                done[q] = true;
+            }
+            done[seed] = true;
+            continue;
+        }
         if repair && !repair_component(&mut sys, prot, &mut cells) {
             audited = false;
         }
@@ -308,7 +336,7 @@ pub(crate) fn audit(m: &Model, prot: &mut Protection, repair: bool) -> Verdict {
                 let asked: Vec<usize> = cells
                     .iter()
                     .copied()
-                    .filter(|&q| prot.hidden[q] && m.values[q].is_some())
+                    .filter(|&q| prot.hidden[q] && m.values.get(q).is_some())
                     .collect();
                 for (&q, &(lo, hi)) in asked.iter().zip(&iv) {
                     prot.set_exact(m, q, lo, hi);
@@ -358,7 +386,7 @@ fn repair_component(sys: &mut System<'_>, prot: &mut Protection, cells: &mut Vec
                 if prot.hidden[q] {
                     continue;
                 }
-                let Some(v) = m.values[q] else { continue };
+                let Some(v) = m.values.get(q) else { continue };
                 if v <= floor {
                     continue;
                 }
@@ -392,9 +420,9 @@ fn repair_component(sys: &mut System<'_>, prot: &mut Protection, cells: &mut Vec
         prot.reason[q] = Some(Reason::Complementary);
         cells.push(q);
         // The new cell may link further equations: take in the component.
-        if let Some((vars, _)) = component(sys, prot, q) {
+        if let Ok((vars, _)) = component(sys, prot, q) {
             for v in vars {
-                if prot.hidden[v] && m.values[v].is_some() && !cells.contains(&v) {
+                if prot.hidden[v] && m.values.get(v).is_some() && !cells.contains(&v) {
                     cells.push(v);
                 }
             }
@@ -439,7 +467,7 @@ fn prune_component(sys: &mut System<'_>, prot: &mut Protection, cells: &mut Vec<
     order.sort_by_key(|&q| {
         (
             std::cmp::Reverse(m.total_cell[q]),
-            std::cmp::Reverse(m.values[q]),
+            std::cmp::Reverse(m.values.get(q)),
             q,
         )
     });

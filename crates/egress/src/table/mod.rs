@@ -737,7 +737,7 @@ fn process<'o>(
             let values = round::round_table(raw, &m);
             for (cell, v) in values {
                 let (r, c) = (cell / m.ncols, cell % m.ncols);
-                let original = m.values[cell];
+                let original = m.values.get(cell);
                 if original != Some(v) {
                     result.rounded += 1;
                     let raw_cell = &raw.rows[r][c];
@@ -814,7 +814,7 @@ fn process<'o>(
                         continue;
                     };
                     if prot.hidden[cell] && reason != HideReason::Primary {
-                        if let Some(v) = m.values[cell] {
+                        if let Some(v) = m.values.get(cell) {
                             result.loss.cells += 1;
                             result.loss.totals += usize::from(m.total_cell[cell]);
                             result.loss.value = result.loss.value.saturating_add(v);
@@ -978,7 +978,7 @@ fn percent_hidden(raw: &RawTable<'_>, m: &Model, hidden: &[bool], o: &TableOptio
                     .or(denominator_col)
                     .or(single_count.filter(|_| related.is_none()))
                     .filter(|&c| c != p && !hidden[m.idx(r, c)])
-                    .and_then(|c| m.values[m.idx(r, c)])
+                    .and_then(|c| m.values.get(m.idx(r, c)))
                     .or(stated_base.filter(|_| m.roles[r] == RowRole::Detail));
                 denominator.is_some_and(|d| {
                     let share = if pv <= 1.0 && !text.contains('%') && pv > 0.0 {
@@ -1179,6 +1179,10 @@ fn announced_identifier(h: &str) -> Option<IdShape> {
         | "social_security_number"
         | "national_id"
         | "national_insurance_number"
+        | "national_insurance"
+        | "ni_number"
+        | "ni_no"
+        | "insurance_number"
         | "nino"
         | "nhs_number"
         | "nhs_no"

@@ -132,6 +132,7 @@ fn candidate_sets(
     cands: &[usize],
     print: &[u64],
     groups: &[Vec<usize>],
+    space: f64,
     found: &mut Vec<Vec<usize>>,
 ) {
     let goal = print[t];
@@ -141,7 +142,12 @@ fn candidate_sets(
         if pool.len() < 2 {
             break;
         }
-        let set = if pool.len() <= MITM_MAX {
+        // Every subset only when the target's values leave room for far
+        // more sums than there are subsets: otherwise some subset adds up
+        // by coincidence (a long table of small counts), and only the
+        // natural subsets are tried.
+        let exhaustive = pool.len() <= MITM_MAX && space >= (pool.len() as f64).exp2() * 1024.0;
+        let set = if exhaustive {
             let items: Vec<u64> = pool.iter().map(|&k| print[k]).collect();
             subset_with_sum(&items, goal).map(|ix| ix.into_iter().map(|i| pool[i]).collect())
         } else {
@@ -203,7 +209,7 @@ pub(crate) fn discover_columns(m: &mut Model) {
         return;
     }
     let complete: Vec<usize> = (0..m.nrows)
-        .filter(|&r| cols.iter().all(|&c| m.values[m.idx(r, c)].is_some()))
+        .filter(|&r| cols.iter().all(|&c| m.values.get(m.idx(r, c)).is_some()))
         .collect();
     if complete.is_empty() {
         return;
@@ -213,7 +219,7 @@ pub(crate) fn discover_columns(m: &mut Model) {
     for &r in &complete {
         let w = weight(r);
         for &c in &cols {
-            let v = m.values[m.idx(r, c)].unwrap_or(0);
+            let v = m.values.get(m.idx(r, c)).unwrap_or(0);
             print[c] = print[c].wrapping_add(w.wrapping_mul(v));
             sum[c] += u128::from(v);
         }
@@ -230,7 +236,7 @@ pub(crate) fn discover_columns(m: &mut Model) {
         complete
             .iter()
             .take(64)
-            .all(|&r| m.values[m.idx(r, c)] <= m.values[m.idx(r, t)])
+            .all(|&r| m.values.get(m.idx(r, c)) <= m.values.get(m.idx(r, t)))
     };
     let mut new_rels: Vec<(usize, Vec<usize>)> = Vec::new();
     for &t in &order {
@@ -257,11 +263,16 @@ pub(crate) fn discover_columns(m: &mut Model) {
                         && dominated(m, c, t)
                 })
                 .collect();
+            let space = complete
+                .iter()
+                .filter(|&&r| !m.total_row(r))
+                .map(|&r| m.values.get(m.idx(r, t)).map_or(1.0, |v| v as f64 + 1.0))
+                .product::<f64>();
             let mut sets = Vec::new();
-            candidate_sets(t, &cands, &print, &[], &mut sets);
+            candidate_sets(t, &cands, &print, &[], space, &mut sets);
             let before = new_rels.len();
             for set in sets {
-                if verify(t, &set, m.nrows, |c, r| m.values[m.idx(r, c)]) {
+                if verify(t, &set, m.nrows, |c, r| m.values.get(m.idx(r, c))) {
                     new_rels.push((t, set));
                 }
             }
@@ -299,7 +310,7 @@ pub(crate) fn discover_rows(m: &mut Model, labels: &[Vec<&str>]) {
     let mut known = vec![true; m.nrows];
     for r in 0..m.nrows {
         for &c in &cols {
-            match m.values[m.idx(r, c)] {
+            match m.values.get(m.idx(r, c)) {
                 Some(v) => {
                     print[r] = print[r].wrapping_add(weight(c).wrapping_mul(v));
                     sum[r] += u128::from(v);
@@ -354,25 +365,30 @@ pub(crate) fn discover_rows(m: &mut Model, labels: &[Vec<&str>]) {
                         && !known_members.contains(&r)
                         && cols
                             .iter()
-                            .all(|&c| m.values[m.idx(r, c)] <= m.values[m.idx(t, c)])
+                            .all(|&c| m.values.get(m.idx(r, c)) <= m.values.get(m.idx(t, c)))
                 })
                 .collect();
+            let space = cols
+                .iter()
+                .filter(|&&c| m.kinds[c] != ColKind::Total)
+                .map(|&c| m.values.get(m.idx(t, c)).map_or(1.0, |v| v as f64 + 1.0))
+                .product::<f64>();
             let mut sets = Vec::new();
-            candidate_sets(t, &cands, &print, &groups, &mut sets);
+            candidate_sets(t, &cands, &print, &groups, space, &mut sets);
             let before = new_rels.len();
             for set in sets {
                 let ok = set.len() >= 2
                     && cols.iter().all(|&c| {
-                        let tv = m.values[m.idx(t, c)];
+                        let tv = m.values.get(m.idx(t, c));
                         let s: Option<u128> = set
                             .iter()
-                            .map(|&r| m.values[m.idx(r, c)].map(u128::from))
+                            .map(|&r| m.values.get(m.idx(r, c)).map(u128::from))
                             .sum();
                         s == tv.map(u128::from)
                     })
                     && cols
                         .iter()
-                        .filter(|&&c| m.values[m.idx(t, c)].is_some_and(|v| v > 0))
+                        .filter(|&&c| m.values.get(m.idx(t, c)).is_some_and(|v| v > 0))
                         .count()
                         >= 2;
                 if ok {
