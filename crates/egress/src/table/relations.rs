@@ -146,7 +146,9 @@ fn candidate_sets(
         // more sums than there are subsets: otherwise some subset adds up
         // by coincidence (a long table of small counts), and only the
         // natural subsets are tried.
-        let exhaustive = pool.len() <= MITM_MAX && space >= (pool.len() as f64).exp2() * 1024.0;
+        // A handful of candidates (at most 16 subsets) are always tried.
+        let exhaustive = pool.len() <= 4
+            || pool.len() <= MITM_MAX && space >= (pool.len() as f64).exp2() * 1024.0;
         let set = if exhaustive {
             let items: Vec<u64> = pool.iter().map(|&k| print[k]).collect();
             subset_with_sum(&items, goal).map(|ix| ix.into_iter().map(|i| pool[i]).collect())
