@@ -81,6 +81,27 @@
 //! *inner* bound of the attacker's interval, meant for the vetter, not for
 //! publication. An independent LP audit in the tests checks both claims on
 //! random tables.
+//!
+//! # The exact audit and least loss
+//!
+//! Relations are found from the numbers, whatever the labels say: any
+//! count column (row) equal to the sum of a set of other count columns
+//! (rows) in every row (column) where all are known, contiguous or not,
+//! several totals over the same parts, hierarchies of subtotals. Labels
+//! only propose candidates; the arithmetic decides. After the
+//! certificates, an LP audit (`microlp`) solves each hidden count's
+//! interval over every relation, hidden cells at least the floor, and hides
+//! more cells (data cells before totals, the cell's own lines first, the
+//! smallest values) until every primary cell is as wide as required; it
+//! then publishes again every complementary cell the audit does not need,
+//! totals first, then the largest. The result says whether every hidden
+//! count met its width ([`TableResult::audited`]), the narrowest primary
+//! interval ([`TableResult::narrowest`]) and what the protection cost
+//! ([`TableResult::loss`]); [`HiddenCell::exact`] marks intervals solved by
+//! the LP rather than certified from below. The LP is bounded (components
+//! of at most 80 variables, a work budget per table); in tables of more
+//! than 1,200 cells it runs only where the certificates fall short. A
+//! second pass never hides more: its input has no small count left.
 
 //! # Percentages
 //!

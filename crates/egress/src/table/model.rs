@@ -76,7 +76,7 @@ impl Values {
     }
 
     pub fn set(&mut self, cell: usize, v: Option<u64>) {
-        self.0[cell] = v.unwrap_or(UNKNOWN).min(UNKNOWN);
+        self.0[cell] = v.unwrap_or(UNKNOWN);
     }
 
     pub fn len(&self) -> usize {
@@ -395,8 +395,8 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
 
     // Only count columns keep their values.
     for r in 0..nrows {
-        for c in 0..ncols {
-            if kinds[c] != ColKind::Count {
+        for (c, kind) in kinds.iter().enumerate() {
+            if *kind != ColKind::Count {
                 values.set(r * ncols + c, None);
             }
         }
