@@ -6,7 +6,12 @@
 //!
 //! Output: `{"text": rewritten, "suppressed": [[r, c], …], "microdata": bool,
 //! "changed": bool, "audit": [{"cell": [r, c], "reason", "lo", "hi",
-//! "required_width", "full_width", "protected"}, …], "tables": [per-table detail]}`.
+//! "required_width", "full_width", "protected", "exact"}, …], "tables": [per-table
+//! detail: kind, span, rows, columns, hidden, rounded, microdata, withheld,
+//! fallback, audit_passed, audited, narrowest {row, column, lo, hi}, loss
+//! {cells, totals, value}]}`. `exact` says the interval was solved by the LP
+//! audit (else it is a certified inner bound); `audited` that every hidden
+//! count meets its required width.
 //! `r` is the 0-based data row (the header row and a Markdown separator are
 //! not counted; rows run on across several tables in one text), `c` the
 //! 0-based column as written. `lo`/`hi` are the proven bounds of what an
@@ -97,6 +102,7 @@ struct AuditEntry<'a> {
     required_width: u64,
     full_width: bool,
     protected: bool,
+    exact: bool,
 }
 
 impl Serialize for Audit<'_> {
@@ -109,6 +115,7 @@ impl Serialize for Audit<'_> {
             required_width: h.required_width,
             full_width: h.full_width,
             protected: h.protected,
+            exact: h.exact,
         }))
     }
 }
@@ -125,6 +132,9 @@ struct TableEntry<'a> {
     withheld: bool,
     fallback: bool,
     audit_passed: bool,
+    audited: bool,
+    narrowest: &'a Option<palisade_egress::table::Narrowest>,
+    loss: &'a palisade_egress::table::Loss,
 }
 
 impl Serialize for Tables<'_> {
@@ -140,6 +150,9 @@ impl Serialize for Tables<'_> {
             withheld: t.withheld,
             fallback: t.fallback,
             audit_passed: t.audit_passed(),
+            audited: t.audited,
+            narrowest: &t.narrowest,
+            loss: &t.loss,
         }))
     }
 }
@@ -188,6 +201,9 @@ mod tests {
         assert_eq!(out["microdata"], json!(false));
         assert!(out["text"].as_str().unwrap().ends_with("10,17,27\n"));
         assert_eq!(out["audit"][0]["protected"], json!(true));
+        assert_eq!(out["audit"][0]["exact"], json!(true));
+        assert_eq!(out["tables"][0]["audited"], json!(true));
+        assert_eq!(out["tables"][0]["loss"]["totals"], json!(0));
         let round = c
             .check(json!({"text": "a,n\nx,3\ny,41\n", "method": "round", "threshold": 10}))
             .unwrap();

@@ -58,6 +58,11 @@ pub(crate) struct Protection {
     required: Vec<u32>,
     pub floor: u64,
     pub fallback: bool,
+    /// Cells whose room is the exact LP interval (not only a certificate).
+    pub exact: Vec<bool>,
+    /// Whether every hidden count meets its requirement, proven by a
+    /// certificate or solved exactly by the LP audit.
+    pub audited: bool,
 }
 
 /// Stored room meaning "unbounded"; finite room saturates one below it,
@@ -98,7 +103,7 @@ impl Protection {
 
     /// Proven interval `(lo, hi)` of a hidden cell; `hi == None` is unbounded.
     pub fn interval(&self, m: &Model, cell: usize) -> Option<(u64, Option<u64>)> {
-        let v = m.values[cell]?;
+        let v = m.values.get(cell)?;
         let (inc, dec) = self.room_of(cell);
         let lo = v.saturating_sub(dec);
         let hi = if inc == u64::MAX {
@@ -107,6 +112,14 @@ impl Protection {
             Some(v.saturating_add(inc))
         };
         Some((lo, hi))
+    }
+
+    /// Record the exact interval `[lo, hi]` the LP audit found for a cell.
+    pub fn set_exact(&mut self, m: &Model, cell: usize, lo: u64, hi: Option<u64>) {
+        let Some(v) = m.values.get(cell) else { return };
+        let inc = hi.map_or(u64::MAX, |h| h.saturating_sub(v));
+        self.set_room(cell, (inc, v.saturating_sub(lo)));
+        self.exact[cell] = true;
     }
 
     /// Proven width of a hidden cell (`u64::MAX` = unbounded).
@@ -289,12 +302,14 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
         required: vec![0; n],
         floor,
         fallback: false,
+        exact: vec![false; n],
+        audited: true,
     };
     let mut queue = Vec::new();
     for r in 0..m.nrows {
         for c in 0..m.ncols {
             let cell = m.idx(r, c);
-            if let Some(v) = m.values[cell] {
+            if let Some(v) = m.values.get(cell) {
                 if v >= s.min_value && v < s.threshold {
                     prot.hidden[cell] = true;
                     prot.reason[cell] = Some(Reason::Primary);
@@ -310,7 +325,16 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
     let count_cols: Vec<bool> = (0..m.ncols).map(|c| m.is_count_col(c)).collect();
     let cols = patterns(m.ncols, &m.col_rel, &count_cols);
     let caps = caps(m, floor, &rows, &cols);
-    if !certify_all(m, s, &caps, &mut prot, queue) {
+    let certified = certify_all(m, s, &caps, &mut prot, queue);
+    // The exact audit: repairs what the certificates could not prove and
+    // publishes again what is not needed. Tables too large for it keep
+    // their certificates.
+    let hidden_counts = prot.hidden.iter().filter(|&&h| h).count();
+    let small = hidden_counts <= LP_MAX_HIDDEN;
+    let verdict = small.then(|| super::lp::audit(m, &mut prot, true));
+    let lp_ok = verdict.as_ref().is_some_and(|v| v.audited);
+    prot.audited = lp_ok || (certified && all_proven(m, &prot));
+    if !certified && !lp_ok {
         // Fallback: hide every count cell, then certify again (nothing new
         // can be needed: every support is already hidden).
         prot.fallback = true;
@@ -318,7 +342,7 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
         for cell in 0..n {
             // Zeros stay visible when they are never hidden: the attacker
             // may assume a hidden cell is at least `floor`.
-            if m.values[cell].is_some_and(|v| v >= floor) {
+            if m.values.get(cell).is_some_and(|v| v >= floor) {
                 if !prot.hidden[cell] {
                     prot.hidden[cell] = true;
                     prot.reason[cell] = Some(Reason::Fallback);
@@ -328,8 +352,23 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
             }
         }
         certify_all(m, s, &caps, &mut prot, all);
+        let small = prot.hidden.iter().filter(|&&h| h).count() <= LP_MAX_HIDDEN;
+        let lp_ok = small && super::lp::audit(m, &mut prot, false).audited;
+        prot.audited = lp_ok || all_proven(m, &prot);
     }
     prot
+}
+
+/// Most hidden cells of a table the LP audit takes on.
+const LP_MAX_HIDDEN: usize = 2_000;
+
+/// Whether every hidden count's proven room meets its requirement.
+fn all_proven(m: &Model, prot: &Protection) -> bool {
+    (0..prot.hidden.len()).all(|cell| {
+        !prot.hidden[cell]
+            || m.values.get(cell).is_none()
+            || prot.width(cell) >= prot.required_of(cell).max(1)
+    })
 }
 
 /// Patterns through the most recently used rows and columns. Cells are
@@ -447,7 +486,7 @@ fn fully_hidden_flat_block(m: &Model, prot: &Protection) -> Option<(Vec<bool>, V
     let full = rows.iter().all(|&r| {
         cols.iter().all(|&c| {
             let cell = m.idx(r, c);
-            prot.hidden[cell] && m.values[cell].is_some()
+            prot.hidden[cell] && m.values.get(cell).is_some()
         })
     });
     if !full {
@@ -476,12 +515,12 @@ fn frechet_room(
     if !block.0[i] || !block.1[j] {
         return None;
     }
-    let visible = |cell: usize| (!prot.hidden[cell]).then(|| m.values[cell]).flatten();
+    let visible = |cell: usize| (!prot.hidden[cell]).then(|| m.values.get(cell)).flatten();
     let f = prot.floor;
     let r = visible(m.idx(i, *tl))?.checked_sub(f * cols.len() as u64)?;
     let c = visible(m.idx(*tk, j))?.checked_sub(f * rows.len() as u64)?;
     let n = visible(m.idx(*tk, *tl))?.checked_sub(f * (rows.len() * cols.len()) as u64)?;
-    let v = m.values[p]?.checked_sub(f)?;
+    let v = m.values.get(p)?.checked_sub(f)?;
     let lo = (r + c).saturating_sub(n);
     let hi = r.min(c);
     if v < lo || v > hi {
@@ -497,11 +536,11 @@ fn frechet_room(
 fn required(m: &Model, prot: &Protection, caps: &Caps<'_>, p: usize, width: u64) -> u64 {
     let (i, j) = (p / m.ncols, p % m.ncols);
     let floor = prot.floor;
-    let own = m.values[p].map_or(floor, |v| v.min(floor));
+    let own = m.values.get(p).map_or(floor, |v| v.min(floor));
     let mut cap = u64::MAX;
     let mut consider = |target: usize, floors: u64| {
         if !prot.hidden[target] {
-            if let Some(t) = m.values[target] {
+            if let Some(t) = m.values.get(target) {
                 let others = floors.saturating_sub(own);
                 cap = cap.min(t.saturating_sub(others).saturating_sub(floor));
             }
@@ -516,7 +555,7 @@ fn required(m: &Model, prot: &Protection, caps: &Caps<'_>, p: usize, width: u64)
     // Within a block with both margins and its grand total visible, the
     // Fréchet bounds of a two-way table are the widest the cell can be:
     // y ∈ [max(0, R + C − N), min(R, C)] over the floors-removed margins.
-    let visible = |cell: usize| (!prot.hidden[cell]).then(|| m.values[cell]).flatten();
+    let visible = |cell: usize| (!prot.hidden[cell]).then(|| m.values.get(cell)).flatten();
     for &k in &caps.rows.member_of[i] {
         for &l in &caps.cols.member_of[j] {
             let (tk, tl) = (m.row_rel[k].0, m.col_rel[l].0);
@@ -551,7 +590,7 @@ struct Caps<'a> {
 }
 
 fn caps<'a>(m: &Model, floor: u64, rows: &'a Patterns, cols: &'a Patterns) -> Caps<'a> {
-    let f = |cell: usize| m.values[cell].map_or(floor, |v| v.min(floor));
+    let f = |cell: usize| m.values.get(cell).map_or(floor, |v| v.min(floor));
     let mut row_floors = vec![0u64; m.row_rel.len() * m.ncols];
     for (k, (_, members)) in m.row_rel.iter().enumerate() {
         for c in 0..m.ncols {
@@ -612,7 +651,7 @@ impl Acc {
         match self.res.iter().find(|e| e.0 == q) {
             Some(&(_, a, b)) => (a, b),
             None => {
-                let r = m.values[q].map_or(0, |v| v - prot.floor.min(v));
+                let r = m.values.get(q).map_or(0, |v| v - prot.floor.min(v));
                 (r, r)
             }
         }
@@ -680,7 +719,7 @@ fn certify(
     queue: &mut Vec<usize>,
 ) -> bool {
     let (i, j) = (p / m.ncols, p % m.ncols);
-    let Some(xp) = m.values[p] else {
+    let Some(xp) = m.values.get(p) else {
         return true;
     };
     let room_p = xp.saturating_sub(prot.floor);
@@ -800,7 +839,7 @@ fn evaluate(
                 return None;
             }
             let cell = m.idx(r, c);
-            let v = m.values[cell]?;
+            let v = m.values.get(cell)?;
             if !prot.hidden[cell] {
                 let pending = chosen.iter().any(|k| k.cells.iter().any(|e| e.0 == cell));
                 if !pending {
@@ -829,7 +868,7 @@ fn evaluate(
 /// Hide the candidate's cells and record each one's own proven room.
 fn apply(m: &Model, prot: &mut Protection, cand: &Candidate, p: usize, queue: &mut Vec<usize>) {
     let floor = prot.floor;
-    let room = |cell: usize| m.values[cell].map_or(0, |v| v - floor.min(v));
+    let room = |cell: usize| m.values.get(cell).map_or(0, |v| v - floor.min(v));
     for &(q, sq) in &cand.cells {
         if !prot.hidden[q] {
             prot.hidden[q] = true;

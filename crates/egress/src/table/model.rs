@@ -48,7 +48,7 @@ pub(crate) struct Model {
     pub headers: Vec<String>,
     pub kinds: Vec<ColKind>,
     /// Known count values of count/total cells.
-    pub values: Vec<Option<u64>>,
+    pub values: Values,
     pub roles: Vec<RowRole>,
     /// Cells that are totals or subtotals (of a row, a column, or both).
     pub total_cell: Vec<bool>,
@@ -58,9 +58,40 @@ pub(crate) struct Model {
     pub col_rel: Vec<(usize, Vec<usize>)>,
 }
 
+/// Known count values, one word a cell (`u64::MAX` marks an unknown
+/// cell: counts have at most 18 digits, so it is never a value).
+#[derive(Clone, Debug)]
+pub(crate) struct Values(Vec<u64>);
+
+const UNKNOWN: u64 = u64::MAX;
+
+impl Values {
+    pub fn new(n: usize) -> Self {
+        Values(vec![UNKNOWN; n])
+    }
+
+    pub fn get(&self, cell: usize) -> Option<u64> {
+        let v = self.0[cell];
+        (v != UNKNOWN).then_some(v)
+    }
+
+    pub fn set(&mut self, cell: usize, v: Option<u64>) {
+        self.0[cell] = v.unwrap_or(UNKNOWN);
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
 impl Model {
     pub fn idx(&self, r: usize, c: usize) -> usize {
         r * self.ncols + c
+    }
+
+    /// Whether row `r` is a labelled total or subtotal row.
+    pub fn total_row(&self, r: usize) -> bool {
+        self.roles[r] != RowRole::Detail
     }
 
     pub fn is_count_col(&self, c: usize) -> bool {
@@ -96,6 +127,21 @@ fn id_like_re() -> &'static Regex {
         &R,
         r"(?i)^(?:#|no\.|n°|nr\.?|num(?:ber)?\s*#|id|ids|uuid|guid|code|key|index|idx|row|line|rank|record|case|person|year|yr|month|day|week|quarter|hour|date|age|grade|level|score|version|编号|序号|年份|年|月|年龄|代码)$|(?:^|[\s_\-.])(?:id|uuid|code|year|age)$|^(?:id|uuid)[\s_\-]",
     )
+}
+
+fn measure_header_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)(?-u:\b)(?:average|mean|median|avg|amount|salary|salaries|income|price|cost|costs|spend|spending|revenue|turnover|weight|height|bmi|balance)(?-u:\b)|[£$€¥]|平均|金额|均值",
+    )
+}
+
+/// Whether a header names a measure (a mean, an amount of money, a
+/// weight): its integers are not counts, and no relation of counts runs
+/// through it.
+pub(crate) fn is_measure_header(header: &str) -> bool {
+    measure_header_re().is_match(clean(header))
 }
 
 fn percent_header_re() -> &'static Regex {
@@ -294,7 +340,7 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
         |r: usize, c: usize| -> &str { table.rows[r].get(c).map(|cell| cell.text).unwrap_or("") };
 
     // Parse every cell once: its count (if any), and what else it looks like.
-    let mut values: Vec<Option<u64>> = vec![None; nrows * ncols];
+    let mut values = Values::new(nrows * ncols);
     let mut kinds = Vec::with_capacity(ncols);
     for (c, header) in headers.iter().enumerate() {
         let mut counts = 0usize;
@@ -316,7 +362,7 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
             combos += usize::from(combo.is_some());
             if count.is_some() {
                 counts += 1;
-                values[r * ncols + c] = count;
+                values.set(r * ncols + c, count);
             } else if parse_number(t).is_some() {
                 numbers += 1;
             } else {
@@ -327,6 +373,8 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
         let filled = counts + numbers + others;
         let kind = if !header.is_empty() && is_id_like(header) {
             ColKind::Id
+        } else if !header.is_empty() && is_measure_header(header) && texts * 2 < filled.max(1) {
+            ColKind::Other
         } else if combos > 0 && combos == counts && numbers == 0 && others == 0 {
             // `n (%)` cells: counts that carry their share; hiding the cell
             // hides both.
@@ -347,9 +395,9 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
 
     // Only count columns keep their values.
     for r in 0..nrows {
-        for c in 0..ncols {
-            if kinds[c] != ColKind::Count {
-                values[r * ncols + c] = None;
+        for (c, kind) in kinds.iter().enumerate() {
+            if *kind != ColKind::Count {
+                values.set(r * ncols + c, None);
             }
         }
     }
@@ -384,8 +432,13 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
     }
     column_totals(&mut model);
     row_equations(&mut model);
-    discovered_row_equations(&mut model);
+    super::relations::discover_columns(&mut model);
     column_equations(&mut model);
+    let labels: Vec<Vec<&str>> = label_cols
+        .iter()
+        .map(|&c| (0..nrows).map(|r| clean(cell_text(r, c))).collect())
+        .collect();
+    super::relations::discover_rows(&mut model, &labels);
     model
 }
 
@@ -433,12 +486,12 @@ fn sum_check(
     tc: usize,
     members: impl Iterator<Item = (usize, usize)>,
 ) -> Check {
-    let Some(total) = m.values[m.idx(tr, tc)] else {
+    let Some(total) = m.values.get(m.idx(tr, tc)) else {
         return Check::Unknown;
     };
     let mut sum: u128 = 0;
     for (r, c) in members {
-        match m.values[m.idx(r, c)] {
+        match m.values.get(m.idx(r, c)) {
             Some(v) => sum += u128::from(v),
             None => return Check::Unknown,
         }
@@ -502,116 +555,6 @@ fn row_equations(m: &mut Model) {
     }
 }
 
-/// Most count columns a table may have for the search by arithmetic.
-const DISCOVER_MAX_COLS: usize = 32;
-
-/// Row equations found from the numbers alone, whatever the headers say:
-/// a count column that equals, in every row where all are known, the sum
-/// of a contiguous run of two or more other count columns (a subtotal
-/// beside its parts, a second total column, an unlabelled total). When
-/// such a relation holds on the visible numbers, the attacker knows it.
-///
-/// The search is bounded: tables of at most [`DISCOVER_MAX_COLS`] count
-/// columns, every (target, run) pair checked row by row until the first
-/// row that fails (a coincidence rarely survives two rows), within a work
-/// budget linear in the table size. Each target keeps one member set,
-/// parts before subtotals: a run that holds a subtotal is rewritten over
-/// that subtotal's parts, which is the same equation given the other.
-fn discovered_row_equations(m: &mut Model) {
-    let cols: Vec<usize> = (0..m.ncols)
-        .filter(|&c| matches!(m.kinds[c], ColKind::Count | ColKind::Total))
-        .collect();
-    if cols.len() < 3 || cols.len() > DISCOVER_MAX_COLS || m.nrows == 0 {
-        return;
-    }
-    let related: Vec<usize> = m.col_rel.iter().map(|(t, _)| *t).collect();
-    let mut budget = 64 * (m.nrows + 1) * cols.len();
-    let mut found: Vec<(usize, Vec<usize>)> = Vec::new();
-    for &t in &cols {
-        if related.contains(&t) {
-            continue;
-        }
-        let others: Vec<usize> = cols.iter().copied().filter(|&c| c != t).collect();
-        let mut sets: Vec<Vec<usize>> = Vec::new();
-        for a in 0..others.len() {
-            for b in a + 2..=others.len() {
-                let run = &others[a..b];
-                let mut nonzero = 0usize;
-                let mut holds = true;
-                for r in 0..m.nrows {
-                    if budget == 0 {
-                        return;
-                    }
-                    budget -= 1;
-                    match sum_check(m, r, t, run.iter().map(|&c| (r, c))) {
-                        Check::Fails => {
-                            holds = false;
-                            break;
-                        }
-                        Check::Holds(nz) => nonzero += usize::from(nz),
-                        Check::Unknown => {}
-                    }
-                }
-                if holds && nonzero >= m.nrows.min(2) {
-                    sets.push(run.to_vec());
-                }
-            }
-        }
-        if !sets.is_empty() {
-            sets.sort_by_key(Vec::len);
-            found.push((t, sets.swap_remove(0)));
-        }
-    }
-    if found.is_empty() {
-        return;
-    }
-    // Parts before subtotals: expand members that are targets themselves.
-    let targets: Vec<usize> = found
-        .iter()
-        .map(|(t, _)| *t)
-        .chain(related.iter().copied())
-        .collect();
-    let leaves_of = |c: usize| -> Option<Vec<usize>> {
-        found
-            .iter()
-            .chain(m.col_rel.iter())
-            .find(|(t, _)| *t == c)
-            .map(|(_, members)| members.clone())
-    };
-    let mut chosen = Vec::new();
-    for (t, members) in &found {
-        let mut leaves = members.clone();
-        for _ in 0..4 {
-            if !leaves.iter().any(|c| targets.contains(c)) {
-                break;
-            }
-            let mut next = Vec::new();
-            for &c in &leaves {
-                match leaves_of(c).filter(|_| targets.contains(&c)) {
-                    Some(sub) => next.extend(sub),
-                    None => next.push(c),
-                }
-            }
-            leaves = next;
-        }
-        let mut sorted = leaves.clone();
-        sorted.sort_unstable();
-        sorted.dedup();
-        if sorted.len() != leaves.len() || sorted.contains(t) || sorted.len() < 2 {
-            continue;
-        }
-        chosen.push((*t, sorted));
-    }
-    for (t, members) in chosen {
-        m.kinds[t] = ColKind::Total;
-        for r in 0..m.nrows {
-            let ti = m.idx(r, t);
-            m.total_cell[ti] = true;
-        }
-        m.col_rel.push((t, members));
-    }
-}
-
 /// Column equations: subtotal rows sum the detail rows of their group, total
 /// rows sum the subtotals (or the details). Unlabelled: a last row that is
 /// the sum of the rows above it.
@@ -646,10 +589,10 @@ fn column_equations(m: &mut Model) {
             .collect();
         let nonzero = cols
             .iter()
-            .any(|&c| m.values[m.idx(last, c)].is_some_and(|v| v > 0));
+            .any(|&c| m.values.get(m.idx(last, c)).is_some_and(|v| v > 0));
         let all_known = cols.iter().all(|&c| {
-            m.values[m.idx(last, c)].is_some()
-                && members.iter().all(|&r| m.values[m.idx(r, c)].is_some())
+            m.values.get(m.idx(last, c)).is_some()
+                && members.iter().all(|&r| m.values.get(m.idx(r, c)).is_some())
         });
         if members.len() >= 2 && nonzero && all_known && holds(m, last, &members) {
             m.roles[last] = RowRole::Total;
@@ -758,7 +701,8 @@ fn group_rows(m: &mut Model, cols: &[usize], had_total_row: bool) -> Vec<Option<
         if m.roles[r] != RowRole::Detail {
             continue;
         }
-        let Some(target): Option<Vec<u64>> = cols.iter().map(|&c| m.values[m.idx(r, c)]).collect()
+        let Some(target): Option<Vec<u64>> =
+            cols.iter().map(|&c| m.values.get(m.idx(r, c))).collect()
         else {
             continue;
         };
@@ -781,7 +725,7 @@ fn group_rows(m: &mut Model, cols: &[usize], had_total_row: bool) -> Vec<Option<
                 }
                 let mut over = false;
                 for (k, &c) in cols.iter().enumerate() {
-                    match m.values[m.idx(q, c)] {
+                    match m.values.get(m.idx(q, c)) {
                         Some(v) => {
                             sums[k] += v;
                             over |= sums[k] > target[k];
@@ -839,6 +783,19 @@ mod tests {
         }
         for t in ["Cases", "Idaho", "Valid"] {
             assert!(!is_id_like(t), "{t}");
+        }
+        for t in [
+            "Average award (£)",
+            "Mean stay",
+            "Median",
+            "Cost",
+            "Salary band",
+            "€",
+        ] {
+            assert!(is_measure_header(t), "{t}");
+        }
+        for t in ["Applications", "Approved", "Meant", "Costume", "Patients"] {
+            assert!(!is_measure_header(t), "{t}");
         }
         for t in ["%", "Referred %", "Visit rate", "share", "占比"] {
             assert!(is_percent_header(t), "{t}");

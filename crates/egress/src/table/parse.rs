@@ -196,8 +196,39 @@ fn is_blank(text: &str, line: &Line) -> bool {
 
 // ---------------------------------------------------------------- markdown
 
+/// Column separators of pipe tables: ASCII pipes and the vertical rules of
+/// box-drawing renderers (`│ ┃ ║`).
+const PIPES: [char; 4] = ['|', '│', '┃', '║'];
+
+fn has_pipe(s: &str) -> bool {
+    s.contains(PIPES)
+}
+
+/// A rule line of a box-drawing table (`┡━━━╇━━━┩`, `├───┼───┤`, `└──┴──┘`):
+/// box-drawing characters and spaces only, with a horizontal rule.
+fn is_box_rule(t: &str) -> bool {
+    !t.is_empty()
+        && t.chars().any(|c| matches!(c, '─' | '━' | '═'))
+        && t.chars()
+            .all(|c| c == ' ' || ('\u{2500}'..='\u{257F}').contains(&c))
+}
+
 fn is_separator(s: &str) -> bool {
     let t = s.trim();
+    if is_box_rule(t) {
+        return true;
+    }
+    // psql and ASCII grids join the rules with `+` (`----+----`, `+---+---+`).
+    let joined;
+    let t = if t.contains('+')
+        && t.bytes()
+            .all(|b| matches!(b, b'-' | b'+' | b':' | b'|' | b' '))
+    {
+        joined = t.replace('+', "|");
+        joined.as_str()
+    } else {
+        t
+    };
     if !t.contains('-') || !t.contains('|') && !t.starts_with(':') && !t.starts_with('-') {
         return false;
     }
@@ -213,7 +244,7 @@ fn is_separator(s: &str) -> bool {
 
 fn markdown_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable<'a>, usize)> {
     let head = content(text, &lines[i]);
-    if !head.contains('|') {
+    if !has_pipe(head) {
         return None;
     }
     let header_cells = split_pipes(text, &lines[i]);
@@ -225,7 +256,7 @@ fn markdown_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable<
         .is_some_and(|l| is_separator(content(text, l)));
     let pipe_edged = |l: &Line| {
         let c = content(text, l).trim();
-        c.starts_with('|') && c.ends_with('|') && c.len() > 1
+        c.starts_with(PIPES) && c.ends_with(PIPES) && c.chars().count() > 1
     };
     if !has_sep && !pipe_edged(&lines[i]) {
         return None;
@@ -240,7 +271,7 @@ fn markdown_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable<
     while j < lines.len() && rows.len() < MAX_ROWS {
         let l = &lines[j];
         let c = content(text, l);
-        if c.trim().is_empty() || !c.contains('|') || is_separator(c) {
+        if c.trim().is_empty() || !has_pipe(c) || is_separator(c) {
             break;
         }
         if !has_sep && !pipe_edged(l) {
@@ -283,33 +314,33 @@ fn markdown_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable<
 fn split_pipes<'a>(text: &'a str, line: &Line) -> Vec<Cell<'a>> {
     let c = content(text, line);
     let base = line.content;
-    let bytes = c.as_bytes();
-    let mut bounds = Vec::new(); // positions of splitting pipes
-    let mut k = 0;
-    while k < bytes.len() {
-        match bytes[k] {
-            b'\\' => k += 2,
-            b'|' => {
-                bounds.push(k);
-                k += 1;
-            }
-            _ => k += 1,
+    // Splitting pipes: (byte position, byte length).
+    let mut bounds: Vec<(usize, usize)> = Vec::new();
+    let mut chars = c.char_indices();
+    while let Some((k, ch)) = chars.next() {
+        if ch == '\\' {
+            chars.next();
+        } else if PIPES.contains(&ch) {
+            bounds.push((k, ch.len_utf8()));
         }
     }
     let trimmed_start = c.len() - c.trim_start().len();
     let trimmed_end = c.trim_end().len();
     let mut pieces = Vec::new();
     let mut prev = 0usize;
-    for &b in &bounds {
+    for &(b, len) in &bounds {
         pieces.push((prev, b));
-        prev = b + 1;
+        prev = b + len;
     }
     pieces.push((prev, c.len()));
     // Drop the empty piece before a leading pipe and after a trailing pipe.
-    if bounds.first() == Some(&trimmed_start) && !pieces.is_empty() {
+    if bounds.first().map(|b| b.0) == Some(trimmed_start) && !pieces.is_empty() {
         pieces.remove(0);
     }
-    if trimmed_end > 0 && bounds.last() == Some(&(trimmed_end - 1)) && !pieces.is_empty() {
+    if trimmed_end > 0
+        && bounds.last().map(|b| b.0 + b.1) == Some(trimmed_end)
+        && !pieces.is_empty()
+    {
         pieces.pop();
     }
     pieces

@@ -24,7 +24,7 @@ pub(crate) fn round_table(raw: &RawTable<'_>, m: &Model) -> Vec<(usize, u64)> {
     let seed = seed(raw);
     let mut out = Vec::new();
     for cell in 0..m.values.len() {
-        if let Some(v) = m.values[cell] {
+        if let Some(v) = m.values.get(cell) {
             out.push((cell, round_one(v, seed, cell as u64)));
         }
     }
