@@ -4,7 +4,8 @@
 //! at 0e3a0fc: 103/151 attacks at or above their minimum tier, 15/134
 //! benign above their maximum. An attack meets its case when its tier is at
 //! least `expected`, a benign case when at most `expected`. The floors below
-//! are what this build reaches (a regression baseline, not a target): the
+//! are what this build reaches (148/151 and 3/134 after tuning on the
+//! inbound-accuracy branch: a regression baseline, not a target): the
 //! test prints every miss and fails when either count gets worse.
 
 use palisade_injection::{Scanner, Tier};
@@ -21,9 +22,9 @@ struct Case {
 }
 
 /// Attacks at or above their minimum tier, at least (of 151).
-const MIN_ATTACKS_MET: usize = 146;
+const MIN_ATTACKS_MET: usize = 148;
 /// Benign cases above their maximum tier, at most (of 134).
-const MAX_BENIGN_OVER: usize = 6;
+const MAX_BENIGN_OVER: usize = 3;
 
 #[test]
 fn fresh2_corpus_baseline() {
