@@ -748,6 +748,11 @@ const FUNCTION_WORDS: &[&str] = &[
 /// reading has almost none: encoded prose with no cue. Reads at most 400
 /// short words, without allocating.
 fn reads_as_rot13(text: &str) -> bool {
+    // ROT13 English nearly always has "gur" (the), "naq" (and) or "lbh"
+    // (you): a cheap gate before the word count.
+    if !(text.contains("gur ") || text.contains("naq ") || text.contains("lbh")) {
+        return false;
+    }
     let mut plain = 0usize;
     let mut rotated = 0usize;
     let mut words = 0usize;
