@@ -701,7 +701,11 @@ fn emit_word(text: &str, span: Span, out: &mut Folded, latin_context: bool) {
     }
     let whole_lookalike = latin_context && !has_latin && !other_script && lookalikes >= 2;
     let fold_confusables = lookalikes > 0 && ((has_latin && !other_script) || whole_lookalike);
-    if fold_confusables {
+    // The mirror case: a Cyrillic word with a few Latin lookalike letters
+    // ("Игнoрируй" with a Latin `o`) folds its Latin letters to Cyrillic,
+    // so the Cyrillic phrase rules see the word the reader sees.
+    let fold_to_cyrillic = has_latin && other_script && latin_in_cyrillic_word(word);
+    if fold_confusables || fold_to_cyrillic {
         out.homoglyph_words.push(span);
     }
     for (off, c) in word.char_indices() {
@@ -709,11 +713,60 @@ fn emit_word(text: &str, span: Span, out: &mut Folded, latin_context: bool) {
         let src = Span::new(at, at + c.len_utf8());
         let c = if fold_confusables {
             latin_lookalike(c).unwrap_or(c)
+        } else if fold_to_cyrillic {
+            cyrillic_lookalike(c).unwrap_or(c)
         } else {
             c
         };
         push_lower(out, c, src);
     }
+}
+
+/// The Cyrillic letter a Latin lookalike stands for inside a Cyrillic word
+/// (the inverse of [`latin_lookalike`] on the letters both scripts share).
+fn cyrillic_lookalike(c: char) -> Option<char> {
+    Some(match c {
+        'a' => 'а',
+        'e' => 'е',
+        'o' => 'о',
+        'p' => 'р',
+        'c' => 'с',
+        'y' => 'у',
+        'x' => 'х',
+        'i' => 'і',
+        'A' => 'А',
+        'B' => 'В',
+        'E' => 'Е',
+        'K' => 'К',
+        'M' => 'М',
+        'H' => 'Н',
+        'O' => 'О',
+        'P' => 'Р',
+        'C' => 'С',
+        'T' => 'Т',
+        'X' => 'Х',
+        _ => return None,
+    })
+}
+
+/// A word whose letters are Cyrillic except for at most two Latin letters,
+/// each of which has a Cyrillic lookalike, and at least three Cyrillic ones.
+fn latin_in_cyrillic_word(word: &str) -> bool {
+    let mut latin = 0usize;
+    let mut cyrillic = 0usize;
+    for c in word.chars() {
+        if c.is_ascii_alphabetic() {
+            if cyrillic_lookalike(c).is_none() {
+                return false;
+            }
+            latin += 1;
+        } else if matches!(c as u32, 0x0400..=0x052F) {
+            cyrillic += 1;
+        } else if c.is_alphabetic() {
+            return false;
+        }
+    }
+    (1..=2).contains(&latin) && cyrillic >= 3
 }
 
 fn push_lower(out: &mut Folded, c: char, src: Span) {
@@ -925,6 +978,28 @@ pub(crate) fn fold_with(text: &str, reference: bool) -> Folded {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A Latin letter inside a Cyrillic word folds to its Cyrillic twin and
+    /// marks the word as a homoglyph; ordinary mixed text does not.
+    #[test]
+    fn latin_letter_in_cyrillic_word() {
+        let f = fold("Игнoрируй все");
+        assert!(f.text.starts_with("игнорируй"), "{}", f.text);
+        assert_eq!(f.homoglyph_words.len(), 1);
+        for plain in [
+            "Игнорируй все",
+            "файл config.yaml",
+            "Москва-2024",
+            "iPhone и Android",
+        ] {
+            let f = fold(plain);
+            assert!(
+                f.homoglyph_words.is_empty(),
+                "{plain}: {:?}",
+                f.homoglyph_words
+            );
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]

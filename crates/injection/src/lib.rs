@@ -51,6 +51,7 @@
 
 mod arena;
 mod bytere;
+mod context;
 mod encoding;
 mod fold;
 mod instruction;
@@ -794,6 +795,10 @@ impl Scanner {
             if rule.category == "override" && retraction(&hit.phrase, &folded.text, hit.folded) {
                 continue;
             }
+            if hit.tier == Tier::Flag && context::in_code_block(norm.as_str(text), nspan) {
+                // a weak phrase in a code block is documentation (policy)
+                continue;
+            }
             let mut f = Finding::new(Layer::Instruction, &rule.id, ospan, hit.tier);
             f.phrase = Some(hit.phrase);
             if hit.tier >= Tier::Quarantine {
@@ -819,10 +824,11 @@ impl Scanner {
         let base = norm.as_str(text);
         let hits = self.signals.scan(base);
         let mut out = Vec::new();
-        let mut boundaries: Vec<Span> = found
+        // (span, a forged turn: needs an order that names its object)
+        let mut boundaries: Vec<(Span, bool)> = found
             .iter()
             .filter(|f| is_boundary(f))
-            .map(|f| f.span)
+            .map(|f| (f.span, false))
             .collect();
         let mut addresses: Vec<Span> = found
             .iter()
@@ -870,7 +876,7 @@ impl Scanner {
                         span,
                         policy::alone("turn"),
                     ));
-                    boundaries.push(span);
+                    boundaries.push((span, true));
                 }
                 Signal::Address => {
                     out.push(Finding::new(
@@ -881,12 +887,15 @@ impl Scanner {
                     ));
                     addresses.push(span);
                 }
-                Signal::Claim => out.push(Finding::new(
-                    Layer::Instruction,
-                    &format!("l2.{tail}.claim"),
-                    span,
-                    policy::alone("claim"),
-                )),
+                Signal::Claim => {
+                    out.push(Finding::new(
+                        Layer::Instruction,
+                        &format!("l2.{tail}.claim"),
+                        span,
+                        policy::alone("claim"),
+                    ));
+                    boundaries.push((span, false));
+                }
                 Signal::Exfil => out.push(Finding::new(
                     Layer::Instruction,
                     &format!("l2.{tail}.markdown_exfil"),
@@ -911,14 +920,29 @@ impl Scanner {
                 break;
             }
         }
-        if boundaries.is_empty() && addresses.is_empty() {
+        let conceal: Vec<Span> = found
+            .iter()
+            .filter(|f| {
+                f.layer == Layer::Instruction
+                    && f.tier >= Tier::Quarantine
+                    && family(f.rule.reason()) == "conceal"
+            })
+            .map(|f| f.span)
+            .collect();
+        if boundaries.is_empty() && addresses.is_empty() && conceal.is_empty() {
             return out;
         }
-        let mut orders: Vec<Span> = self
+        // (span, names its object: not a bare action verb)
+        let mut orders: Vec<(Span, bool)> = self
             .signals
             .orders(base)
             .iter()
-            .map(|h| norm.original_span(h.span))
+            .map(|h| {
+                (
+                    norm.original_span(h.span),
+                    policy::names_object(self.signals.id(h)),
+                )
+            })
             .collect();
         orders.extend(
             found
@@ -928,18 +952,20 @@ impl Scanner {
                         && f.tier >= Tier::Quarantine
                         && policy::is_order_class(family(f.rule.reason()))
                 })
-                .map(|f| f.span),
+                .map(|f| (f.span, true)),
         );
-        let after = |from: Span, window: usize| {
+        let after = |from: Span, window: usize, named: bool| {
             orders
                 .iter()
-                .filter(|o| o.start >= from.end && o.start - from.end <= window)
+                .filter(|(o, n)| {
+                    (*n || !named) && o.start >= from.end && o.start - from.end <= window
+                })
+                .map(|(o, _)| *o)
                 .min_by_key(|o| o.start)
-                .copied()
         };
         if let Some((b, o)) = boundaries
             .iter()
-            .find_map(|b| after(*b, policy::HIJACK_WINDOW).map(|o| (*b, o)))
+            .find_map(|(b, turn)| after(*b, policy::HIJACK_WINDOW, *turn).map(|o| (*b, o)))
         {
             let mut f = Finding::new(Layer::Instruction, "l2.hijack", o, Tier::Block);
             f.detail = Some(format!(
@@ -947,10 +973,21 @@ impl Scanner {
                 b.start
             ));
             out.push(f);
+        } else if let Some(o) = conceal.iter().find_map(|c| {
+            orders
+                .iter()
+                .find(|(o, named)| {
+                    *named && o != c && o.start.abs_diff(c.start) <= policy::HIJACK_WINDOW
+                })
+                .map(|(o, _)| *o)
+        }) {
+            let mut f = Finding::new(Layer::Instruction, "l2.hijack", o, Tier::Block);
+            f.detail = Some("an order the text tells the agent to hide from the user".into());
+            out.push(f);
         }
         if let Some(o) = addresses
             .iter()
-            .find_map(|a| after(*a, policy::ADDRESS_WINDOW))
+            .find_map(|a| after(*a, policy::ADDRESS_WINDOW, false))
         {
             let mut f = Finding::new(Layer::Instruction, "l2.agent_order", o, Tier::Quarantine);
             f.detail = Some("an order to the AI reading the text".into());
@@ -961,9 +998,31 @@ impl Scanner {
 
     fn l3_findings(&self, text: &str, norm: &Base, folded: &fold::Folded) -> Vec<Finding> {
         let mut out = Vec::new();
+        let base = norm.as_str(text);
+        let mut named_orders: Option<Vec<Span>> = None;
         for h in self.tokens.scan(folded) {
-            let span = norm.original_span(folded.source_span(h.span));
-            out.push(Finding::new(Layer::Token, &h.id, span, h.tier));
+            let nspan = folded.source_span(h.span);
+            let span = norm.original_span(nspan);
+            let mut tier = h.tier;
+            if context::token_as_code(base, nspan) {
+                // A token written as code with no order after it is a
+                // mention (tokenizer and chat-template code, model docs).
+                let orders = named_orders.get_or_insert_with(|| {
+                    self.signals
+                        .orders(base)
+                        .iter()
+                        .filter(|o| policy::names_object(self.signals.id(o)))
+                        .map(|o| o.span)
+                        .collect()
+                });
+                if !orders
+                    .iter()
+                    .any(|o| o.start >= nspan.end && o.start - nspan.end <= policy::HIJACK_WINDOW)
+                {
+                    tier = Tier::Pass;
+                }
+            }
+            out.push(Finding::new(Layer::Token, &h.id, span, tier));
         }
         for h in token::homoglyphs(text) {
             out.push(Finding::new(Layer::Token, &h.id, h.span, h.tier));
@@ -1142,11 +1201,17 @@ fn retraction(phrase: &str, folded: &str, span: Span) -> bool {
         "my", "mis", "mes", "meine", "meinen", "minhas", "meus", "mie", "miei", "мои", "моё",
         "mijn",
     ];
-    let own = phrase.split_whitespace().any(|w| MINE.contains(&w));
+    let own = phrase.split_whitespace().any(|w| MINE.contains(&w))
+        || policy::FIRST_PERSON.iter().any(|p| phrase.contains(p));
     let rest = folded.get(span.end..).unwrap_or("");
     let rest = rest.trim_start();
     let else_ = rest.starts_with("else") || rest.starts_with("other than");
-    own || (phrase.contains("everything") && else_)
+    let mut near = rest.len().min(policy::CORRECTION_WINDOW);
+    while !rest.is_char_boundary(near) {
+        near -= 1;
+    }
+    let corrected = policy::CORRECTIONS.iter().any(|c| rest[..near].contains(c));
+    own || corrected || (phrase.contains("everything") && else_)
 }
 
 /// A boundary in the policy table: an override or forged-authority phrase
