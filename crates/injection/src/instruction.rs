@@ -29,6 +29,7 @@ use palisade_common::automaton::{walk_streams, INTERLEAVE_MIN, STREAMS};
 use palisade_common::quotes::quoted_spans;
 use palisade_common::Span;
 use regex::Regex;
+use regex_automata::meta::Regex as Lean;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -55,9 +56,9 @@ pub(crate) struct Compiled {
     /// see their keywords in a given process, and a compiled Unicode-aware
     /// regex costs tens of KB to hundreds of KB. The pattern's syntax is
     /// checked when the rule set is built (built-in rules: at build time).
-    regex: OnceLock<Option<Regex>>,
+    regex: OnceLock<Option<Lean>>,
     /// The twin, compiled the first time an all-ASCII text needs it.
-    twin_regex: OnceLock<Option<Regex>>,
+    twin_regex: OnceLock<Option<Lean>>,
 }
 
 impl Compiled {
@@ -66,18 +67,18 @@ impl Compiled {
     /// if a pattern that parsed does not compile (a size limit); the rule
     /// then never matches, and the crate's tests compile every built-in
     /// pattern and twin.
-    fn regex_for(&self, ascii: bool) -> Option<&Regex> {
+    fn regex_for(&self, ascii: bool) -> Option<&Lean> {
         if ascii {
-            self.twin_regex.get_or_init(|| Regex::new(&self.twin).ok())
+            self.twin_regex.get_or_init(|| crate::lean::regex(&self.twin))
         } else {
-            self.regex.get_or_init(|| Regex::new(&self.pattern).ok())
+            self.regex.get_or_init(|| crate::lean::regex(&self.pattern))
         }
         .as_ref()
     }
 
     /// The rule's full (Unicode) regex.
     #[cfg(test)]
-    fn regex(&self) -> Option<&Regex> {
+    fn regex(&self) -> Option<&Lean> {
         self.regex_for(false)
     }
 }
@@ -178,27 +179,27 @@ fn prefix_gate(pattern: &str) -> Option<Vec<String>> {
 
 /// One keyword automaton: pattern index → keyword index, longest keyword.
 struct KeywordSet {
-    auto: Walker,
+    /// A contiguous NFA: cheap to build (start-up), fast enough for
+    /// messages.
+    nfa: contiguous::NFA,
+    /// ASCII keywords only: a DFA, built the first time a long text is
+    /// searched (it marks exactly what the NFA marks, faster per byte,
+    /// and costs several times the NFA to build). `None`: no DFA (the
+    /// non-ASCII set, walked only in windows around non-ASCII runs; its
+    /// DFA alone took 3.4 MB).
+    dfa: Option<OnceLock<Option<DFA>>>,
     index: Vec<usize>,
     max_len: usize,
     min_len: usize,
     /// Every non-ASCII character of the keywords, sorted.
     chars: Vec<char>,
-    /// The keywords (tests compare the marking against a plain
-    /// overlapping Aho-Corasick search over them).
-    #[cfg(test)]
+    /// The keywords (the DFA is built from them; tests compare the
+    /// marking against a plain overlapping Aho-Corasick search over them).
     pats: Vec<String>,
 }
 
-/// The automaton a keyword set is walked with: a DFA for the ASCII
-/// keywords (every byte of every text goes through it), a contiguous NFA
-/// for the non-ASCII ones (walked only in windows around non-ASCII runs;
-/// their DFA alone took 3.4 MB, and the built scanner's resident size
-/// drops by about 3.9 MiB with the NFA).
-enum Walker {
-    Dfa(DFA),
-    Nfa(contiguous::NFA),
-}
+/// Texts at least this long are searched with the keyword DFA.
+const DFA_MIN: usize = 64 * 1024;
 
 impl KeywordSet {
     fn build(
@@ -216,23 +217,13 @@ impl KeywordSet {
         let err = |e: aho_corasick::BuildError| {
             Error::new(ErrorKind::Automaton, format!("rule keywords: {e}"))
         };
-        let auto = if dense {
-            Walker::Dfa(
-                dfa::Builder::new()
-                    .match_kind(MatchKind::Standard)
-                    .build(&pats)
-                    .map_err(err)?,
-            )
-        } else {
-            Walker::Nfa(
-                contiguous::Builder::new()
-                    .match_kind(MatchKind::Standard)
-                    .build(&pats)
-                    .map_err(err)?,
-            )
-        };
+        let nfa = contiguous::Builder::new()
+            .match_kind(MatchKind::Standard)
+            .build(&pats)
+            .map_err(err)?;
         Ok(Some(KeywordSet {
-            auto,
+            nfa,
+            dfa: dense.then(OnceLock::new),
             index: which.to_vec(),
             max_len: pats.iter().map(|p| p.len()).max().unwrap_or(0),
             min_len: pats.iter().map(|p| p.len()).min().unwrap_or(0).max(1),
@@ -246,19 +237,33 @@ impl KeywordSet {
                 v.dedup();
                 v
             },
-            #[cfg(test)]
             pats: pats.iter().map(|p| (*p).to_owned()).collect(),
         }))
     }
 
-    /// Turn on the rules of every keyword that occurs in `text`.
-    fn mark(&self, text: &str, keyword_rules: &[Vec<usize>], on: &mut [bool]) {
+    /// The DFA, built on first use (`None`: this set has none, or it
+    /// failed to build; the NFA then serves).
+    fn dfa(&self) -> Option<&DFA> {
+        self.dfa
+            .as_ref()?
+            .get_or_init(|| {
+                dfa::Builder::new()
+                    .match_kind(MatchKind::Standard)
+                    .build(&self.pats)
+                    .ok()
+            })
+            .as_ref()
+    }
+
+    /// Turn on the rules of every keyword that occurs in `text`; `long`:
+    /// the whole text being searched is long (the DFA pays off).
+    fn mark(&self, text: &str, long: bool, keyword_rules: &[Vec<usize>], on: &mut [bool]) {
         let streams = if text.len() >= INTERLEAVE_MIN {
             STREAMS
         } else {
             1
         };
-        self.mark_streams(text.as_bytes(), streams, keyword_rules, on);
+        self.mark_streams(text.as_bytes(), streams, long, keyword_rules, on);
     }
 
     /// [`KeywordSet::mark`] with the text cut into `streams` parts (1 or
@@ -268,12 +273,13 @@ impl KeywordSet {
         &self,
         text: &[u8],
         streams: usize,
+        long: bool,
         keyword_rules: &[Vec<usize>],
         on: &mut [bool],
     ) {
-        match &self.auto {
-            Walker::Dfa(d) => self.walk(d, text, streams, keyword_rules, on),
-            Walker::Nfa(n) => self.walk(n, text, streams, keyword_rules, on),
+        match long.then(|| self.dfa()).flatten() {
+            Some(d) => self.walk(d, text, streams, keyword_rules, on),
+            None => self.walk(&self.nfa, text, streams, keyword_rules, on),
         }
     }
 
@@ -424,6 +430,7 @@ impl Instructions {
     /// `rules.len() + r`: a prefix literal of rule `r` occurs.
     fn marks(&self, text: &str, windowed: bool) -> Vec<bool> {
         let mut on = vec![false; 2 * self.rules.len()];
+        let long = text.len() >= DFA_MIN;
         for &u in &self.unconditional {
             on[u] = true;
         }
@@ -434,16 +441,16 @@ impl Instructions {
                 let ends = non_ascii_runs(text).chain(std::iter::once((text.len(), text.len())));
                 for (s, e) in ends {
                     if s - prev >= set.min_len {
-                        set.mark(&text[prev..s], &self.keyword_rules, &mut on);
+                        set.mark(&text[prev..s], long, &self.keyword_rules, &mut on);
                     }
                     prev = e;
                 }
             } else {
-                set.mark(text, &self.keyword_rules, &mut on);
+                set.mark(text, long, &self.keyword_rules, &mut on);
             }
         }
         if let (Some(set), false) = (&self.ac_wide, windowed) {
-            set.mark(text, &self.keyword_rules, &mut on);
+            set.mark(text, long, &self.keyword_rules, &mut on);
         } else if let Some(set) = &self.ac_wide {
             // A keyword with a non-ASCII byte lies within `max_len` bytes of
             // a non-ASCII run holding one of its characters: search only
@@ -451,7 +458,7 @@ impl Instructions {
             // (emoji, typographic quotes) open no window.
             let mut window: Option<(usize, usize)> = None;
             let flush = |w: (usize, usize), on: &mut [bool]| {
-                set.mark(&text[w.0..w.1], &self.keyword_rules, on);
+                set.mark(&text[w.0..w.1], long, &self.keyword_rules, on);
             };
             for (s, e) in non_ascii_runs(text) {
                 if !text[s..e]
@@ -521,7 +528,10 @@ impl Instructions {
                     rule: r,
                     folded: span,
                     tier,
-                    phrase: m.as_str().split_whitespace().collect::<Vec<_>>().join(" "),
+                    phrase: text[m.range()]
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" "),
                 });
             }
         }
@@ -898,9 +908,11 @@ mod tests {
                 for set in [ins.ac.as_ref(), ins.ac_wide.as_ref()].into_iter().flatten() {
                     let expected = reference_marks(set, &ins.keyword_rules, text);
                     for streams in [1, STREAMS] {
-                        let mut on = vec![false; expected.len()];
-                        set.mark_streams(text.as_bytes(), streams, &ins.keyword_rules, &mut on);
-                        proptest::prop_assert_eq!(&on, &expected, "{} streams on {:?}", streams, text);
+                        for long in [false, true] {
+                            let mut on = vec![false; expected.len()];
+                            set.mark_streams(text.as_bytes(), streams, long, &ins.keyword_rules, &mut on);
+                            proptest::prop_assert_eq!(&on, &expected, "{} streams (dfa {}) on {:?}", streams, long, text);
+                        }
                     }
                 }
             }

@@ -56,6 +56,7 @@ mod encoding;
 mod fold;
 mod instruction;
 mod invisible;
+mod lean;
 pub mod policy;
 mod posture;
 mod report;

@@ -10,7 +10,8 @@
 
 use crate::rules::{Error, ErrorKind};
 use palisade_common::Span;
-use regex::{Regex, RegexSet};
+use crate::lean::{self, Set};
+use regex_automata::meta::Regex;
 #[cfg(test)]
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -113,9 +114,9 @@ impl Lazy {
 
     fn get(&self, ascii: bool) -> Option<&Regex> {
         if ascii {
-            self.ascii.get_or_init(|| Regex::new(self.twin).ok())
+            self.ascii.get_or_init(|| lean::regex(self.twin))
         } else {
-            self.full.get_or_init(|| Regex::new(self.pattern).ok())
+            self.full.get_or_init(|| lean::regex(self.pattern))
         }
         .as_ref()
     }
@@ -127,8 +128,8 @@ pub(crate) struct Signals {
     regexes: Vec<Lazy>,
     /// Every entry except orders, searched in one pass first (built on
     /// first use, one set per form).
-    set: OnceLock<Option<RegexSet>>,
-    ascii_set: OnceLock<Option<RegexSet>>,
+    set: OnceLock<Option<Set>>,
+    ascii_set: OnceLock<Option<Set>>,
     set_index: Vec<usize>,
     orders: Vec<usize>,
 }
@@ -165,14 +166,14 @@ impl Signals {
         Ok(s)
     }
 
-    fn set(&self, ascii: bool) -> Option<&RegexSet> {
+    fn set(&self, ascii: bool) -> Option<&Set> {
         let (cell, pick): (_, fn(&BuiltinSignal) -> &'static str) = if ascii {
             (&self.ascii_set, |e| e.twin)
         } else {
             (&self.set, |e| e.pattern)
         };
         cell.get_or_init(|| {
-            RegexSet::new(self.set_index.iter().map(|&i| pick(&BUILTIN_SIGNALS[i]))).ok()
+            lean::set(self.set_index.iter().map(|&i| pick(&BUILTIN_SIGNALS[i])))
         })
         .as_ref()
     }
@@ -202,7 +203,7 @@ impl Signals {
         let Some(set) = self.set(ascii) else {
             return out;
         };
-        for k in set.matches(text).iter() {
+        for k in set.matches(text) {
             self.hits_of(self.set_index[k], text, ascii, &mut out);
         }
         out
@@ -255,7 +256,7 @@ mod tests {
         let specs: Vec<Spec> = serde_json::from_str(BUILTIN).unwrap();
         assert!(specs.len() >= 10);
         for spec in &specs {
-            let re = Regex::new(&crate::derive::signal_pattern(&spec.pattern)).unwrap();
+            let re = regex::Regex::new(&crate::derive::signal_pattern(&spec.pattern)).unwrap();
             assert!(!spec.examples.is_empty(), "{} has no examples", spec.id);
             assert!(!spec.description.is_empty());
             for ex in &spec.examples {
@@ -319,11 +320,7 @@ mod tests {
         }
         let (full, twin) = (s.set(false).unwrap(), s.set(true).unwrap());
         for t in &texts {
-            assert_eq!(
-                full.matches(t).iter().collect::<Vec<_>>(),
-                twin.matches(t).iter().collect::<Vec<_>>(),
-                "{t:?}"
-            );
+            assert_eq!(full.matches(t), twin.matches(t), "{t:?}");
         }
     }
 
