@@ -17,7 +17,11 @@ use std::fmt::Write as _;
 use unicode_normalization::UnicodeNormalization;
 
 fn main() {
-    for f in ["data/instructions.json", "data/signals.json", "src/derive.rs"] {
+    for f in [
+        "data/instructions.json",
+        "data/signals.json",
+        "src/derive.rs",
+    ] {
         println!("cargo:rerun-if-changed={f}");
     }
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR is set by cargo"));
@@ -64,7 +68,8 @@ fn instructions() -> String {
             .filter_map(Value::as_str)
             .map(|k| k.nfkc().collect::<String>().to_lowercase())
             .collect();
-        let gate = derive::prefix_gate_of(&hir).map_or("None".to_owned(), |g| format!("Some({})", list(&g)));
+        let gate = derive::prefix_gate_of(&hir)
+            .map_or("None".to_owned(), |g| format!("Some({})", list(&g)));
         let tier = rule
             .get("tier")
             .and_then(Value::as_str)

@@ -61,17 +61,30 @@ fn main() {
         "sudo -u app env A=1 timeout 30 git -C ./repo status && r''m -rf ./build | tee -a log.txt; echo \"$(date)\" ; ",
         1024,
     );
-    shapes.push(("command_1k".into(), ToolCall::new("terminal", serde_json::json!({ "command": one_k }))));
+    shapes.push((
+        "command_1k".into(),
+        ToolCall::new("terminal", serde_json::json!({ "command": one_k })),
+    ));
     for size in [12 * 1024usize, 120 * 1024, 1200 * 1024] {
         let arg = format!("echo {}", repeat_to("$(", size));
-        shapes.push((format!("unclosed_subshell/{size}"), ToolCall::new("terminal", serde_json::json!({ "command": arg }))));
+        shapes.push((
+            format!("unclosed_subshell/{size}"),
+            ToolCall::new("terminal", serde_json::json!({ "command": arg })),
+        ));
     }
     for size in [40 * 1024usize, 400 * 1024, 4 * 1024 * 1024] {
         let arg = repeat_to("ls -la src && git status -sb | head -5; ", size);
-        shapes.push((format!("commands/{size}"), ToolCall::new("terminal", serde_json::json!({ "command": arg }))));
+        shapes.push((
+            format!("commands/{size}"),
+            ToolCall::new("terminal", serde_json::json!({ "command": arg })),
+        ));
     }
     for (name, call) in &shapes {
-        let runs = if name.contains("4194304") || name.contains("1228800") { 5 } else { 51 };
+        let runs = if name.contains("4194304") || name.contains("1228800") {
+            5
+        } else {
+            51
+        };
         let d = median(
             || {
                 black_box(s.check_tool_call(black_box(call), &mut SessionState::new(), &policy, 0));

@@ -70,7 +70,8 @@ pub(crate) fn ascii_twin_of(hir: &Hir) -> String {
     ascii(hir).to_string()
 }
 
-fn ascii(h: &Hir) -> Hir {
+/// The ASCII twin of `hir` as a HIR (see [`ascii_twin_of`]).
+pub(crate) fn ascii(h: &Hir) -> Hir {
     match h.kind() {
         HirKind::Empty => Hir::empty(),
         HirKind::Literal(lit) => {

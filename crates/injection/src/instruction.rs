@@ -17,8 +17,9 @@
 //! ("don't ignore your instructions"), objects that are not instructions
 //! ("ignore previous commits").
 
-use crate::fold::{non_ascii_runs, Folded};
 use crate::derive::{ascii_twin_of, prefix_gate_of};
+use crate::fold::{non_ascii_runs, Folded};
+use crate::lean::Dual;
 use crate::rules::{expand, resolve_tier, Error, ErrorKind, RuleSpec};
 use crate::Tier;
 use aho_corasick::automaton::Automaton;
@@ -28,7 +29,6 @@ use aho_corasick::MatchKind;
 use palisade_common::automaton::{walk_streams, INTERLEAVE_MIN, STREAMS};
 use palisade_common::quotes::quoted_spans;
 use palisade_common::Span;
-use regex::Regex;
 use regex_automata::meta::Regex as Lean;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -69,7 +69,8 @@ impl Compiled {
     /// pattern and twin.
     fn regex_for(&self, ascii: bool) -> Option<&Lean> {
         if ascii {
-            self.twin_regex.get_or_init(|| crate::lean::regex(&self.twin))
+            self.twin_regex
+                .get_or_init(|| crate::lean::regex(&self.twin))
         } else {
             self.regex.get_or_init(|| crate::lean::regex(&self.pattern))
         }
@@ -121,7 +122,9 @@ impl Prepared {
             tier: resolve_tier(r.tier.and_then(Tier::parse), r.signal, r.category),
             keywords: r.keywords.iter().map(|k| Cow::Borrowed(*k)).collect(),
             pattern: Cow::Borrowed(r.pattern),
-            gate: r.gate.map(|g| g.iter().map(|l| Cow::Borrowed(*l)).collect()),
+            gate: r
+                .gate
+                .map(|g| g.iter().map(|l| Cow::Borrowed(*l)).collect()),
             twin: Cow::Borrowed(r.twin),
         }
     }
@@ -564,38 +567,25 @@ fn window(text: &str, span: Span) -> (usize, usize) {
     (cut, stop)
 }
 
-fn discussion_subject() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        // Invariant: a constant pattern that compiles (covered by tests).
-        #[allow(clippy::expect_used)] // constant pattern, checked by unit tests
-        Regex::new(
-            r"(?-u:\b)(?:prompt[ -]injections?|injection attacks?|injections?|jailbreaks?|jailbreaking|attackers?|adversar\w*|red[ -]team\w*|classifiers?|detectors?|guardrails?|filters?|researchers?|papers?|datasets?|benchmarks?|phishing|scam\w*|hackers?|malicious|(?:the|this|that|a) (?:phrase|string|sentence|payload)|(?:known|common|classic|famous|typical|example) (?:attack|phrase|prompt|trick)s?|(?:atacantes?|ataques?|inyecci[oó]n|atacante|angreifer\w*|angriff\w*|attaquants?|attaques?|attaccant[ei]|attacch?[io]|iniezion[ei]|aanvall\w*|aanval|saldırgan\w*|saldırı\w*|napastni\w*|atak\w*|atacator\w*|atac\w*|támadó\w*|támadás\w*|hyökkää\w*|angriber\w*|angrep\w*|angripare\w*|malicios\w*|malveillant\w*|malevol\w*|bösartig\w*|schädlich\w*|kwaadaardig\w*|frases?|satz|sätze|beispiel\w*|ejemplos?|exemples?|esempi[oi]?|exemplos?|filtros?|filtr[oi]|détecteurs?|detectores?|rilevator[ei]|detektor\w*|clasificador\w*|classificador\w*|classificateur\w*|classificator[ei]|klassifikator\w*))(?-u:\b)|útočník|útok|злоумышленник|атак|хакер|вредоносн|фраз|пример|фильтр|классификатор|зловмисник|επιτιθέμεν|επίθεσ|提示注入|越狱|攻击|攻撃|恶意|悪意|句子|这句话|例子|示例|过滤器|检测器|分类器|プロンプトインジェクション|공격|탈옥|المهاجم|هجوم|हमलावर|kẻ tấn công|tấn công|ผู้โจมตี|התוקפ|תוקפים|مهاجم",
-        )
-        .expect("discussion subject pattern compiles")
-    })
+fn discussion_subject() -> &'static Dual {
+    static RE: Dual = Dual::new(
+        r"(?-u:\b)(?:prompt[ -]injections?|injection attacks?|injections?|jailbreaks?|jailbreaking|attackers?|adversar\w*|red[ -]team\w*|classifiers?|detectors?|guardrails?|filters?|researchers?|papers?|datasets?|benchmarks?|phishing|scam\w*|hackers?|malicious|(?:the|this|that|a) (?:phrase|string|sentence|payload)|(?:known|common|classic|famous|typical|example) (?:attack|phrase|prompt|trick)s?|(?:atacantes?|ataques?|inyecci[oó]n|atacante|angreifer\w*|angriff\w*|attaquants?|attaques?|attaccant[ei]|attacch?[io]|iniezion[ei]|aanvall\w*|aanval|saldırgan\w*|saldırı\w*|napastni\w*|atak\w*|atacator\w*|atac\w*|támadó\w*|támadás\w*|hyökkää\w*|angriber\w*|angrep\w*|angripare\w*|malicios\w*|malveillant\w*|malevol\w*|bösartig\w*|schädlich\w*|kwaadaardig\w*|frases?|satz|sätze|beispiel\w*|ejemplos?|exemples?|esempi[oi]?|exemplos?|filtros?|filtr[oi]|détecteurs?|detectores?|rilevator[ei]|detektor\w*|clasificador\w*|classificador\w*|classificateur\w*|classificator[ei]|klassifikator\w*))(?-u:\b)|útočník|útok|злоумышленник|атак|хакер|вредоносн|фраз|пример|фильтр|классификатор|зловмисник|επιτιθέμεν|επίθεσ|提示注入|越狱|攻击|攻撃|恶意|悪意|句子|这句话|例子|示例|过滤器|检测器|分类器|プロンプトインジェクション|공격|탈옥|المهاجم|هجوم|हमलावर|kẻ tấn công|tấn công|ผู้โจมตี|התוקפ|תוקפים|مهاجم",
+    );
+    &RE
 }
 
-fn mention_cue() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        #[allow(clippy::expect_used)] // constant pattern, checked by unit tests
-        Regex::new(
-            r#"(?:^|[^\w])(?:such as|like|e\.g\.|for example|for instance|called|phrases?|strings?|the words?|wording|saying|says|said|wrote|writes|write|typed?|types|contains?|containing|include[sd]?|including|means?|meaning of|example of|examples of|asks? (?:it|the model|the ai) to|tries? to|trying to|attempts? to|instructs? (?:it|the model|the ai) to|tells? (?:it|the model|the ai) to|told (?:it|the model|the ai) to|such prompts?|as|of|como|por ejemplo|por exemplo|llamad[oa]|chamad[oa]|dice|dijo|diz|disse|escribe|escribió|escribir|escreve|escreveu|contiene|contém|comme|par exemple|dit|écrit|écrire|contient|appelée?|wie|etwa|zum beispiel|z\.b\.|lautet|lauten|heißt|schreibt|schrieb|schreiben|enthält|namens|come|ad esempio|per esempio|scrive|scrivere|chiamat[oa]|как|например|типа|пишет|написал\w*|написать|содержит)\s*["'“‘`「『«„‹]?\s*$|(?:比如|例如|诸如|像|写着|写道|包含|叫做)\s*["“「『]?\s*$"#,
-        )
-        .expect("mention cue pattern compiles")
-    })
+fn mention_cue() -> &'static Dual {
+    static RE: Dual = Dual::new(
+        r#"(?:^|[^\w])(?:such as|like|e\.g\.|for example|for instance|called|phrases?|strings?|the words?|wording|saying|says|said|wrote|writes|write|typed?|types|contains?|containing|include[sd]?|including|means?|meaning of|example of|examples of|asks? (?:it|the model|the ai) to|tries? to|trying to|attempts? to|instructs? (?:it|the model|the ai) to|tells? (?:it|the model|the ai) to|told (?:it|the model|the ai) to|such prompts?|as|of|como|por ejemplo|por exemplo|llamad[oa]|chamad[oa]|dice|dijo|diz|disse|escribe|escribió|escribir|escreve|escreveu|contiene|contém|comme|par exemple|dit|écrit|écrire|contient|appelée?|wie|etwa|zum beispiel|z\.b\.|lautet|lauten|heißt|schreibt|schrieb|schreiben|enthält|namens|come|ad esempio|per esempio|scrive|scrivere|chiamat[oa]|как|например|типа|пишет|написал\w*|написать|содержит)\s*["'“‘`「『«„‹]?\s*$|(?:比如|例如|诸如|像|写着|写道|包含|叫做)\s*["“「『]?\s*$"#,
+    );
+    &RE
 }
 
-fn question_about() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        #[allow(clippy::expect_used)] // constant pattern, checked by unit tests
-        Regex::new(
-            r"(?-u:\b)(?:what (?:does|do|is|are|would)|why (?:do|does|would)|how (?:do|does|can|could|should|would) (?:i|we|you|one|models?|llms?|systems?|apps?|developers?) (?:detect|defend|prevent|protect|stop|block|handle|recogni[sz]e|mitigate|spot|filter)|explain|describe|is it safe|should i worry)(?-u:\b)",
-        )
-        .expect("question pattern compiles")
-    })
+fn question_about() -> &'static Dual {
+    static RE: Dual = Dual::new(
+        r"(?-u:\b)(?:what (?:does|do|is|are|would)|why (?:do|does|would)|how (?:do|does|can|could|should|would) (?:i|we|you|one|models?|llms?|systems?|apps?|developers?) (?:detect|defend|prevent|protect|stop|block|handle|recogni[sz]e|mitigate|spot|filter)|explain|describe|is it safe|should i worry)(?-u:\b)",
+    );
+    &RE
 }
 
 /// Whether the text before a match, within its sentence, leaves a « … »,
@@ -644,24 +634,18 @@ pub(crate) fn mentioned(text: &str, span: Span, quotes: &[Span]) -> bool {
 
 /// Words that make a quoted phrase an object of study (translate it,
 /// spell it), not an order.
-fn quoted_use() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        #[allow(clippy::expect_used)] // constant pattern, checked by unit tests
-        Regex::new(r"(?-u:\b)(?:translat\w*|homework|linguistics?|grammar|spelling|spell|pronounc\w*|meaning|means|definition|define)(?-u:\b)")
-            .expect("quoted-use pattern compiles")
-    })
+fn quoted_use() -> &'static Dual {
+    static RE: Dual = Dual::new(
+        r"(?-u:\b)(?:translat\w*|homework|linguistics?|grammar|spelling|spell|pronounc\w*|meaning|means|definition|define)(?-u:\b)",
+    );
+    &RE
 }
 
-fn discussing() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        #[allow(clippy::expect_used)] // constant pattern, checked by unit tests
-        Regex::new(
-            r"(?-u:\b)(?:blog(?:ging)?|article|essay|paper|thesis|research(?:ing)?|studying|lecture|talk about|learn(?:ing)? about|writing about|write about|summari[sz]e how|how (?:they|it|these|such attacks?) work|explain how|examples? of|defen[cd]e against|protect against|detect(?:ing|ion)?)(?-u:\b)",
-        )
-        .expect("discussing pattern compiles")
-    })
+fn discussing() -> &'static Dual {
+    static RE: Dual = Dual::new(
+        r"(?-u:\b)(?:blog(?:ging)?|article|essay|paper|thesis|research(?:ing)?|studying|lecture|talk about|learn(?:ing)? about|writing about|write about|summari[sz]e how|how (?:they|it|these|such attacks?) work|explain how|examples? of|defen[cd]e against|protect against|detect(?:ing|ion)?)(?-u:\b)",
+    );
+    &RE
 }
 
 /// Apply context to one hit: third-person discussion and quotation lower a
@@ -722,7 +706,11 @@ mod tests {
         assert!(ins.rules.iter().all(|r| r.regex.get().is_none()));
         for rule in &ins.rules {
             assert!(rule.regex().is_some(), "{} does not compile", rule.id);
-            assert!(rule.regex_for(true).is_some(), "{} twin does not compile", rule.id);
+            assert!(
+                rule.regex_for(true).is_some(),
+                "{} twin does not compile",
+                rule.id
+            );
         }
         let bad = RuleSpec {
             pattern: "(unclosed".into(),
@@ -1029,5 +1017,18 @@ mod tests {
         assert!(question_about().is_match("what does it mean"));
         assert!(discussing().is_match("a blog post"));
         assert!(quoted_use().is_match("translate it"));
+        // the same on non-ASCII text (the full forms), and both forms compile
+        assert!(discussion_subject().is_match("une prompt injection «x»"));
+        assert!(discussing().is_match("a blog post — «x»"));
+        assert!(!question_about().is_match("ça va"));
+        for re in [
+            discussion_subject(),
+            mention_cue(),
+            question_about(),
+            discussing(),
+            quoted_use(),
+        ] {
+            assert!(re.compiles());
+        }
     }
 }

@@ -9,6 +9,7 @@
 
 use regex_automata::meta::{Config, Regex};
 use regex_automata::{Input, MatchKind, PatternSet};
+use std::sync::OnceLock;
 
 fn config() -> Config {
     Config::new()
@@ -31,7 +32,10 @@ pub(crate) fn set<'p>(patterns: impl IntoIterator<Item = &'p str>) -> Option<Set
         .configure(config().match_kind(MatchKind::All))
         .build_many(&pats)
         .ok()?;
-    Some(Set { re, len: pats.len() })
+    Some(Set {
+        re,
+        len: pats.len(),
+    })
 }
 
 /// A compiled set ([`set`]).
@@ -51,6 +55,55 @@ impl Set {
     }
 }
 
+/// A constant pattern asked only whether it matches, in two forms built
+/// on first use: as written, and its ASCII twin
+/// ([`crate::derive::ascii`]) for all-ASCII text, where it decides the
+/// same at a fraction of the compile cost.
+pub(crate) struct Dual {
+    pattern: &'static str,
+    full: OnceLock<Option<Regex>>,
+    ascii: OnceLock<Option<Regex>>,
+}
+
+impl Dual {
+    pub(crate) const fn new(pattern: &'static str) -> Dual {
+        Dual {
+            pattern,
+            full: OnceLock::new(),
+            ascii: OnceLock::new(),
+        }
+    }
+
+    /// The regex for `text` (`None`: the pattern does not compile; tests
+    /// compile every one).
+    fn get(&self, ascii: bool) -> Option<&Regex> {
+        if ascii {
+            self.ascii.get_or_init(|| {
+                let hir = regex_syntax::Parser::new().parse(self.pattern).ok()?;
+                Regex::builder()
+                    .configure(config())
+                    .build_from_hir(&crate::derive::ascii(&hir))
+                    .ok()
+            })
+        } else {
+            self.full.get_or_init(|| regex(self.pattern))
+        }
+        .as_ref()
+    }
+
+    /// Whether the pattern matches somewhere in `text`.
+    pub(crate) fn is_match(&self, text: &str) -> bool {
+        self.get(text.is_ascii())
+            .is_some_and(|re| re.is_match(text))
+    }
+
+    /// Both forms compile.
+    #[cfg(test)]
+    pub(crate) fn compiles(&self) -> bool {
+        self.get(true).is_some() && self.get(false).is_some()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,8 +111,18 @@ mod tests {
     /// Same matches and sets as the `regex` crate's defaults.
     #[test]
     fn agrees_with_the_regex_crate() {
-        let pats = [r"(?-u:\b)ignore\s+(?:all\s+)?previous", r"a|", r"(?i)système", r"\w+@\w+"];
-        let texts = ["Ignore all previous; ignore previous", "", "SYSTÈME x@y aé", "baa"];
+        let pats = [
+            r"(?-u:\b)ignore\s+(?:all\s+)?previous",
+            r"a|",
+            r"(?i)système",
+            r"\w+@\w+",
+        ];
+        let texts = [
+            "Ignore all previous; ignore previous",
+            "",
+            "SYSTÈME x@y aé",
+            "baa",
+        ];
         for p in pats {
             let (a, b) = (regex::Regex::new(p).unwrap(), regex(p).unwrap());
             for t in texts {
@@ -70,7 +133,11 @@ mod tests {
         }
         let (a, b) = (regex::RegexSet::new(pats).unwrap(), set(pats).unwrap());
         for t in texts {
-            assert_eq!(a.matches(t).iter().collect::<Vec<_>>(), b.matches(t), "{t:?}");
+            assert_eq!(
+                a.matches(t).iter().collect::<Vec<_>>(),
+                b.matches(t),
+                "{t:?}"
+            );
         }
         assert!(regex("(").is_none() && set(["a", "("]).is_none());
     }

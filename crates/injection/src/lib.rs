@@ -70,9 +70,9 @@ pub use arena::{run_arena, ArenaResult, ArenaVector, VectorOutcome};
 pub use posture::{
     posture_breakdown, posture_score, PostureBreakdown, PostureComponent, Telemetry,
 };
-pub use rules::{Error, ErrorKind, RuleSpec};
-pub use tool::{SessionState, ToolCall, ToolPolicy, ToolReport};
 pub use report::{Finding, Layer, Report, Tier, GUARD};
+pub use rules::{Error, ErrorKind, RuleSpec};
 #[cfg(test)]
 pub(crate) use scanner::builtin;
 pub use scanner::{clean_copy, scan, Builder, Config, FailMode, PatternStore, Rot13, Scanner};
+pub use tool::{SessionState, ToolCall, ToolPolicy, ToolReport};

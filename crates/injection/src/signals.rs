@@ -8,9 +8,9 @@
 //! ([`crate::policy`]): orders and hidden regions never count alone, they
 //! turn a boundary or an address into a hijack or a held message.
 
+use crate::lean::{self, Set};
 use crate::rules::{Error, ErrorKind};
 use palisade_common::Span;
-use crate::lean::{self, Set};
 use regex_automata::meta::Regex;
 #[cfg(test)]
 use serde::Deserialize;
@@ -172,10 +172,8 @@ impl Signals {
         } else {
             (&self.set, |e| e.pattern)
         };
-        cell.get_or_init(|| {
-            lean::set(self.set_index.iter().map(|&i| pick(&BUILTIN_SIGNALS[i])))
-        })
-        .as_ref()
+        cell.get_or_init(|| lean::set(self.set_index.iter().map(|&i| pick(&BUILTIN_SIGNALS[i]))))
+            .as_ref()
     }
 
     fn hits_of(&self, i: usize, text: &str, ascii: bool, out: &mut Vec<Hit>) {
@@ -286,11 +284,21 @@ mod tests {
         assert_eq!(specs.len(), BUILTIN_SIGNALS.len());
         for (spec, entry) in specs.iter().zip(BUILTIN_SIGNALS) {
             assert_eq!(spec.id, entry.id);
-            assert_eq!(Some(spec.signal), Signal::parse(entry.signal), "{}", spec.id);
+            assert_eq!(
+                Some(spec.signal),
+                Signal::parse(entry.signal),
+                "{}",
+                spec.id
+            );
             let pattern = crate::derive::signal_pattern(&spec.pattern);
             assert_eq!(pattern, entry.pattern, "{}", spec.id);
             let hir = regex_syntax::Parser::new().parse(&pattern).unwrap();
-            assert_eq!(crate::derive::ascii_twin_of(&hir), entry.twin, "{}", spec.id);
+            assert_eq!(
+                crate::derive::ascii_twin_of(&hir),
+                entry.twin,
+                "{}",
+                spec.id
+            );
         }
     }
 
@@ -310,8 +318,12 @@ mod tests {
         texts.push(texts.join("\n"));
         assert!(texts.len() > 20);
         for (i, lazy) in s.regexes.iter().enumerate() {
-            let full = lazy.get(false).unwrap_or_else(|| panic!("{} does not compile", s.ids[i]));
-            let twin = lazy.get(true).unwrap_or_else(|| panic!("{} twin does not compile", s.ids[i]));
+            let full = lazy
+                .get(false)
+                .unwrap_or_else(|| panic!("{} does not compile", s.ids[i]));
+            let twin = lazy
+                .get(true)
+                .unwrap_or_else(|| panic!("{} twin does not compile", s.ids[i]));
             for t in &texts {
                 let a: Vec<_> = full.find_iter(t).map(|m| m.range()).collect();
                 let b: Vec<_> = twin.find_iter(t).map(|m| m.range()).collect();
