@@ -5,13 +5,20 @@
 //! in the original text.
 
 use regex::bytes::{Captures, Regex, RegexBuilder};
+use std::sync::OnceLock;
 
 /// Per-regex cap on the compiled program and on its lazy-DFA cache.
 const SIZE_LIMIT: usize = 4 << 20;
 const DFA_LIMIT: usize = 1 << 20;
 
-/// A compiled ASCII-mode pattern.
-pub(crate) struct Re(Regex);
+/// An ASCII-mode pattern, compiled the first time it is used (a process
+/// that never reads a tool call never compiles the tool rules). A pattern
+/// that fails to compile never matches; the crate's tests compile every
+/// built-in one.
+pub(crate) struct Re {
+    pattern: String,
+    re: OnceLock<Option<Regex>>,
+}
 
 /// One match (or capture group) in a `&str`.
 #[derive(Clone, Copy, Debug)]
@@ -65,23 +72,46 @@ impl<'t> Caps<'t> {
     }
 }
 
+/// Compile `pattern` with Unicode mode off (`(?i)` is ASCII-only).
+fn compile(pattern: &str) -> Result<Regex, regex::Error> {
+    RegexBuilder::new(pattern)
+        .unicode(false)
+        .size_limit(SIZE_LIMIT)
+        .dfa_size_limit(DFA_LIMIT)
+        .build()
+}
+
 impl Re {
-    /// Compile `pattern` with Unicode mode off (`(?i)` is ASCII-only).
+    /// Compile `pattern` now (an error if it does not compile).
+    #[cfg(test)]
     pub(crate) fn new(pattern: &str) -> Result<Re, regex::Error> {
-        RegexBuilder::new(pattern)
-            .unicode(false)
-            .size_limit(SIZE_LIMIT)
-            .dfa_size_limit(DFA_LIMIT)
-            .build()
-            .map(Re)
+        let re = compile(pattern)?;
+        Ok(Re {
+            pattern: pattern.to_owned(),
+            re: OnceLock::from(Some(re)),
+        })
+    }
+
+    /// `pattern`, compiled on first use.
+    pub(crate) fn lazy(pattern: String) -> Re {
+        Re {
+            pattern,
+            re: OnceLock::new(),
+        }
+    }
+
+    /// The compiled regex (`None`: the pattern does not compile).
+    pub(crate) fn compiled(&self) -> Option<&Regex> {
+        self.re.get_or_init(|| compile(&self.pattern).ok()).as_ref()
     }
 
     pub(crate) fn is_match(&self, text: &str) -> bool {
-        self.0.is_match(text.as_bytes())
+        self.compiled()
+            .is_some_and(|re| re.is_match(text.as_bytes()))
     }
 
     pub(crate) fn find<'t>(&self, text: &'t str) -> Option<M<'t>> {
-        self.0
+        self.compiled()?
             .find(text.as_bytes())
             .map(|m| M::new(text, m.start(), m.end()))
     }
@@ -90,13 +120,14 @@ impl Re {
     where
         't: 'r,
     {
-        self.0
-            .find_iter(text.as_bytes())
+        self.compiled()
+            .into_iter()
+            .flat_map(move |re| re.find_iter(text.as_bytes()))
             .map(move |m| M::new(text, m.start(), m.end()))
     }
 
     pub(crate) fn captures<'t>(&self, text: &'t str) -> Option<Caps<'t>> {
-        self.0
+        self.compiled()?
             .captures(text.as_bytes())
             .map(|caps| Caps { text, caps })
     }
@@ -108,8 +139,9 @@ impl Re {
     where
         't: 'r,
     {
-        self.0
-            .captures_iter(text.as_bytes())
+        self.compiled()
+            .into_iter()
+            .flat_map(move |re| re.captures_iter(text.as_bytes()))
             .map(move |caps| Caps { text, caps })
     }
 }

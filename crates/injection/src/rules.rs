@@ -58,12 +58,7 @@ pub struct RuleSpec {
     pub references: Vec<String>,
 }
 
-/// Expand the shorthands rule patterns may use.
-///
-/// `{B}` is an ASCII word boundary (fast on any text).
-pub(crate) fn expand(pattern: &str) -> String {
-    pattern.replace("{B}", r"(?-u:\b)")
-}
+pub(crate) use crate::derive::expand;
 
 /// Why building a scanner failed.
 ///
@@ -138,13 +133,15 @@ impl RuleSpec {
     /// assert_eq!(rules[0].resolved_tier(), Tier::Flag);
     /// ```
     pub fn resolved_tier(&self) -> Tier {
-        self.tier.unwrap_or_else(|| {
-            let class = if self.signal.is_empty() {
-                self.category.as_str()
-            } else {
-                self.signal.as_str()
-            };
-            crate::policy::alone(class)
-        })
+        resolve_tier(self.tier, &self.signal, &self.category)
     }
+}
+
+/// The tier a hit of a rule alone gets: `tier` when set, else the policy
+/// table's entry for its signal class (or, without one, its category).
+pub(crate) fn resolve_tier(tier: Option<Tier>, signal: &str, category: &str) -> Tier {
+    tier.unwrap_or_else(|| {
+        let class = if signal.is_empty() { category } else { signal };
+        crate::policy::alone(class)
+    })
 }

@@ -8,20 +8,25 @@
 //! ([`crate::policy`]): orders and hidden regions never count alone, they
 //! turn a boundary or an address into a hijack or a held message.
 
+use crate::lean::{self, Set};
 use crate::rules::{Error, ErrorKind};
 use palisade_common::Span;
-use regex::{Regex, RegexSet};
+use regex_automata::meta::Regex;
+#[cfg(test)]
 use serde::Deserialize;
+use std::sync::OnceLock;
 
 /// The built-in structural signals.
+#[cfg(test)]
 pub(crate) const BUILTIN: &str = include_str!("../data/signals.json");
 
 /// Most hits kept per entry and text.
 const MAX_HITS: usize = 32;
 
 /// A signal class (the `signal` field of an entry).
-#[derive(Clone, Copy, Debug, Deserialize, Eq, PartialEq, Hash, Ord, PartialOrd)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Eq, PartialEq, Hash, Ord, PartialOrd)]
+#[cfg_attr(test, derive(Deserialize))]
+#[cfg_attr(test, serde(rename_all = "lowercase"))]
 pub(crate) enum Signal {
     /// An order aimed at the agent: a command, a secret, a sink, a tool.
     Order,
@@ -37,6 +42,8 @@ pub(crate) enum Signal {
     Hidden,
 }
 
+/// One entry of the data file (the shape tests check).
+#[cfg(test)]
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Spec {
@@ -50,6 +57,32 @@ struct Spec {
     negative_examples: Vec<String>,
 }
 
+/// One entry as derived at build time (`build.rs`): the pattern as
+/// compiled and its ASCII twin.
+struct BuiltinSignal {
+    id: &'static str,
+    signal: &'static str,
+    pattern: &'static str,
+    twin: &'static str,
+}
+
+/// The built-in entries, in data-file order.
+static BUILTIN_SIGNALS: &[BuiltinSignal] = include!(concat!(env!("OUT_DIR"), "/signals.rs"));
+
+impl Signal {
+    fn parse(name: &str) -> Option<Signal> {
+        Some(match name {
+            "order" => Signal::Order,
+            "turn" => Signal::Turn,
+            "address" => Signal::Address,
+            "claim" => Signal::Claim,
+            "exfil" => Signal::Exfil,
+            "hidden" => Signal::Hidden,
+            _ => return None,
+        })
+    }
+}
+
 /// One hit: entry id, class, span in the searched text.
 #[derive(Clone, Debug)]
 pub(crate) struct Hit {
@@ -58,67 +91,96 @@ pub(crate) struct Hit {
     pub span: Span,
 }
 
+/// A regex compiled the first time it is needed, in two forms: the
+/// pattern as written, and its ASCII twin for all-ASCII text (exact there,
+/// and a fraction of the compile cost). `None` if a pattern fails to
+/// compile (a size limit): the crate's tests compile every built-in one.
+struct Lazy {
+    pattern: &'static str,
+    twin: &'static str,
+    full: OnceLock<Option<Regex>>,
+    ascii: OnceLock<Option<Regex>>,
+}
+
+impl Lazy {
+    fn new(pattern: &'static str, twin: &'static str) -> Lazy {
+        Lazy {
+            pattern,
+            twin,
+            full: OnceLock::new(),
+            ascii: OnceLock::new(),
+        }
+    }
+
+    fn get(&self, ascii: bool) -> Option<&Regex> {
+        if ascii {
+            self.ascii.get_or_init(|| lean::regex(self.twin))
+        } else {
+            self.full.get_or_init(|| lean::regex(self.pattern))
+        }
+        .as_ref()
+    }
+}
+
 pub(crate) struct Signals {
-    ids: Vec<String>,
+    ids: Vec<&'static str>,
     classes: Vec<Signal>,
-    regexes: Vec<Regex>,
-    /// Every entry except orders, searched in one pass first.
-    set: RegexSet,
+    regexes: Vec<Lazy>,
+    /// Every entry except orders, searched in one pass first (built on
+    /// first use, one set per form).
+    set: OnceLock<Option<Set>>,
+    ascii_set: OnceLock<Option<Set>>,
     set_index: Vec<usize>,
     orders: Vec<usize>,
 }
 
-/// Case-insensitive unless the pattern starts with `(?-i)`; `\b` is an
-/// ASCII word boundary (a Unicode one keeps the regex engine off its fast
-/// DFA on non-ASCII text).
-fn compile(pattern: &str) -> String {
-    let p = pattern.replace("\\b", "(?-u:\\b)");
-    if p.starts_with("(?-i)") {
-        p
-    } else {
-        format!("(?i){p}")
-    }
-}
-
 impl Signals {
+    /// The built-in signals. Nothing is compiled here: each regex and the
+    /// non-order set are compiled on first use.
     pub(crate) fn build() -> Result<Signals, Error> {
-        let specs: Vec<Spec> = serde_json::from_str(BUILTIN)
-            .map_err(|e| Error::new(ErrorKind::RuleData, format!("signal data: {e}")))?;
         let mut s = Signals {
-            ids: Vec::new(),
-            classes: Vec::new(),
-            regexes: Vec::new(),
-            set: RegexSet::empty(),
+            ids: Vec::with_capacity(BUILTIN_SIGNALS.len()),
+            classes: Vec::with_capacity(BUILTIN_SIGNALS.len()),
+            regexes: Vec::with_capacity(BUILTIN_SIGNALS.len()),
+            set: OnceLock::new(),
+            ascii_set: OnceLock::new(),
             set_index: Vec::new(),
             orders: Vec::new(),
         };
-        let mut set_patterns = Vec::new();
-        for (i, spec) in specs.into_iter().enumerate() {
-            let pat = compile(&spec.pattern);
-            let re = Regex::new(&pat).map_err(|e| {
+        for (i, entry) in BUILTIN_SIGNALS.iter().enumerate() {
+            let signal = Signal::parse(entry.signal).ok_or_else(|| {
                 Error::new(
-                    ErrorKind::Pattern,
-                    format!("signal {:?}: pattern does not compile: {e}", spec.id),
+                    ErrorKind::RuleData,
+                    format!("signal {:?}: unknown class {:?}", entry.id, entry.signal),
                 )
             })?;
-            let _ = (&spec.description, &spec.examples, &spec.negative_examples);
-            s.ids.push(spec.id);
-            s.classes.push(spec.signal);
-            s.regexes.push(re);
-            if spec.signal == Signal::Order {
+            s.ids.push(entry.id);
+            s.classes.push(signal);
+            s.regexes.push(Lazy::new(entry.pattern, entry.twin));
+            if signal == Signal::Order {
                 s.orders.push(i);
             } else {
-                set_patterns.push(pat);
                 s.set_index.push(i);
             }
         }
-        s.set = RegexSet::new(&set_patterns)
-            .map_err(|e| Error::new(ErrorKind::Pattern, format!("signal set: {e}")))?;
         Ok(s)
     }
 
-    fn hits_of(&self, i: usize, text: &str, out: &mut Vec<Hit>) {
-        for m in self.regexes[i].find_iter(text).take(MAX_HITS) {
+    fn set(&self, ascii: bool) -> Option<&Set> {
+        let (cell, pick): (_, fn(&BuiltinSignal) -> &'static str) = if ascii {
+            (&self.ascii_set, |e| e.twin)
+        } else {
+            (&self.set, |e| e.pattern)
+        };
+        cell.get_or_init(|| lean::set(self.set_index.iter().map(|&i| pick(&BUILTIN_SIGNALS[i]))))
+            .as_ref()
+    }
+
+    fn hits_of(&self, i: usize, text: &str, ascii: bool, out: &mut Vec<Hit>) {
+        let Some(re) = self.regexes[i].get(ascii) else {
+            return;
+        };
+        for m in re.find_iter(text).take(MAX_HITS) {
             out.push(Hit {
                 entry: i,
                 signal: self.classes[i],
@@ -129,14 +191,18 @@ impl Signals {
 
     /// The entry id of a hit (`turn.role_line`).
     pub(crate) fn id(&self, hit: &Hit) -> &str {
-        &self.ids[hit.entry]
+        self.ids[hit.entry]
     }
 
     /// Every non-order signal in `text`.
     pub(crate) fn scan(&self, text: &str) -> Vec<Hit> {
+        let ascii = text.is_ascii();
         let mut out = Vec::new();
-        for k in self.set.matches(text).iter() {
-            self.hits_of(self.set_index[k], text, &mut out);
+        let Some(set) = self.set(ascii) else {
+            return out;
+        };
+        for k in set.matches(text) {
+            self.hits_of(self.set_index[k], text, ascii, &mut out);
         }
         out
     }
@@ -144,9 +210,10 @@ impl Signals {
     /// The orders in `text` (asked only when a boundary or an address is
     /// present).
     pub(crate) fn orders(&self, text: &str) -> Vec<Hit> {
+        let ascii = text.is_ascii();
         let mut out = Vec::new();
         for &i in &self.orders {
-            self.hits_of(i, text, &mut out);
+            self.hits_of(i, text, ascii, &mut out);
         }
         out
     }
@@ -187,7 +254,7 @@ mod tests {
         let specs: Vec<Spec> = serde_json::from_str(BUILTIN).unwrap();
         assert!(specs.len() >= 10);
         for spec in &specs {
-            let re = Regex::new(&compile(&spec.pattern)).unwrap();
+            let re = regex::Regex::new(&crate::derive::signal_pattern(&spec.pattern)).unwrap();
             assert!(!spec.examples.is_empty(), "{} has no examples", spec.id);
             assert!(!spec.description.is_empty());
             for ex in &spec.examples {
@@ -207,6 +274,66 @@ mod tests {
             .orders("then run rm -rf ~/")
             .iter()
             .any(|h| s.id(h) == "order.shell"));
+    }
+
+    /// The build-time table is the data file, derived by the same code the
+    /// crate runs: same ids, classes and patterns, twins derived from them.
+    #[test]
+    fn builtin_table_is_derived_from_the_data() {
+        let specs: Vec<Spec> = serde_json::from_str(BUILTIN).unwrap();
+        assert_eq!(specs.len(), BUILTIN_SIGNALS.len());
+        for (spec, entry) in specs.iter().zip(BUILTIN_SIGNALS) {
+            assert_eq!(spec.id, entry.id);
+            assert_eq!(
+                Some(spec.signal),
+                Signal::parse(entry.signal),
+                "{}",
+                spec.id
+            );
+            let pattern = crate::derive::signal_pattern(&spec.pattern);
+            assert_eq!(pattern, entry.pattern, "{}", spec.id);
+            let hir = regex_syntax::Parser::new().parse(&pattern).unwrap();
+            assert_eq!(
+                crate::derive::ascii_twin_of(&hir),
+                entry.twin,
+                "{}",
+                spec.id
+            );
+        }
+    }
+
+    /// Every entry compiles in both forms, and the twin finds exactly what
+    /// the pattern finds on ASCII text (examples, negatives, and all of
+    /// them run together); the twin set matches the same entries.
+    #[test]
+    fn ascii_twins_compile_and_agree_on_ascii_text() {
+        let specs: Vec<Spec> = serde_json::from_str(BUILTIN).unwrap();
+        let s = Signals::build().unwrap();
+        let mut texts: Vec<String> = specs
+            .iter()
+            .flat_map(|sp| sp.examples.iter().chain(&sp.negative_examples))
+            .filter(|t| t.is_ascii())
+            .cloned()
+            .collect();
+        texts.push(texts.join("\n"));
+        assert!(texts.len() > 20);
+        for (i, lazy) in s.regexes.iter().enumerate() {
+            let full = lazy
+                .get(false)
+                .unwrap_or_else(|| panic!("{} does not compile", s.ids[i]));
+            let twin = lazy
+                .get(true)
+                .unwrap_or_else(|| panic!("{} twin does not compile", s.ids[i]));
+            for t in &texts {
+                let a: Vec<_> = full.find_iter(t).map(|m| m.range()).collect();
+                let b: Vec<_> = twin.find_iter(t).map(|m| m.range()).collect();
+                assert_eq!(a, b, "{} on {t:?}", s.ids[i]);
+            }
+        }
+        let (full, twin) = (s.set(false).unwrap(), s.set(true).unwrap());
+        for t in &texts {
+            assert_eq!(full.matches(t), twin.matches(t), "{t:?}");
+        }
     }
 
     #[test]

@@ -9,12 +9,24 @@
 
 use super::registry::{self, Hit};
 use super::{code, exfil, persistence, sub, Ctx, ToolRules, MAX_NEST};
-use crate::{Span, Tier};
+use crate::Tier;
+use palisade_common::Span;
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 /// Analyze a command string as a shell would run it. `at` is the span of
 /// `cmd` in the argument (findings inside nested strings point at it).
-pub(super) fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth: usize, at: Span) {
+/// `read`: where the reading of `cmd` is kept, so the argument's other
+/// rules reuse it instead of reading the command again (`None` for nested
+/// commands).
+pub(super) fn analyze_command(
+    rules: &ToolRules,
+    ctx: &mut Ctx,
+    cmd: &str,
+    depth: usize,
+    at: Span,
+    read: Option<&OnceCell<palisade_shell::Script>>,
+) {
     if depth > MAX_NEST {
         return;
     }
@@ -35,7 +47,7 @@ pub(super) fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth
             runner.as_str(),
             "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish"
         ) {
-            analyze_command(rules, ctx, &body, depth + 1, at);
+            analyze_command(rules, ctx, &body, depth + 1, at, None);
         }
     }
     if depth == 0 || !exec_text.is_empty() {
@@ -69,7 +81,14 @@ pub(super) fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth
             );
         }
     }
-    let script = palisade_shell::commands_run(cmd);
+    let owned;
+    let script = match read {
+        Some(cell) => cell.get_or_init(|| palisade_shell::commands_run(cmd)),
+        None => {
+            owned = palisade_shell::commands_run(cmd);
+            &owned
+        }
+    };
     if script
         .problems
         .iter()
@@ -123,7 +142,7 @@ pub(super) fn analyze_code(
         ctx.add("tool.reverse_shell", at, Tier::Block);
     }
     for command in &found.commands {
-        analyze_command(rules, ctx, command, depth + 1, at);
+        analyze_command(rules, ctx, command, depth + 1, at, None);
     }
 }
 

@@ -323,9 +323,10 @@ pub(crate) struct ToolRules {
     blanket_approval: Regex,
 }
 
+/// A tool rule's regex, compiled the first time a call needs it (the
+/// crate's tests compile every one).
 fn re(p: &str) -> Result<Regex, crate::Error> {
-    Regex::new(p)
-        .map_err(|e| crate::Error::new(crate::ErrorKind::Pattern, format!("tool rule: {e}")))
+    Ok(Regex::lazy(p.to_owned()))
 }
 
 impl ToolRules {
@@ -843,6 +844,9 @@ fn check_string(
     let rules = &scanner.tools;
     let whole = Span::new(0, text.len());
     let census = Census::of(text);
+    // The shell reading of the whole text, made once and shared by the
+    // rules that need it.
+    let read = std::cell::OnceCell::new();
     let key = last_key(&s.path).to_ascii_lowercase();
     let url_arg = matches!(key.as_str(), "url" | "href" | "uri" | "link" | "endpoint");
     if command_tool && !url_arg {
@@ -854,7 +858,7 @@ fn check_string(
         match lang {
             Some("python" | "node" | "code") => command::analyze_code(rules, ctx, text, 0, whole),
             _ => {
-                command::analyze_command(rules, ctx, text, 0, whole);
+                command::analyze_command(rules, ctx, text, 0, whole, Some(&read));
                 subshells(rules, ctx, text, tainted);
                 // `execute_code` without a language: also read as code.
                 if key == "code" && lang.is_none() {
@@ -903,7 +907,8 @@ fn check_string(
     let url_names_only = url_arg && !text.trim_start().to_ascii_lowercase().starts_with("file:");
     let credential = (ToolRules::credential_may(census) && !url_names_only).then_some(text);
     let exfil_cmd = rules.net_egress.is_match(text);
-    let parsed = (command_tool && credential.is_some()).then(|| palisade_shell::commands_run(text));
+    let parsed = (command_tool && credential.is_some())
+        .then(|| read.get_or_init(|| palisade_shell::commands_run(text)));
     for m in rules
         .credential
         .find_iter(credential.unwrap_or(""))
@@ -915,7 +920,7 @@ fn check_string(
         if hit.ends_with(".pub") {
             continue;
         }
-        if let Some(script) = &parsed {
+        if let Some(script) = parsed {
             let name = hit.trim_end_matches(|c: char| {
                 !c.is_alphanumeric() && c != '.' && c != '/' && c != '~' && c != '_'
             });
@@ -1042,7 +1047,11 @@ fn check_string(
         }
         budget -= d.text.len();
         if scanner.inner(&d.text, 1, &mut budget).is_some() || pipe_or_reverse(rules, &d.text) {
-            let runs = !command_tool || decoded_output_runs(text);
+            let runs = !command_tool
+                || decoded_output_runs(
+                    text,
+                    read.get_or_init(|| palisade_shell::commands_run(text)),
+                );
             let tier = if runs && !document {
                 Tier::Block
             } else {
@@ -1079,8 +1088,7 @@ fn check_string(
 /// A command whose decoded output is executed or sent on, rather than
 /// printed: anything after the decoder in the pipeline, a substitution, or
 /// `eval`/`sh -c`.
-fn decoded_output_runs(text: &str) -> bool {
-    let script = palisade_shell::commands_run(text);
+fn decoded_output_runs(text: &str, script: &palisade_shell::Script) -> bool {
     let decoder_last = script
         .commands
         .last()
@@ -1472,6 +1480,7 @@ mod tests {
                 rule.id
             );
             let re = re(&rule.pattern).unwrap();
+            assert!(re.compiled().is_some(), "{} does not compile", rule.id);
             for e in &rule.examples {
                 assert!(re.is_match(e), "{} should match {e:?}", rule.id);
             }

@@ -1,0 +1,108 @@
+//! Derives, once at build time, what the scanner would otherwise compute
+//! from the built-in rule data at every start-up: each phrase rule's final
+//! pattern (NFKC, shorthands expanded), its prefix-literal gate and its
+//! ASCII twin, and each structural signal's pattern and ASCII twin
+//! (`src/derive.rs`, shared with the crate, says what those are). The data
+//! files stay the only source; the generated tables in `OUT_DIR` are
+//! rebuilt whenever they change.
+
+#![forbid(unsafe_code)]
+// A build script reads the data files and writes its tables into OUT_DIR;
+// the crate itself stays pure.
+#![allow(clippy::disallowed_methods)]
+
+#[path = "src/derive.rs"]
+#[allow(dead_code)]
+mod derive;
+
+use serde_json::Value;
+use std::fmt::Write as _;
+use unicode_normalization::UnicodeNormalization;
+
+fn main() {
+    for f in [
+        "data/instructions.json",
+        "data/signals.json",
+        "src/derive.rs",
+    ] {
+        println!("cargo:rerun-if-changed={f}");
+    }
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR is set by cargo"));
+    std::fs::write(out.join("instructions.rs"), instructions()).expect("write instructions.rs");
+    std::fs::write(out.join("signals.rs"), signals()).expect("write signals.rs");
+}
+
+fn read(path: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn str_field<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn parse(id: &str, pattern: &str) -> regex_syntax::hir::Hir {
+    regex_syntax::Parser::new()
+        .parse(pattern)
+        .unwrap_or_else(|e| panic!("built-in rule {id:?}: pattern does not compile: {e}"))
+}
+
+fn list(items: &[String]) -> String {
+    let mut s = String::from("&[");
+    for i in items {
+        let _ = write!(s, "{i:?},");
+    }
+    s.push(']');
+    s
+}
+
+fn instructions() -> String {
+    let mut s = String::from("&[\n");
+    for rule in read("data/instructions.json") {
+        let id = str_field(&rule, "id");
+        let nfkc: String = str_field(&rule, "pattern").nfkc().collect();
+        let pattern = derive::expand(&nfkc);
+        let hir = parse(id, &pattern);
+        let keywords: Vec<String> = rule
+            .get("keywords")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(|k| k.nfkc().collect::<String>().to_lowercase())
+            .collect();
+        let gate = derive::prefix_gate_of(&hir)
+            .map_or("None".to_owned(), |g| format!("Some({})", list(&g)));
+        let tier = rule
+            .get("tier")
+            .and_then(Value::as_str)
+            .map_or("None".to_owned(), |t| format!("Some({t:?})"));
+        let _ = writeln!(
+            s,
+            "BuiltinRule {{ id: {id:?}, category: {:?}, signal: {:?}, tier: {tier}, keywords: {}, pattern: {pattern:?}, gate: {gate}, twin: {:?} }},",
+            str_field(&rule, "category"),
+            str_field(&rule, "signal"),
+            list(&keywords),
+            derive::ascii_twin_of(&hir),
+        );
+    }
+    s.push(']');
+    s
+}
+
+fn signals() -> String {
+    let mut s = String::from("&[\n");
+    for entry in read("data/signals.json") {
+        let id = str_field(&entry, "id");
+        let pattern = derive::signal_pattern(str_field(&entry, "pattern"));
+        let hir = parse(id, &pattern);
+        let _ = writeln!(
+            s,
+            "BuiltinSignal {{ id: {id:?}, signal: {:?}, pattern: {pattern:?}, twin: {:?} }},",
+            str_field(&entry, "signal"),
+            derive::ascii_twin_of(&hir),
+        );
+    }
+    s.push(']');
+    s
+}

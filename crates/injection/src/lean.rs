@@ -1,0 +1,144 @@
+//! Lean regex builds for rule patterns compiled on the message path.
+//!
+//! The same engine the `regex` crate wraps (`regex-automata`'s meta
+//! regex, same syntax, same leftmost-first matches, same size limits),
+//! built without its literal prefilter: every rule here is already gated
+//! by keyword and prefix-literal automata before it runs, so the
+//! prefilter's literal extraction (a third of a rule's compile cost) buys
+//! nothing. Matches are identical; only the search strategy differs.
+
+use regex_automata::meta::{Config, Regex};
+use regex_automata::{Input, MatchKind, PatternSet};
+use std::sync::OnceLock;
+
+fn config() -> Config {
+    Config::new()
+        .auto_prefilter(false)
+        .nfa_size_limit(Some(10 * (1 << 20)))
+        .hybrid_cache_capacity(2 * (1 << 20))
+}
+
+/// One pattern, leftmost-first (as `regex::Regex::new`). `None` if it
+/// does not compile.
+pub(crate) fn regex(pattern: &str) -> Option<Regex> {
+    Regex::builder().configure(config()).build(pattern).ok()
+}
+
+/// A set of patterns reporting every one that matches (as
+/// `regex::RegexSet::new`). `None` if one does not compile.
+pub(crate) fn set<'p>(patterns: impl IntoIterator<Item = &'p str>) -> Option<Set> {
+    let pats: Vec<&str> = patterns.into_iter().collect();
+    let re = Regex::builder()
+        .configure(config().match_kind(MatchKind::All))
+        .build_many(&pats)
+        .ok()?;
+    Some(Set {
+        re,
+        len: pats.len(),
+    })
+}
+
+/// A compiled set ([`set`]).
+pub(crate) struct Set {
+    re: Regex,
+    len: usize,
+}
+
+impl Set {
+    /// The indices of the patterns that match somewhere in `text`, in
+    /// order.
+    pub(crate) fn matches(&self, text: &str) -> Vec<usize> {
+        let mut found = PatternSet::new(self.len);
+        self.re
+            .which_overlapping_matches(&Input::new(text), &mut found);
+        found.iter().map(|p| p.as_usize()).collect()
+    }
+}
+
+/// A constant pattern asked only whether it matches, in two forms built
+/// on first use: as written, and its ASCII twin
+/// ([`crate::derive::ascii`]) for all-ASCII text, where it decides the
+/// same at a fraction of the compile cost.
+pub(crate) struct Dual {
+    pattern: &'static str,
+    full: OnceLock<Option<Regex>>,
+    ascii: OnceLock<Option<Regex>>,
+}
+
+impl Dual {
+    pub(crate) const fn new(pattern: &'static str) -> Dual {
+        Dual {
+            pattern,
+            full: OnceLock::new(),
+            ascii: OnceLock::new(),
+        }
+    }
+
+    /// The regex for `text` (`None`: the pattern does not compile; tests
+    /// compile every one).
+    fn get(&self, ascii: bool) -> Option<&Regex> {
+        if ascii {
+            self.ascii.get_or_init(|| {
+                let hir = regex_syntax::Parser::new().parse(self.pattern).ok()?;
+                Regex::builder()
+                    .configure(config())
+                    .build_from_hir(&crate::derive::ascii(&hir))
+                    .ok()
+            })
+        } else {
+            self.full.get_or_init(|| regex(self.pattern))
+        }
+        .as_ref()
+    }
+
+    /// Whether the pattern matches somewhere in `text`.
+    pub(crate) fn is_match(&self, text: &str) -> bool {
+        self.get(text.is_ascii())
+            .is_some_and(|re| re.is_match(text))
+    }
+
+    /// Both forms compile.
+    #[cfg(test)]
+    pub(crate) fn compiles(&self) -> bool {
+        self.get(true).is_some() && self.get(false).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Same matches and sets as the `regex` crate's defaults.
+    #[test]
+    fn agrees_with_the_regex_crate() {
+        let pats = [
+            r"(?-u:\b)ignore\s+(?:all\s+)?previous",
+            r"a|",
+            r"(?i)système",
+            r"\w+@\w+",
+        ];
+        let texts = [
+            "Ignore all previous; ignore previous",
+            "",
+            "SYSTÈME x@y aé",
+            "baa",
+        ];
+        for p in pats {
+            let (a, b) = (regex::Regex::new(p).unwrap(), regex(p).unwrap());
+            for t in texts {
+                let x: Vec<_> = a.find_iter(t).map(|m| m.range()).collect();
+                let y: Vec<_> = b.find_iter(t).map(|m| m.range()).collect();
+                assert_eq!(x, y, "{p} on {t:?}");
+            }
+        }
+        let (a, b) = (regex::RegexSet::new(pats).unwrap(), set(pats).unwrap());
+        for t in texts {
+            assert_eq!(
+                a.matches(t).iter().collect::<Vec<_>>(),
+                b.matches(t),
+                "{t:?}"
+            );
+        }
+        assert!(regex("(").is_none() && set(["a", "("]).is_none());
+    }
+}
