@@ -364,8 +364,16 @@ impl ClaimDetector {
         if matches!(strip_markers(window).trim(), "是" | "正是" | "就是") {
             return true;
         }
+        // A cleft frame (这家律所是老板亲自选的) starts at its copula and may
+        // follow any topic but a negation (不是, 并非 are refused above).
+        let cleft = ["是", "正是", "就是"]
+            .iter()
+            .any(|w| clause[subj_start..].starts_with(w));
         match window.chars().next_back() {
-            Some(c) if is_cjk(c) => ZH_PREV_OK.iter().any(|w| window.ends_with(w)),
+            Some(c) if is_cjk(c) => {
+                (cleft && !window.ends_with(['不', '非']))
+                    || ZH_PREV_OK.iter().any(|w| window.ends_with(w))
+            }
             _ => true,
         }
     }
