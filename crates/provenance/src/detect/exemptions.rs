@@ -378,8 +378,16 @@ impl ClaimDetector {
         if matches!(strip_markers(window).trim(), "是" | "正是" | "就是") {
             return true;
         }
+        // A cleft frame (这家律所是老板亲自选的) starts at its copula and may
+        // follow any topic but a negation (不是, 并非 are refused above).
+        let cleft = ["是", "正是", "就是"]
+            .iter()
+            .any(|w| clause[subj_start..].starts_with(w));
         match window.chars().next_back() {
-            Some(c) if is_cjk(c) => ZH_PREV_OK.iter().any(|w| window.ends_with(w)),
+            Some(c) if is_cjk(c) => {
+                (cleft && !window.ends_with(['不', '非']))
+                    || ZH_PREV_OK.iter().any(|w| window.ends_with(w))
+            }
             _ => true,
         }
     }
@@ -395,6 +403,12 @@ impl ClaimDetector {
             .find(['，', ',', '。', '；', ';', '！', '？', '!', '?', '\n'])
             .unwrap_or(rest_all.len());
         let rest = &rest_all[..seg_end];
+        // 用户同意了吗?需要再确认: the segment that holds the predicate is a
+        // question (NFKC makes "？" a "?" with no space after it, so the
+        // sentence split does not end there).
+        if rest_all[seg_end..].starts_with(['?', '？']) {
+            return false;
+        }
         // 用户同意后，我们已经合并了: a time clause whose main clause is past.
         if self.grammar.fixed.zh_after_fact.is_match(rest) {
             let tail = &rest_all[seg_end..];
@@ -508,8 +522,10 @@ impl ClaimDetector {
 impl Fixed {
     pub(super) fn new() -> Fixed {
         Fixed {
+            // The short label words (Q, A, AC, TC, FR) end at a word
+            // boundary or a number: "Approved-by:" is no "A" label.
             label: lazy(
-                r"(?i)^(?:bug|issue|defect|incident|steps?|expected(?: result| behaviou?r| outcome)?|actual(?: result| behaviou?r)?|scenario|test(?: case| plan| step| scenario)?|tc|case|examples?|e\.g\.|acceptance criteria|ac|repro|steps to reproduce|ticket|changelog|release notes?|interview(?: notes?)?|policy|user story|story|fixture|mock|sample|persona|use case|flow|qa|spec|requirement|req|feature|edge case|assert(?:ion)?|input|output|prompt|transcript|log|fr|nfr|jira|q|a|given|when|then|precondition|postcondition|gherkin|测试|测试用例|用例|示例|例如|例子|比如|场景|步骤|预期|预期结果|实际结果|需求|工单|规则|话术|政策|更新日志|访谈)(?:\s*[#\w.\-/]{1,12}){0,3}\s*[:：]|^(?i:given)\s",
+                r"(?i)^(?:bug|issue|defect|incident|steps?|expected(?: result| behaviou?r| outcome)?|actual(?: result| behaviou?r)?|scenario|test(?: case| plan| step| scenario)?|tc(?:\b|\d)|case|examples?|e\.g\.|acceptance criteria|ac(?:\b|\d)|repro|steps to reproduce|ticket|changelog|release notes?|interview(?: notes?)?|policy|user story|story|fixture|mock|sample|persona|use case|flow|qa|spec|requirement|req|feature|edge case|assert(?:ion)?|input|output|prompt|transcript|log|fr(?:\b|\d)|nfr(?:\b|\d)|jira|(?:q|a)(?:\b|\d)|given|when|then|precondition|postcondition|gherkin|测试|测试用例|用例|示例|例如|例子|比如|场景|步骤|预期|预期结果|实际结果|需求|工单|规则|话术|政策|更新日志|访谈)(?:\s*[#\w.\-/]{1,12}){0,3}\s*[:：]|^(?i:given)\s",
             ),
             ticket: lazy(
                 r"^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\s*[:：]|v?\d+(?:\.\d+)+\s*[:：]|(?i:changelog|release)\b)",
@@ -540,8 +556,9 @@ impl Fixed {
             question_aux: lazy(
                 r"(?i)^\W*(?:did|does|do|has|have|had|is|was|were|should|can|could|would|will|may|might|must|shall|why|how|what|which|who)\b",
             ),
+            // A field name: "the user approved column", "user approved=true".
             field_after: lazy(
-                r#"(?i)^["'”’]?\s+(?:labels?|tags?|toggles?|columns?|fields?|flags?|attributes?|property|properties|events?|states?|status|timestamps?|booleans?|bits?|enums?|values?|keys?|params?|parameters?|metrics?|counts?|rates?|badges?|checkbox(?:es)?|tables?|rows?)\b"#,
+                r#"(?i)^["'”’]?\s*=|^["'”’]?\s+(?:labels?|tags?|toggles?|columns?|fields?|flags?|attributes?|property|properties|events?|states?|status|timestamps?|booleans?|bits?|enums?|values?|keys?|params?|parameters?|metrics?|counts?|rates?|badges?|checkbox(?:es)?|tables?|rows?)\b"#,
             ),
             // "agreed to nothing yet", "has chosen none so far", "confirmed
             // receipt of the email": nothing was decided.
@@ -570,7 +587,7 @@ impl Fixed {
                 r"^(?:码|碼|率|灯|燈|书|書|函|页|頁|框|按钮|弹窗|状态|字段|列|事件|回调|接口|流程|环节|机制|逻辑|时间戳|次数|人数|比例|模块|功能|协议|条款|单|数|量)",
             ),
             zh_cond_after: lazy(
-                r"才|即可|则|就会|就能|就可以|(?:后|之后|以后|前|之前|时|的时候)(?:$|[再才就则便即]|进入|跳转|进行|开始|会|将|系统|自动|显示|可以|可|方可|生成|触发|发送|通知)",
+                r"才|即可|则|就会|就能|就可以|(?:后|之后|以后|前|之前|时|的时候)\s*(?:\d+\s*(?:个)?(?:天|日|小时|分钟|秒|周|月|工作日)(?:内|后|之后)?\s*)?(?:$|[再才就则便即]|进入|跳转|进行|开始|会|将|系统|自动|显示|可以|可|方可|生成|触发|发送|通知)",
             ),
             zh_de_noun: lazy(
                 r"^.{0,8}?的(?:回调|请求|事件|消息|通知|记录|数据|接口|日志|报销单|订单|单据|页面|按钮|状态|字段|比例|人数)",

@@ -38,6 +38,10 @@ pub(super) enum SubjectRule {
     Named,
     /// The user named in English before a Chinese verb ("owner 同意了").
     CodeSwitch,
+    /// The user named in English, then Chinese words and an English verb
+    /// ("The user 已经 confirm 了", "Boss 不 allow 我们…"): the match must
+    /// hold a CJK character after the subject.
+    CodeSwitchMx,
 }
 
 /// One subject + predicate form of one language: a row of the table the
@@ -149,6 +153,13 @@ impl Grammar {
             alt(Slot::ZhPred, Some(ClaimClass::Approval)),
             alt(Slot::ZhPred, Some(ClaimClass::Instruction)),
             alt(Slot::ZhPref, None),
+        );
+        // Code-switched both ways: an English subject, Chinese adverbs or
+        // particles and an English verb ("The user 已经 confirm 了").
+        let cs_mx = format!(
+            r"(?P<subj>{cs_subject})(?:[（(][^）)\n]{{1,20}}[）)])?{zh_adverbs}(?:(?P<mxrej>{})|(?P<mxappr>{}))",
+            alt(Slot::MxPred, Some(ClaimClass::Rejection)),
+            alt(Slot::MxPred, Some(ClaimClass::Approval)),
         );
         let zh_we = format!(
             r"(?P<subj>我们和用户|我们跟用户|我们与用户|我們和用戶|我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)(?:{zh_adverbs}|都|一致|共同)*(?P<appr>{})",
@@ -274,6 +285,26 @@ impl Grammar {
                         Some(ClaimClass::Instruction),
                     ),
                     pred(ClaimClass::Preference, Slot::ZhPref, None),
+                ],
+            },
+            SubjectForm {
+                lang: Lang::Zh,
+                subject_rule: SubjectRule::CodeSwitchMx,
+                needs: KIND_EN,
+                cue: CUE_MX,
+                find: build(&cs_mx),
+                subject: build(&format!("^{cs_subject}")),
+                preds: vec![
+                    pred(
+                        ClaimClass::Rejection,
+                        Slot::MxPred,
+                        Some(ClaimClass::Rejection),
+                    ),
+                    pred(
+                        ClaimClass::Approval,
+                        Slot::MxPred,
+                        Some(ClaimClass::Approval),
+                    ),
                 ],
             },
             SubjectForm {

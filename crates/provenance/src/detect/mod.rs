@@ -536,6 +536,10 @@ impl ClaimDetector {
                 if kinds & form.needs == 0 || cues & form.cue & self.scope_cues() == 0 {
                     continue;
                 }
+                // The two-way code-switched form needs Chinese in the clause.
+                if form.subject_rule == SubjectRule::CodeSwitchMx && clause.is_ascii() {
+                    continue;
+                }
                 if full(out) {
                     return;
                 }
@@ -583,6 +587,10 @@ impl ClaimDetector {
                         }
                         (_, SubjectRule::CodeSwitch) => {
                             self.cs_subject_ok(clause, subj_start, subj.as_str(), past)
+                        }
+                        (_, SubjectRule::CodeSwitchMx) => {
+                            mt[subj.end()..].chars().any(is_cjk)
+                                && self.cs_subject_ok(clause, subj_start, subj.as_str(), past)
                         }
                         (Lang::Zh, SubjectRule::We) => {
                             self.zh_prefix_ok(clause, subj_start)
@@ -652,7 +660,13 @@ impl ClaimDetector {
                 }
                 let base = if *slot == Slot::Label { head_start } else { 0 };
                 let m = Span::new(base + m.start(), base + m.end());
-                let ok = *slot == Slot::Label || self.zh_prefix_ok(clause, m.start);
+                // A label that names a decision still needed ("Approval
+                // from the owner is required …") records none.
+                let ok = if *slot == Slot::Label {
+                    !self.data.after_phrase.is_match(&clause[m.end..])
+                } else {
+                    self.zh_prefix_ok(clause, m.start)
+                };
                 if ok {
                     out.push(Raw {
                         anchor: Span::new(offset + m.start, offset + m.end),
