@@ -292,8 +292,8 @@ impl Grammar {
                 subject_rule: SubjectRule::CodeSwitchMx,
                 needs: KIND_EN,
                 cue: CUE_MX,
-                find: build(&cs_mx),
-                subject: build(&format!("^{cs_subject}")),
+                find: lazy(&cs_mx),
+                subject: lazy(&format!("^{cs_subject}")),
                 preds: vec![
                     pred(
                         ClaimClass::Rejection,

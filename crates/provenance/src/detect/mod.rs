@@ -663,7 +663,7 @@ impl ClaimDetector {
                 // A label that names a decision still needed ("Approval
                 // from the owner is required …") records none.
                 let ok = if *slot == Slot::Label {
-                    !self.data.after_phrase.is_match(&clause[m.end..])
+                    !self.grammar.data.after_phrase.is_match(&clause[m.end..])
                 } else {
                     self.zh_prefix_ok(clause, m.start)
                 };
