@@ -7,8 +7,8 @@
 //! Pipe-to-shell and reverse-shell patterns are matched on the executed
 //! text with quotes intact (heredoc bodies fed to data commands removed).
 
-use super::registry::{self, Hit};
 use super::destructive;
+use super::registry::{self, Hit};
 use super::{code, exfil, persistence, sub, Ctx, ToolRules, MAX_NEST};
 use crate::{Span, Tier};
 use std::borrow::Cow;
@@ -89,7 +89,8 @@ pub(super) fn analyze_command(rules: &ToolRules, ctx: &mut Ctx, cmd: &str, depth
                 Some(dir) => destructive::root_like(dir),
                 None => true, // `cd` alone goes home
             };
-        } else if in_root && matches!(inv.name(), "rm" | "shred") && relative_everything(inv.args()) {
+        } else if in_root && matches!(inv.name(), "rm" | "shred") && relative_everything(inv.args())
+        {
             hits.push(Hit::new("tool.rm_root", Tier::Block));
         }
         registry::check(inv, &mut hits);
@@ -141,9 +142,9 @@ pub(super) fn analyze_code(
 /// A recursive deletion of everything in the current directory
 /// (`rm -rf ./* ./.??*`, `rm -r *`).
 fn relative_everything(args: &[String]) -> bool {
-    let recursive = args
-        .iter()
-        .any(|a| a == "--recursive" || (a.starts_with('-') && !a.starts_with("--") && a.contains(['r', 'R'])));
+    let recursive = args.iter().any(|a| {
+        a == "--recursive" || (a.starts_with('-') && !a.starts_with("--") && a.contains(['r', 'R']))
+    });
     recursive
         && args.iter().filter(|a| !a.starts_with('-')).any(|a| {
             let a = a.strip_prefix("./").unwrap_or(a);

@@ -236,7 +236,15 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
         .collect();
     let all_vendor = !hosts.is_empty() && hosts.iter().all(|h| r.vendor.is_match(h));
     let all_public = !hosts.is_empty() && hosts.iter().all(|h| r.public_host.is_match(h));
-    let uploads = c.strings.iter().any(|s| sends_data(head(s.text, CONTEXT_BYTES)));
+    let keeps_chosen = c.command_tool
+        && c.strings.iter().any(|s| {
+            let t = head(s.text, CONTEXT_BYTES);
+            t.contains("git clean") && (t.contains(" -e ") || t.contains("--exclude"))
+        });
+    let uploads = c
+        .strings
+        .iter()
+        .any(|s| sends_data(head(s.text, CONTEXT_BYTES)));
     let shown = !c.command_tool
         && !c.memory_write
         && !c.persistence_write
@@ -254,7 +262,9 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             }
             "tool.data_destroy" if scratch => return false,
             "tool.data_destroy" if local => f.tier = f.tier.min(Tier::Flag),
-            "tool.git_clean" | "tool.container_prune" if !prod => {
+            // `git clean` in a scratch checkout, or one that keeps chosen
+            // files (`-e .env`): the person chose what goes.
+            "tool.git_clean" if !prod && (local || keeps_chosen) => {
                 f.tier = f.tier.min(Tier::Flag);
             }
             "tool.pipe_to_shell" if all_vendor => f.tier = f.tier.min(Tier::Quarantine),
@@ -287,22 +297,26 @@ const KEEPS_TIER_IN_DOCUMENTS: &[&str] = &[
 
 /// Hosts (with their path) of the `http(s)://` URLs in a text.
 fn url_hosts(text: &str) -> impl Iterator<Item = &str> {
-    text.match_indices("://").take(64).filter_map(move |(i, _)| {
-        let scheme_ok = text[..i].to_ascii_lowercase().ends_with("http")
-            || text[..i].to_ascii_lowercase().ends_with("https");
-        if !scheme_ok {
-            return None;
-        }
-        let rest = &text[i + 3..];
-        let end = rest
-            .find(|ch: char| ch.is_whitespace() || matches!(ch, '\'' | '"' | '`' | ')' | '|' | ';'))
-            .unwrap_or(rest.len());
-        let url = &rest[..end];
-        // userinfo@host: the host is after the last `@` before the path.
-        let path_start = url.find('/').unwrap_or(url.len());
-        let at = url[..path_start].rfind('@').map_or(0, |p| p + 1);
-        Some(&url[at..])
-    })
+    text.match_indices("://")
+        .take(64)
+        .filter_map(move |(i, _)| {
+            let scheme_ok = text[..i].to_ascii_lowercase().ends_with("http")
+                || text[..i].to_ascii_lowercase().ends_with("https");
+            if !scheme_ok {
+                return None;
+            }
+            let rest = &text[i + 3..];
+            let end = rest
+                .find(|ch: char| {
+                    ch.is_whitespace() || matches!(ch, '\'' | '"' | '`' | ')' | '|' | ';')
+                })
+                .unwrap_or(rest.len());
+            let url = &rest[..end];
+            // userinfo@host: the host is after the last `@` before the path.
+            let path_start = url.find('/').unwrap_or(url.len());
+            let at = url[..path_start].rfind('@').map_or(0, |p| p + 1);
+            Some(&url[at..])
+        })
 }
 
 /// Whether a command sends data (upload flags, `-X POST`, `@-`).
@@ -465,7 +479,8 @@ mod tests {
         let secret = "aws_access_key_id = AKIA4WJPQ7ZL3XNB2KDM\n";
         let b = base64::engine::general_purpose::STANDARD.encode(secret);
         assert!(encoded_query_secret(&format!("https://x.example/new?d={b}")).is_some());
-        let plain = base64::engine::general_purpose::STANDARD.encode("just some harmless words here");
+        let plain =
+            base64::engine::general_purpose::STANDARD.encode("just some harmless words here");
         assert!(encoded_query_secret(&format!("https://x.example/new?d={plain}")).is_none());
         assert!(encoded_query_secret("https://x.example/?q=rust").is_none());
     }

@@ -80,9 +80,11 @@ pub(crate) fn disk_format(inv: &Invocation) -> Option<Hit> {
 /// A disk image file (`./disk.img`, `rootfs.ext4`, `/tmp/x.qcow2`).
 fn image_file(a: &str) -> bool {
     let l = a.to_ascii_lowercase();
-    [".img", ".iso", ".raw", ".qcow2", ".vhd", ".vhdx", ".vmdk", ".ext4", ".ext3", ".fs", ".bin"]
-        .iter()
-        .any(|e| l.ends_with(e))
+    [
+        ".img", ".iso", ".raw", ".qcow2", ".vhd", ".vhdx", ".vmdk", ".ext4", ".ext3", ".fs", ".bin",
+    ]
+    .iter()
+    .any(|e| l.ends_with(e))
 }
 
 /// `shred` of a device or a root-like path.
@@ -168,7 +170,7 @@ pub(crate) fn rm_tier(args: &[String]) -> Option<Tier> {
 
 pub(crate) fn temp_path(t: &str) -> bool {
     let l = t.to_ascii_lowercase();
-    if temp_var(&l) {
+    if temp_var(&l) || l.starts_with("$(mktemp") {
         return true;
     }
     if matches!(l.as_str(), "/tmp/*" | "/var/tmp/*") {

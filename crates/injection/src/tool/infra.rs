@@ -51,7 +51,14 @@ pub(crate) fn kubectl_delete(inv: &Invocation) -> Option<Hit> {
         && !args.iter().any(|a| {
             matches!(
                 a.as_str(),
-                "--context" | "--cluster" | "--kubeconfig" | "-n" | "--namespace" | "--user" | "-s" | "--server"
+                "--context"
+                    | "--cluster"
+                    | "--kubeconfig"
+                    | "-n"
+                    | "--namespace"
+                    | "--user"
+                    | "-s"
+                    | "--server"
             )
         })
     {

@@ -1409,6 +1409,8 @@ fn harmless_subshell(body: &str) -> bool {
         ),
         "npm" | "yarn" | "pnpm" => matches!(second, "bin" | "prefix" | "root"),
         "go" => second == "env",
+        // Listing images (`docker rmi $(docker images -f dangling=true -q)`).
+        "docker" | "podman" => second == "images",
         "brew" => second == "--prefix",
         "python" | "python3" => second == "--version",
         _ => false,
