@@ -7,6 +7,7 @@
 //! Pipe-to-shell and reverse-shell patterns are matched on the executed
 //! text with quotes intact (heredoc bodies fed to data commands removed).
 
+use super::destructive;
 use super::registry::{self, Hit};
 use super::{code, exfil, persistence, sub, Ctx, ToolRules, MAX_NEST};
 use crate::Tier;
@@ -99,7 +100,18 @@ pub(super) fn analyze_command(
     }
     let payload = rules.run_payload.is_match(cmd);
     let mut hits: Vec<Hit> = Vec::new();
+    // `cd ~ && rm -rf ./*`: relative targets after a `cd` into a root or home.
+    let mut in_root = false;
     for inv in &script.commands {
+        if inv.name() == "cd" {
+            in_root = match inv.args().iter().find(|a| !a.starts_with('-')) {
+                Some(dir) => destructive::root_like(dir),
+                None => true, // `cd` alone goes home
+            };
+        } else if in_root && matches!(inv.name(), "rm" | "shred") && relative_everything(inv.args())
+        {
+            hits.push(Hit::new("tool.rm_root", Tier::Block));
+        }
         registry::check(inv, &mut hits);
         // A shell reading piped text no rule can see through (`… | rev | sh`).
         if inv.opaque_input {
@@ -144,6 +156,19 @@ pub(super) fn analyze_code(
     for command in &found.commands {
         analyze_command(rules, ctx, command, depth + 1, at, None);
     }
+}
+
+/// A recursive deletion of everything in the current directory
+/// (`rm -rf ./* ./.??*`, `rm -r *`).
+fn relative_everything(args: &[String]) -> bool {
+    let recursive = args.iter().any(|a| {
+        a == "--recursive" || (a.starts_with('-') && !a.starts_with("--") && a.contains(['r', 'R']))
+    });
+    recursive
+        && args.iter().filter(|a| !a.starts_with('-')).any(|a| {
+            let a = a.strip_prefix("./").unwrap_or(a);
+            matches!(a, "*" | ".*" | ".??*" | ".[!.]*" | "." | "")
+        })
 }
 
 /// `f(){ f | f & }; f` with any function name.

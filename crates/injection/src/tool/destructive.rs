@@ -69,7 +69,22 @@ pub(crate) fn disk_format(inv: &Invocation) -> Option<Hit> {
             "-h" | "--help" | "-V" | "--version" | "-l" | "--list"
         )
     });
-    (!help).then_some(Hit::new("tool.disk_format", Tier::Block))
+    // Formatting an image file (`mkfs.ext4 -F ./disk.img`) touches no disk.
+    let image_only = {
+        let mut targets = inv.args().iter().filter(|a| !a.starts_with('-')).peekable();
+        targets.peek().is_some() && targets.all(|a| !a.starts_with("/dev/") && image_file(a))
+    };
+    (!help && !image_only).then_some(Hit::new("tool.disk_format", Tier::Block))
+}
+
+/// A disk image file (`./disk.img`, `rootfs.ext4`, `/tmp/x.qcow2`).
+fn image_file(a: &str) -> bool {
+    let l = a.to_ascii_lowercase();
+    [
+        ".img", ".iso", ".raw", ".qcow2", ".vhd", ".vhdx", ".vmdk", ".ext4", ".ext3", ".fs", ".bin",
+    ]
+    .iter()
+    .any(|e| l.ends_with(e))
 }
 
 /// `shred` of a device or a root-like path.
@@ -138,7 +153,7 @@ pub(crate) fn rm_tier(args: &[String]) -> Option<Tier> {
     if targets.is_empty() {
         return Some(Tier::Quarantine);
     }
-    if targets.iter().any(|t| root_like(t)) {
+    if targets.iter().any(|t| root_like(t) || guard_path(t)) {
         return Some(Tier::Block);
     }
     if targets.iter().all(|t| temp_path(t)) {
@@ -155,6 +170,9 @@ pub(crate) fn rm_tier(args: &[String]) -> Option<Tier> {
 
 pub(crate) fn temp_path(t: &str) -> bool {
     let l = t.to_ascii_lowercase();
+    if temp_var(&l) || l.starts_with("$(mktemp") {
+        return true;
+    }
     if matches!(l.as_str(), "/tmp/*" | "/var/tmp/*") {
         return true;
     }
@@ -166,9 +184,73 @@ pub(crate) fn temp_path(t: &str) -> bool {
         || l.starts_with("/private/tmp/")
 }
 
-/// A root, home, or top-level/system directory (or everything: `*`, `.*`).
+/// A variable that by its name holds a temporary directory (`$tmp`,
+/// `${TMPDIR}`, `$tmp_dir/x`), as `tmp=$(mktemp -d)` scripts write.
+fn temp_var(l: &str) -> bool {
+    let Some(v) = l.strip_prefix('$') else {
+        return false;
+    };
+    let v = v.strip_prefix('{').unwrap_or(v);
+    let name_end = v
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(v.len());
+    let (name, rest) = v.split_at(name_end);
+    let rest = rest.strip_prefix('}').unwrap_or(rest);
+    matches!(
+        name,
+        "tmp" | "temp" | "tmpdir" | "tempdir" | "tmp_dir" | "temp_dir" | "workdir_tmp" | "scratch"
+    ) && (rest.is_empty() || rest.starts_with('/'))
+}
+
+/// Where a container mounts the host's root (`docker run -v /:/host`):
+/// paths under it are the host's own.
+const HOST_MOUNTS: &[&str] = &["/host", "/hostfs", "/rootfs", "/mnt/host", "/host-root"];
+
+/// Service data directories: deleting one loses a database or a daemon's state.
+const SERVICE_DATA: &[&str] = &[
+    "postgresql",
+    "pgsql",
+    "mysql",
+    "mariadb",
+    "mongodb",
+    "redis",
+    "docker",
+    "containerd",
+    "elasticsearch",
+    "etcd",
+    "kubelet",
+    "cassandra",
+    "influxdb",
+    "clickhouse",
+    "rabbitmq",
+];
+
+/// Paths of the guard itself: deleting them switches it off.
+pub(crate) fn guard_path(t: &str) -> bool {
+    let l = t.to_ascii_lowercase();
+    l.contains(".hermes/plugins") || l.contains("hermes-guard") || l.contains("hermes_guard")
+}
+
+/// A root, home, or top-level/system directory (or everything: `*`, `.*`),
+/// a service's data directory, or one of those under a host mount.
 pub(crate) fn root_like(t: &str) -> bool {
     let l = t.trim().to_ascii_lowercase();
+    for m in HOST_MOUNTS {
+        if let Some(rest) = l.strip_prefix(m) {
+            if rest.is_empty() || rest == "/" || rest == "/*" {
+                return true;
+            }
+            if rest.starts_with('/') && root_like(rest) {
+                return true;
+            }
+        }
+    }
+    if let Some(rest) = l.strip_prefix("/var/lib/") {
+        let top = rest.split('/').next().unwrap_or("");
+        if SERVICE_DATA.contains(&top) {
+            return true;
+        }
+    }
     let l = l.trim_end_matches("/*").trim_end_matches("/.");
     if matches!(
         l,

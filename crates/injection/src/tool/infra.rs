@@ -43,10 +43,28 @@ pub(crate) fn container_prune(inv: &Invocation) -> Option<Hit> {
 /// quarantine; one workload object flags.
 pub(crate) fn kubectl_delete(inv: &Invocation) -> Option<Hit> {
     let args = inv.args();
-    let pos = positional(inv);
-    if pos.first() != Some(&"delete") {
+    // Global options come first (`--context prod-eu delete ns x`): read
+    // from the verb on.
+    let all = positional(inv);
+    let verb = all.iter().position(|p| *p == "delete")?;
+    if verb > 0
+        && !args.iter().any(|a| {
+            matches!(
+                a.as_str(),
+                "--context"
+                    | "--cluster"
+                    | "--kubeconfig"
+                    | "-n"
+                    | "--namespace"
+                    | "--user"
+                    | "-s"
+                    | "--server"
+            )
+        })
+    {
         return None;
     }
+    let pos = &all[verb..];
     let wide = args
         .iter()
         .any(|a| a == "--all" || a == "-A" || a == "--all-namespaces")

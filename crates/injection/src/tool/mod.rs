@@ -51,6 +51,7 @@ use std::collections::VecDeque;
 
 mod code;
 mod command;
+mod context;
 mod destructive;
 mod exfil;
 mod infra;
@@ -648,7 +649,7 @@ fn sends_out(tool: &str) -> bool {
     [
         "send", "message", "email", "mail", "slack", "discord", "telegram", "post", "comment",
         "tweet", "webhook", "notify", "browser", "navigate", "open_url", "fetch", "http",
-        "request",
+        "request", "issue", "gist", "paste", "publish", "search",
     ]
     .iter()
     .any(|k| t.contains(k))
@@ -807,6 +808,21 @@ pub(crate) fn check(
             ctx.add(id, Span::new(0, p.text.len()), tier);
         }
     }
+    // Call-level rules, and every finding weighed by what the call targets.
+    context::apply(
+        rules,
+        &context::Call {
+            call,
+            strings: &strings,
+            tainted,
+            command_tool,
+            memory_write,
+            file_write: writes_files(&call.tool, &strings),
+            document_write,
+            persistence_write,
+        },
+        &mut ctx,
+    );
     let replay = session.replayed(&call.tool, &call.args, policy, now_ms);
     if replay {
         ctx.add_replay();
@@ -1401,6 +1417,8 @@ fn harmless_subshell(body: &str) -> bool {
         ),
         "npm" | "yarn" | "pnpm" => matches!(second, "bin" | "prefix" | "root"),
         "go" => second == "env",
+        // Listing images (`docker rmi $(docker images -f dangling=true -q)`).
+        "docker" | "podman" => second == "images",
         "brew" => second == "--prefix",
         "python" | "python3" => second == "--version",
         _ => false,

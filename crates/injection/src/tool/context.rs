@@ -1,0 +1,487 @@
+//! Call-level rules and the target's context: what a call points at
+//! (a production system or a local one, an official installer host, a
+//! detection-rule file) decides how much its findings weigh.
+//!
+//! ## Why
+//! The same command is routine on a laptop and a disaster on production:
+//! `DROP TABLE` on `myapp_dev` at `localhost` is a chore (flag), on
+//! `prod-db.internal` or an RDS endpoint it loses the business (block).
+//! Pipe-to-shell from `sh.rustup.rs` is the vendor's documented install (a
+//! person confirms: quarantine), from an unknown host it runs anything
+//! (block). A Sigma rule or a review comment names `/dev/tcp/` to catch or
+//! explain it, not to run it (flag). Rules that read the whole call (code
+//! that posts credentials, memory that orders the guard off, install hooks
+//! that reach the network) live here too, as data in
+//! `data/tool_context.json` with examples and negative examples.
+//!
+//! ## Example
+//! `psql "postgresql://admin@prod-db.internal/app" -c 'DROP DATABASE app'`
+//! blocks; `aws s3 rm s3://acme-prod-db-backups --recursive` blocks.
+//!
+//! ## Not flagged
+//! `dropdb --if-exists myapp_test` (flag), `sqlite3 ./dev.sqlite3 "DELETE
+//! FROM sessions"` (pass), `curl -s https://api.github.com/… | jq` in a
+//! tainted session (pass).
+
+use super::{exfil, is_prose_key, last_key, ArgString, Ctx, ToolCall, ToolRules, MAX_SCAN_BYTES};
+use crate::bytere::Re as Regex;
+use crate::{Span, Tier};
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// `data/tool_context.json`.
+#[derive(Deserialize)]
+struct Table {
+    rules: Vec<Rule>,
+}
+
+/// One rule of the data file.
+#[derive(Clone, Debug, Deserialize)]
+#[allow(dead_code)] // description documents the rule; tests read the examples
+struct Rule {
+    id: String,
+    scope: String,
+    tier: String,
+    description: String,
+    pattern: String,
+    #[serde(default)]
+    with: Option<String>,
+    examples: Vec<String>,
+    negative_examples: Vec<String>,
+}
+
+/// Where a scoped rule reads.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Scope {
+    Command,
+    Code,
+    Memory,
+    Write,
+    Any,
+    Other,
+}
+
+struct Scoped {
+    id: &'static str,
+    scope: Scope,
+    tier: Tier,
+    re: Regex,
+    with: Option<Regex>,
+}
+
+struct Rules {
+    prod: Regex,
+    local: Regex,
+    scratch_db: Regex,
+    vendor: Regex,
+    public_host: Regex,
+    security_path: Regex,
+    comment_tool: Regex,
+    network_send: Regex,
+    scoped: Vec<Scoped>,
+}
+
+fn tier_of(s: &str) -> Tier {
+    match s {
+        "block" => Tier::Block,
+        "quarantine" => Tier::Quarantine,
+        "flag" => Tier::Flag,
+        _ => Tier::Pass,
+    }
+}
+
+fn build() -> Option<Rules> {
+    let table: Table = serde_json::from_str(include_str!("../../data/tool_context.json")).ok()?;
+    let get = |id: &str| {
+        table
+            .rules
+            .iter()
+            .find(|r| r.id == id)
+            .and_then(|r| Regex::new(&r.pattern).ok())
+    };
+    let mut scoped = Vec::new();
+    for r in &table.rules {
+        let scope = match r.scope.as_str() {
+            "command" => Scope::Command,
+            "code" => Scope::Code,
+            "memory" => Scope::Memory,
+            "write" => Scope::Write,
+            "any" => Scope::Any,
+            _ => Scope::Other,
+        };
+        if scope == Scope::Other {
+            continue;
+        }
+        let with = match &r.with {
+            Some(p) => Some(Regex::new(p).ok()?),
+            None => None,
+        };
+        scoped.push(Scoped {
+            id: Box::leak(r.id.clone().into_boxed_str()),
+            scope,
+            tier: tier_of(&r.tier),
+            re: Regex::new(&r.pattern).ok()?,
+            with,
+        });
+    }
+    Some(Rules {
+        prod: get("context.prod_target")?,
+        local: get("context.local_target")?,
+        scratch_db: get("context.scratch_db")?,
+        vendor: get("context.vendor_installer")?,
+        public_host: get("context.public_read_host")?,
+        security_path: get("context.security_content_path")?,
+        comment_tool: get("context.comment_tool")?,
+        network_send: get("tool.code_network_send")?,
+        scoped,
+    })
+}
+
+fn rules() -> Option<&'static Rules> {
+    static RULES: OnceLock<Option<Rules>> = OnceLock::new();
+    RULES.get_or_init(build).as_ref()
+}
+
+/// Facts about the whole call that [`apply`] needs.
+pub(super) struct Call<'c, 'a> {
+    pub(super) call: &'c ToolCall,
+    pub(super) strings: &'c [ArgString<'a>],
+    pub(super) tainted: bool,
+    pub(super) command_tool: bool,
+    pub(super) memory_write: bool,
+    pub(super) file_write: bool,
+    pub(super) document_write: bool,
+    pub(super) persistence_write: bool,
+}
+
+/// How much of each string the context rules read.
+const CONTEXT_BYTES: usize = 64 * 1024;
+
+fn head(s: &str, n: usize) -> &str {
+    if s.len() <= n {
+        return s;
+    }
+    let mut end = n;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// Run the call-level rules and weigh every finding by the call's context.
+pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
+    let Some(r) = rules() else {
+        // The rules are compiled in; if they cannot be built, fail closed.
+        ctx.add("tool.rules_unavailable", Span::new(0, 0), Tier::Quarantine);
+        return;
+    };
+    let saved = ctx.path.clone();
+    for s in c.strings {
+        if s.text.len() > MAX_SCAN_BYTES {
+            continue;
+        }
+        let key = last_key(&s.path).to_ascii_lowercase();
+        let url_arg = matches!(key.as_str(), "url" | "href" | "uri" | "link" | "endpoint");
+        let code_arg = c.command_tool && matches!(key.as_str(), "code" | "script" | "source");
+        ctx.path = s.path.clone();
+        for rule in &r.scoped {
+            let applies = match rule.scope {
+                Scope::Command => c.command_tool && !url_arg,
+                Scope::Code => code_arg,
+                Scope::Memory => c.memory_write,
+                Scope::Write => c.file_write && !c.command_tool,
+                Scope::Any => true,
+                Scope::Other => false,
+            };
+            if !applies {
+                continue;
+            }
+            if let Some(m) = rule.re.find(s.text) {
+                if rule.with.as_ref().is_none_or(|w| w.is_match(s.text)) {
+                    ctx.add(rule.id, Span::new(m.start(), m.end()), rule.tier);
+                }
+            }
+        }
+        if code_arg && r.network_send.is_match(s.text) && literal_credential_path(tools, s.text) {
+            ctx.add(
+                "tool.credential_exfil",
+                Span::new(0, s.text.len()),
+                Tier::Block,
+            );
+        }
+        if url_arg {
+            if let Some((start, end)) = encoded_query_secret(s.text) {
+                ctx.add("tool.credential_exfil", Span::new(start, end), Tier::Block);
+            }
+        }
+    }
+    ctx.path = saved;
+    weigh(r, c, ctx);
+}
+
+/// Re-weigh findings by what the call targets.
+fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
+    let any = |re: &Regex| {
+        c.strings
+            .iter()
+            .any(|s| re.is_match(head(s.text, CONTEXT_BYTES)))
+    };
+    let prod = any(&r.prod);
+    let local = !prod && any(&r.local);
+    let scratch = !prod && any(&r.scratch_db);
+    let hosts: Vec<&str> = c
+        .strings
+        .iter()
+        .flat_map(|s| url_hosts(head(s.text, CONTEXT_BYTES)))
+        .collect();
+    let all_vendor = !hosts.is_empty() && hosts.iter().all(|h| r.vendor.is_match(h));
+    let all_public = !hosts.is_empty() && hosts.iter().all(|h| r.public_host.is_match(h));
+    let keeps_chosen = c.command_tool
+        && c.strings.iter().any(|s| {
+            let t = head(s.text, CONTEXT_BYTES);
+            t.contains("git clean") && (t.contains(" -e ") || t.contains("--exclude"))
+        });
+    let uploads = c
+        .strings
+        .iter()
+        .any(|s| sends_data(head(s.text, CONTEXT_BYTES)));
+    let shown = !c.command_tool
+        && !c.memory_write
+        && !c.persistence_write
+        && (c.document_write
+            || r.comment_tool.is_match(&c.call.tool)
+            || c.strings
+                .iter()
+                .filter(|s| super::is_path_key(&s.path))
+                .any(|s| r.security_path.is_match(s.text)));
+    ctx.findings.retain_mut(|f| {
+        let id = f.rule.reason();
+        match id {
+            "tool.data_destroy" | "tool.cloud_delete" | "tool.kubectl_delete" if prod => {
+                f.tier = Tier::Block;
+            }
+            "tool.data_destroy" if scratch => return false,
+            "tool.data_destroy" if local => f.tier = f.tier.min(Tier::Flag),
+            // `git clean` in a scratch checkout, or one that keeps chosen
+            // files (`-e .env`): the person chose what goes.
+            "tool.git_clean" if !prod && (local || keeps_chosen) => {
+                f.tier = f.tier.min(Tier::Flag);
+            }
+            "tool.pipe_to_shell" if all_vendor => f.tier = f.tier.min(Tier::Quarantine),
+            "tool.tainted_network" if all_public && !uploads => return false,
+            "tool.obfuscated_pipe_to_shell" if c.tainted => f.tier = Tier::Block,
+            _ => {}
+        }
+        let prose = f.detail.as_deref().is_some_and(is_prose_key);
+        if shown && prose && !KEEPS_TIER_IN_DOCUMENTS.contains(&id) {
+            f.tier = f.tier.min(Tier::Flag);
+        }
+        true
+    });
+}
+
+/// Findings about what a document *does* (leaks a secret, orders the
+/// agent), not what it shows: documents keep their tier.
+const KEEPS_TIER_IN_DOCUMENTS: &[&str] = &[
+    "tool.credential_exfil",
+    "tool.ci_secret_exfil",
+    "tool.memory_poisoning",
+    "tool.instruction_in_args",
+    "tool.oversize",
+    "tool.install_hook",
+    "tool.guard_evasion",
+    "tool.standing_authorization",
+    "tool.markdown_image_exfil",
+    "tool.decoded_payload",
+];
+
+/// Hosts (with their path) of the `http(s)://` URLs in a text.
+fn url_hosts(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices("://")
+        .take(64)
+        .filter_map(move |(i, _)| {
+            let scheme_ok = text[..i].to_ascii_lowercase().ends_with("http")
+                || text[..i].to_ascii_lowercase().ends_with("https");
+            if !scheme_ok {
+                return None;
+            }
+            let rest = &text[i + 3..];
+            let end = rest
+                .find(|ch: char| {
+                    ch.is_whitespace() || matches!(ch, '\'' | '"' | '`' | ')' | '|' | ';')
+                })
+                .unwrap_or(rest.len());
+            let url = &rest[..end];
+            // userinfo@host: the host is after the last `@` before the path.
+            let path_start = url.find('/').unwrap_or(url.len());
+            let at = url[..path_start].rfind('@').map_or(0, |p| p + 1);
+            Some(&url[at..])
+        })
+}
+
+/// Whether a command sends data (upload flags, `-X POST`, `@-`).
+fn sends_data(text: &str) -> bool {
+    text.split_whitespace().any(|w| {
+        matches!(
+            w,
+            "-d" | "--data"
+                | "--data-binary"
+                | "--data-raw"
+                | "--data-urlencode"
+                | "-F"
+                | "--form"
+                | "-T"
+                | "--upload-file"
+                | "POST"
+                | "PUT"
+                | "--post-data"
+                | "--post-file"
+        ) || w.starts_with("--data=")
+            || w.starts_with("-d@")
+    }) || text.contains("| sh")
+        || text.contains("| bash")
+        || text.contains("|sh")
+        || text.contains("|bash")
+}
+
+/// A credential path built from literal parts in code
+/// (`os.path.join(home, '.aws', 'credentials')`, `Path.home() / '.config' /
+/// 'gcloud' / 'application_default_credentials.json'`): the string literals
+/// joined with `/` are read by the credential-path rule.
+fn literal_credential_path(tools: &ToolRules, code: &str) -> bool {
+    let mut joined = String::new();
+    let mut rest = code;
+    let mut n = 0;
+    while let Some(q) = rest.find(['\'', '"']) {
+        let quote = rest.as_bytes()[q];
+        let body = &rest[q + 1..];
+        let Some(close) = body.find(|ch: char| ch as u32 == u32::from(quote) || ch == '\n') else {
+            break;
+        };
+        let lit = &body[..close];
+        if !lit.is_empty() && lit.len() <= 256 && !lit.contains(char::is_whitespace) {
+            joined.push('/');
+            joined.push_str(lit);
+        } else {
+            joined.push(' ');
+        }
+        n += 1;
+        if n > 4096 || joined.len() > 64 * 1024 {
+            break;
+        }
+        rest = &body[(close + 1).min(body.len())..];
+    }
+    let joined = joined.replace("//", "/");
+    let found = tools
+        .credential
+        .find_iter(&joined)
+        .take(8)
+        .any(|m| !m.as_str().trim_end().ends_with(".pub") && !m.as_str().contains(".env"));
+    found
+}
+
+/// A base64 query value in a URL that decodes to a credential.
+fn encoded_query_secret(url: &str) -> Option<(usize, usize)> {
+    use base64::Engine;
+    let q = url.find('?')?;
+    let mut pos = q + 1;
+    for part in url[q + 1..].split(['&', '#']) {
+        let start = pos;
+        pos += part.len() + 1;
+        let value = part.split_once('=').map_or(part, |(_, v)| v);
+        if value.len() < 24 || value.len() > 64 * 1024 {
+            continue;
+        }
+        let value = value.trim_end_matches("%3D").trim_end_matches('=');
+        let bytes = base64::engine::general_purpose::STANDARD_NO_PAD
+            .decode(value)
+            .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(value));
+        let Ok(bytes) = bytes else { continue };
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        if !exfil::credentials(text).is_empty() {
+            return Some((start, start + part.len()));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_rules_match_their_examples_and_no_negative() {
+        let table: Table =
+            serde_json::from_str(include_str!("../../data/tool_context.json")).unwrap();
+        let mut ids: Vec<&str> = table.rules.iter().map(|r| r.id.as_str()).collect();
+        let n = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "a rule id is used twice");
+        for rule in &table.rules {
+            assert!(
+                !rule.examples.is_empty() && !rule.negative_examples.is_empty(),
+                "{}",
+                rule.id
+            );
+            assert!(
+                matches!(rule.tier.as_str(), "pass" | "flag" | "quarantine" | "block"),
+                "{}",
+                rule.id
+            );
+            let re = Regex::new(&rule.pattern).unwrap();
+            let with = rule.with.as_ref().map(|p| Regex::new(p).unwrap());
+            for e in &rule.examples {
+                assert!(re.is_match(e), "{} should match {e:?}", rule.id);
+                if let Some(w) = &with {
+                    assert!(w.is_match(e), "{} `with` should match {e:?}", rule.id);
+                }
+            }
+            for e in &rule.negative_examples {
+                let hit = re.is_match(e) && with.as_ref().is_none_or(|w| w.is_match(e));
+                assert!(!hit, "{} should not match {e:?}", rule.id);
+            }
+        }
+        assert!(rules().is_some(), "context rules build");
+    }
+
+    #[test]
+    fn url_hosts_take_the_host_after_userinfo() {
+        let hosts: Vec<&str> =
+            url_hosts("curl https://u:p@sh.rustup.rs/x | sh; wget http://a.example").collect();
+        assert_eq!(hosts, ["sh.rustup.rs/x", "a.example"]);
+        assert_eq!(url_hosts("ftp://x.example").count(), 0);
+    }
+
+    #[test]
+    fn literal_paths_are_joined() {
+        let tools = ToolRules::build().unwrap();
+        assert!(literal_credential_path(
+            &tools,
+            "p = os.path.join(os.path.expanduser('~'), '.aws', 'credentials')"
+        ));
+        assert!(literal_credential_path(
+            &tools,
+            "Path.home() / '.config' / 'gcloud' / 'application_default_credentials.json'"
+        ));
+        assert!(!literal_credential_path(
+            &tools,
+            "os.path.join(home, '.config', 'nvim', 'init.lua')"
+        ));
+        assert!(!literal_credential_path(&tools, "open('id_rsa.pub')"));
+    }
+
+    #[test]
+    fn encoded_queries_are_decoded() {
+        use base64::Engine;
+        let secret = "aws_access_key_id = AKIA4WJPQ7ZL3XNB2KDM\n";
+        let b = base64::engine::general_purpose::STANDARD.encode(secret);
+        assert!(encoded_query_secret(&format!("https://x.example/new?d={b}")).is_some());
+        let plain =
+            base64::engine::general_purpose::STANDARD.encode("just some harmless words here");
+        assert!(encoded_query_secret(&format!("https://x.example/new?d={plain}")).is_none());
+        assert!(encoded_query_secret("https://x.example/?q=rust").is_none());
+    }
+}
