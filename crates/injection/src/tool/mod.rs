@@ -31,11 +31,17 @@
 //!   confirm — discarding local git work, pruning containers, deleting
 //!   cluster or cloud resources, dropping databases, turning off defences
 //!   or the guard, untrusted package indexes, opaque pipes into a shell,
-//!   and every argument too large to read whole (a bounded prefix and
-//!   suffix are read; the size finding fails closed). Dangerous patterns
-//!   *shown* in documentation or build recipes are held here too.
+//!   pipe-to-shell from a vendor's official installer host, and every
+//!   argument too large to read whole (a bounded prefix and suffix are
+//!   read; the size finding fails closed). The target decides between
+//!   block, quarantine and flag for data and infrastructure deletions
+//!   (`tool_context.json`): a name that says production blocks, a local,
+//!   dev, test or scratch target flags.
 //! - **flag**: worth a look — other recursive deletions of absolute paths,
-//!   unknown substitutions, edits of start-up files without a payload.
+//!   unknown substitutions, edits of start-up files without a payload, and
+//!   dangerous patterns *shown* in documentation, detection rules or review
+//!   comments (what a document itself does — leaking a secret, poisoning
+//!   memory — keeps its own tier).
 //!
 //! # Untrusted input
 //! Linear: strings longer than 512 KiB are read as their first and last
