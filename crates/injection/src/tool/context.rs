@@ -25,7 +25,8 @@
 
 use super::{exfil, is_prose_key, last_key, ArgString, Ctx, ToolCall, ToolRules, MAX_SCAN_BYTES};
 use crate::bytere::Re as Regex;
-use crate::{Span, Tier};
+use crate::Tier;
+use palisade_common::Span;
 use serde::Deserialize;
 use std::sync::OnceLock;
 
@@ -97,7 +98,7 @@ fn build() -> Option<Rules> {
             .rules
             .iter()
             .find(|r| r.id == id)
-            .and_then(|r| Regex::new(&r.pattern).ok())
+            .map(|r| Regex::lazy(r.pattern.clone()))
     };
     let mut scoped = Vec::new();
     for r in &table.rules {
@@ -113,14 +114,14 @@ fn build() -> Option<Rules> {
             continue;
         }
         let with = match &r.with {
-            Some(p) => Some(Regex::new(p).ok()?),
+            Some(p) => Some(Regex::lazy(p.clone())),
             None => None,
         };
         scoped.push(Scoped {
             id: Box::leak(r.id.clone().into_boxed_str()),
             scope,
             tier: tier_of(&r.tier),
-            re: Regex::new(&r.pattern).ok()?,
+            re: Regex::lazy(r.pattern.clone()),
             with,
         });
     }
