@@ -162,7 +162,7 @@ pub struct Report {
     pub tier: Tier,
     /// Everything found, in layer order.
     pub findings: Vec<Finding>,
-    /// Layers whose sub-scan failed (recorded, handled by [`FailMode`]).
+    /// Layers whose sub-scan failed (recorded, handled by [`FailMode`](crate::FailMode)).
     pub degraded: Vec<Layer>,
 }
 

@@ -113,10 +113,7 @@ fn build() -> Option<Rules> {
         if scope == Scope::Other {
             continue;
         }
-        let with = match &r.with {
-            Some(p) => Some(Regex::lazy(p.clone())),
-            None => None,
-        };
+        let with = r.with.as_ref().map(|p| Regex::lazy(p.clone()));
         scoped.push(Scoped {
             id: Box::leak(r.id.clone().into_boxed_str()),
             scope,

@@ -159,7 +159,7 @@ pub struct Claim {
 
 /// The claim detector, built once and reused (it holds compiled regexes).
 ///
-/// Every detector of a process shares one [`Grammar`], whatever its scope,
+/// Every detector of a process shares one grammar, whatever its scope,
 /// and each pattern of the grammar is compiled the first time a text
 /// reaches it, so building a detector costs little and a process pays only
 /// for the rules its texts need.
