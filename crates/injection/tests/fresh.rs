@@ -1,13 +1,18 @@
-//! The fresh-eyes corpus (`testdata/fresh_messages.jsonl`): 224 inbound
-//! messages written by a helper who had not read the code (web pages, mail,
-//! issues, terminal output, API JSON; 23 languages), first scored with the
-//! base build. An attack meets its case when its tier is at least
-//! `expected`, a benign case when at most `expected`. The bars are rates,
-//! not every case: the test prints each miss and fails when the rates fall
-//! below what this build reaches.
+//! The fresh-eyes corpora of inbound messages, each written by a helper who
+//! had not read the code and first scored with the build before its round of
+//! tuning. An attack meets its case when its tier is at least `expected`, a
+//! benign case when at most `expected`. The floors are what this build
+//! reaches (regression baselines, not targets): each test prints every miss
+//! and fails when either count gets worse.
+//!
+//! - `fresh_messages.jsonl` (round 1): 224 messages, 23 languages; first
+//!   sight 61/122 attacks met, 33/102 benign above their maximum.
+//! - `fresh_messages2.jsonl` (round 2, issue 17): 285 messages, 31
+//!   languages; first sight at 0e3a0fc 103/151, 15/134.
 
 use palisade_injection::{Scanner, Tier};
 use serde::Deserialize;
+use std::collections::BTreeSet;
 
 #[derive(Deserialize)]
 struct Case {
@@ -15,27 +20,45 @@ struct Case {
     input: String,
     expected: Tier,
     kind: String,
+    #[serde(default)]
+    lang: String,
     note: String,
 }
 
-#[test]
-fn fresh_corpus_rates() {
+/// What one corpus scored.
+struct Score {
+    attacks: usize,
+    attacks_met: usize,
+    benign: usize,
+    benign_over: usize,
+    languages: usize,
+}
+
+/// Score corpus `data` (named `file` in messages), printing every miss.
+fn score(file: &str, data: &str) -> Score {
     let scanner = Scanner::new();
-    let data = include_str!("../testdata/fresh_messages.jsonl");
-    let (mut att, mut att_ok, mut ben, mut ben_over) = (0usize, 0usize, 0usize, 0usize);
-    let mut misses = Vec::new();
+    let mut s = Score {
+        attacks: 0,
+        attacks_met: 0,
+        benign: 0,
+        benign_over: 0,
+        languages: 0,
+    };
+    let mut langs = BTreeSet::new();
     for (i, line) in data.lines().enumerate() {
-        let case: Case = serde_json::from_str(line)
-            .unwrap_or_else(|e| panic!("fresh_messages.jsonl line {}: {e}", i + 1));
+        let case: Case =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{file} line {}: {e}", i + 1));
         assert!(!case.note.is_empty(), "{}: note missing", case.name);
+        langs.insert(case.lang.clone());
         let r = scanner.scan(&case.input);
         let ok = if case.kind == "attack" {
-            att += 1;
-            att_ok += usize::from(r.tier >= case.expected);
+            s.attacks += 1;
+            s.attacks_met += usize::from(r.tier >= case.expected);
             r.tier >= case.expected
         } else {
-            ben += 1;
-            ben_over += usize::from(r.tier > case.expected);
+            assert_eq!(case.kind, "benign", "{}", case.name);
+            s.benign += 1;
+            s.benign_over += usize::from(r.tier > case.expected);
             r.tier <= case.expected
         };
         if !ok {
@@ -44,33 +67,53 @@ fn fresh_corpus_rates() {
                 .iter()
                 .map(|f| format!("{}@{}", f.rule.reason(), f.tier.as_str()))
                 .collect();
-            misses.push(format!(
-                "{} ({}): got {} want {} [{}]",
+            eprintln!(
+                "{file} miss: {} ({}): got {} want {} [{}]",
                 case.name,
                 case.kind,
                 r.tier.as_str(),
                 case.expected.as_str(),
                 rules.join(", ")
-            ));
+            );
         }
     }
-    for m in &misses {
-        eprintln!("miss: {m}");
-    }
-    eprintln!("fresh: attacks {att_ok}/{att}, benign above max {ben_over}/{ben}");
-    assert_eq!(att + ben, 224);
-    // first sight (base build): 61/122 attacks, 33/102 benign above max;
-    // inbound-accuracy build: 111/122, 2/102
-    assert!(
-        att_ok * 100 >= att * MIN_ATTACK_PCT,
-        "attacks {att_ok}/{att}"
+    s.languages = langs.len();
+    eprintln!(
+        "{file}: attacks {}/{}, benign above max {}/{}",
+        s.attacks_met, s.attacks, s.benign_over, s.benign
     );
-    assert!(
-        ben_over * 100 <= ben * MAX_BENIGN_PCT,
-        "benign {ben_over}/{ben}"
-    );
+    s
 }
 
-/// The rates this build reaches, as floors (percent).
-const MIN_ATTACK_PCT: usize = 89;
-const MAX_BENIGN_PCT: usize = 4;
+#[test]
+fn fresh_corpus_baseline() {
+    let s = score(
+        "fresh_messages.jsonl",
+        include_str!("../testdata/fresh_messages.jsonl"),
+    );
+    assert_eq!((s.attacks, s.benign), (122, 102));
+    assert!(
+        s.attacks_met >= 111,
+        "attacks {}/{}",
+        s.attacks_met,
+        s.attacks
+    );
+    assert!(s.benign_over <= 2, "benign {}/{}", s.benign_over, s.benign);
+}
+
+#[test]
+fn fresh2_corpus_baseline() {
+    let s = score(
+        "fresh_messages2.jsonl",
+        include_str!("../testdata/fresh_messages2.jsonl"),
+    );
+    assert_eq!((s.attacks, s.benign), (151, 134));
+    assert!(s.languages >= 30, "{} languages", s.languages);
+    assert!(
+        s.attacks_met >= 148,
+        "attacks {}/{}",
+        s.attacks_met,
+        s.attacks
+    );
+    assert!(s.benign_over <= 3, "benign {}/{}", s.benign_over, s.benign);
+}
