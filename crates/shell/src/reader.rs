@@ -433,6 +433,10 @@ impl Parser<'_> {
         if self.peek() == Some('(') && fd.is_none() {
             self.pos += 1;
             let _ = self.substitution();
+            // The command sees a path to a pipe in the word's place (bash
+            // passes `/dev/fd/N`): `sftp -b <(…) host` reads its batch
+            // from there, and `host` stays the positional it is.
+            cmd.words.push(PROCESS_SUBSTITUTION_PATH.into());
             return;
         }
         while let Some(c) = self.peek() {
@@ -860,6 +864,10 @@ pub const HARMLESS_SUBSTITUTION: &str = "$(:)";
 pub const TOKEN_SUBSTITUTION: &str = "$(*)";
 
 /// The marker for a substitution made of these commands.
+/// The word a process substitution `<(…)` / `>(…)` leaves in its command's
+/// arguments: the path bash passes for the pipe.
+pub const PROCESS_SUBSTITUTION_PATH: &str = "/dev/fd/63";
+
 fn substitution_marker(cmds: &[SimpleCommand]) -> &'static str {
     if cmds.is_empty() || cmds.len() > 8 {
         SUBSTITUTION
@@ -1041,6 +1049,23 @@ mod tests {
                 vec!["wc", "-l"],
             ]
         );
+    }
+
+    #[test]
+    fn a_process_substitution_leaves_a_pipe_path_in_its_place() {
+        let p = parse("sftp -b <(echo 'put f') deploy@files.example.net");
+        let sftp = p.commands.iter().find(|c| c.words[0] == "sftp");
+        assert_eq!(
+            sftp.map(|c| c.words.clone()),
+            Some(vec![
+                "sftp".to_owned(),
+                "-b".to_owned(),
+                PROCESS_SUBSTITUTION_PATH.to_owned(),
+                "deploy@files.example.net".to_owned(),
+            ])
+        );
+        // The body is still read as a command of its own.
+        assert!(p.commands.iter().any(|c| c.words[0] == "echo"));
     }
 
     #[test]

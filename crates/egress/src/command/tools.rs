@@ -860,7 +860,30 @@ fn publish(tool: &str, args: &[String], ctx: &mut Context<'_>) {
                 format!("{tool} publish to a registry"),
             );
         }
+    } else if !args.iter().any(|a| a == "--dry-run") {
+        // No registry named: the package goes to the tool's default one
+        // (a destination like any other; the policy's allowlist decides).
+        // A `.npmrc`/`pypirc` may point elsewhere, which a command cannot show.
+        if let Some(host) = default_registry(tool) {
+            ctx.hit(
+                tool,
+                Destination::Host(host.into()),
+                format!("{tool} publish to its default registry"),
+            );
+        }
     }
+}
+
+/// The registry a publishing tool uploads to when none is named.
+fn default_registry(tool: &str) -> Option<&'static str> {
+    Some(match tool {
+        "npm" | "pnpm" => "registry.npmjs.org",
+        "yarn" => "registry.yarnpkg.com",
+        "twine" => "upload.pypi.org",
+        "gem" => "rubygems.org",
+        "cargo" => "crates.io",
+        _ => return None,
+    })
 }
 
 /// Value of the first of `flags` (`-c CODE`, `-cCODE` is not split for long flags).
