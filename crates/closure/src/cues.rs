@@ -21,14 +21,14 @@
 //! so is a cue after reported speech in its sentence ("my boss said that
 //! from now on…", "an email telling them that…": a `reported` rule).
 
+use crate::literals::prefix_literals;
 use aho_corasick::{AhoCorasick, MatchKind};
-use palisade_common::lazy::Lazy;
 use palisade_common::negation::negation_before_in;
+use palisade_common::pattern::{Options, Pattern};
 use palisade_common::quotes::quoted_spans;
 use palisade_common::quotes_intl::intl_quoted_spans;
 use palisade_common::span::Span;
 use palisade_common::text::sentences;
-use regex::Regex;
 use serde::Deserialize;
 use std::sync::{Arc, OnceLock};
 
@@ -161,7 +161,7 @@ pub struct Cue {
     script: Script,
     /// Shared by every clone of the set and compiled on first use for the
     /// built-in rules (custom rules are compiled, and checked, up front).
-    regex: Arc<Lazy<Regex>>,
+    regex: Arc<Pattern>,
     exclude: Vec<String>,
     question_only: bool,
 }
@@ -212,12 +212,16 @@ impl CueSet {
     /// assert!(CueSet::from_json(r#"[{"id":"x","name":"x","class":"nope","lang":"en","pattern":"a","description":""}]"#).is_err());
     /// ```
     pub fn from_json(json: &str) -> Result<CueSet, CueError> {
-        CueSet::parse(json, Compile::Now)
+        CueSet::parse(json, Compile::Now, None)
     }
 
     /// Build a set, compiling each rule's regex now (checking it) or on
     /// first use (built-in data, which the tests compile).
-    fn parse(json: &str, compile: Compile) -> Result<CueSet, CueError> {
+    fn parse(
+        json: &str,
+        compile: Compile,
+        built: Option<BuiltPrefixes>,
+    ) -> Result<CueSet, CueError> {
         let raw: Vec<RawRule> = serde_json::from_str(json).map_err(|e| CueError {
             id: String::new(),
             message: format!("invalid rule json: {e}"),
@@ -246,22 +250,22 @@ impl CueSet {
                 ("en", _) => format!(r"(?i)(?-u:\b)(?:{})(?:(?-u:\b)|$)", r.pattern),
                 // Accented letters (é, ü, ç) are not ASCII word characters,
                 // so the boundary is spelled out as "not a letter or digit"
-                // and the cue itself is the `c` group.
+                // and the cue itself is the `c` group. The class is the
+                // same with and without case folding, so it is written
+                // outside `(?i)`: folding 800 Unicode ranges is most of
+                // what compiling it would cost.
                 (_, Script::Spaced) => format!(
-                    r"(?i)(?:^|[^\p{{L}}\p{{N}}_])(?P<c>(?:{}))(?:[^\p{{L}}\p{{N}}_]|$)",
+                    r"(?i)(?:^|(?-i:[^\p{{L}}\p{{N}}_]))(?P<c>(?:{}))(?:(?-i:[^\p{{L}}\p{{N}}_])|$)",
                     r.pattern
                 ),
                 (_, Script::Unspaced) => format!("(?i)(?:{})", r.pattern),
             };
             let regex = match compile {
-                Compile::Now => {
-                    let regex =
-                        Regex::new(&source).map_err(|e| err(format!("bad pattern: {e}")))?;
-                    Lazy::built(source, build_builtin, regex)
-                }
-                Compile::OnFirstUse => Lazy::new(source, build_builtin),
+                Compile::Now => Pattern::new(&source, Options::default())
+                    .map_err(|e| err(format!("bad pattern: {}", e.message)))?,
+                Compile::OnFirstUse => Pattern::lazy(source),
             };
-            sources.push(prefilter_pattern(&r.pattern));
+            sources.push(crate::literals::prefilter_pattern(&r.pattern));
             cues.push(Cue {
                 id: r.id,
                 name: r.name,
@@ -280,7 +284,7 @@ impl CueSet {
                 question_only: r.question_only,
             });
         }
-        let prefilter = Prefilter::new(&sources, compile).map_err(|e| CueError {
+        let prefilter = Prefilter::new(&sources, compile, built).map_err(|e| CueError {
             id: String::new(),
             message: format!("prefilter: {e}"),
         })?;
@@ -305,7 +309,8 @@ impl CueSet {
                 // tests (every rule regex and prefilter pattern is compiled
                 // there), so the patterns are compiled on first use, not here.
                 #[allow(clippy::expect_used)] // invariant: built-in rule data parses (tested)
-                CueSet::parse(CUES_JSON, Compile::OnFirstUse).expect("built-in cue rules parse")
+                CueSet::parse(CUES_JSON, Compile::OnFirstUse, Some(BUILT_PREFIXES))
+                    .expect("built-in cue rules parse")
             })
             .clone()
     }
@@ -493,67 +498,6 @@ impl CueSet {
     }
 }
 
-/// A cheap superset of `pattern` for the whole-text prefilter: anchors and
-/// word boundaries dropped (they make no sense on the whole text), and every
-/// character class (`\w`, `\S`, `\p{Han}`, `[^。]`, …) widened to "any
-/// character". What is left is mostly literals, which keeps the set's
-/// automaton small; a rule's own regex decides afterwards.
-fn prefilter_pattern(pattern: &str) -> String {
-    const ANY: &str = "(?s:.)";
-    let mut out = String::with_capacity(pattern.len() + 16);
-    let mut chars = pattern.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                Some('b' | 'B') => {}
-                Some('w' | 'W' | 's' | 'S' | 'd' | 'D') => out.push_str(ANY),
-                Some('p' | 'P') => {
-                    if chars.peek() == Some(&'{') {
-                        for x in chars.by_ref() {
-                            if x == '}' {
-                                break;
-                            }
-                        }
-                    } else {
-                        chars.next();
-                    }
-                    out.push_str(ANY);
-                }
-                Some(x) => {
-                    out.push('\\');
-                    out.push(x);
-                }
-                None => out.push('\\'),
-            },
-            '[' => {
-                // Skip to the class's closing bracket (a `]` right after the
-                // opening `[` or `[^` is a literal, as is an escaped one).
-                let mut first = true;
-                while let Some(x) = chars.next() {
-                    match x {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '^' if first => continue,
-                        ']' if !first => break,
-                        _ => {}
-                    }
-                    first = false;
-                }
-                out.push_str(ANY);
-            }
-            '^' | '$' => {}
-            '(' if chars.peek() == Some(&'?') => {
-                // `(?-u:\b)`: a group of flags around a boundary; keep the
-                // group, the boundary inside is dropped above.
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 /// When a set's rule regexes are compiled.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 enum Compile {
@@ -561,14 +505,6 @@ enum Compile {
     Now,
     /// On first use: built-in data, which the tests compile.
     OnFirstUse,
-}
-
-/// Compile a rule or prefilter pattern that is known to compile.
-fn build_builtin(source: &str) -> Regex {
-    // invariant: only patterns that compiled once (custom rules, compiled by
-    // `from_json`) or built-in ones (compiled by the tests) come here.
-    #[allow(clippy::expect_used)] // invariant stated above
-    Regex::new(source).expect("cue pattern compiles")
 }
 
 /// Which rules can match a text: the literal prefixes of every rule's
@@ -594,8 +530,14 @@ struct Prefilter {
     /// Rules without a finite prefix set: present in every text.
     always: Vec<usize>,
     /// Per rule, the widened pattern and when it must confirm presence.
-    confirm: Vec<(Confirm, Lazy<Regex>)>,
+    confirm: Vec<(Confirm, Pattern)>,
 }
+
+/// The literal prefixes of the built-in rules, one entry per rule in data
+/// order, extracted by the build script with [`prefix_literals`].
+type BuiltPrefixes = &'static [Option<&'static [&'static str]>];
+
+include!(concat!(env!("OUT_DIR"), "/cue_prefixes.rs"));
 
 /// When a rule's widened pattern must confirm what the literals say.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -613,7 +555,11 @@ const FOLDS_TO_ASCII: [char; 2] = ['\u{17F}', '\u{212A}'];
 
 impl Prefilter {
     /// The prefilter of the widened patterns `sources`, one per rule.
-    fn new(sources: &[String], compile: Compile) -> Result<Prefilter, String> {
+    fn new(
+        sources: &[String],
+        compile: Compile,
+        built: Option<BuiltPrefixes>,
+    ) -> Result<Prefilter, String> {
         let mut literals: Vec<String> = Vec::new();
         let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
         let mut owners: Vec<Vec<usize>> = Vec::new();
@@ -633,13 +579,16 @@ impl Prefilter {
             };
             let regex = match compile {
                 Compile::Now => {
-                    let re = Regex::new(&widened).map_err(|e| e.to_string())?;
-                    Lazy::built(widened, build_builtin, re)
+                    Pattern::new(&widened, Options::default()).map_err(|e| e.message)?
                 }
-                Compile::OnFirstUse => Lazy::new(widened, build_builtin),
+                Compile::OnFirstUse => Pattern::lazy(widened),
             };
             confirm.push((check, regex));
-            match prefix_literals(src) {
+            let prefixes = match built.and_then(|b| b.get(i)) {
+                Some(lits) => lits.map(|l| l.iter().map(|s| (*s).to_owned()).collect()),
+                None => prefix_literals(src),
+            };
+            match prefixes {
                 Some(lits) => {
                     for lit in lits {
                         let at = *index.entry(lit.clone()).or_insert_with(|| {
@@ -705,54 +654,6 @@ impl Prefilter {
             })
             .collect()
     }
-}
-
-/// The literal prefixes every match of the widened pattern `src` starts
-/// with, ASCII lower-cased and cut before the first non-ASCII character
-/// that has case variants (the search folds ASCII case only); `None` when
-/// there is no finite set of non-empty prefixes.
-fn prefix_literals(src: &str) -> Option<Vec<String>> {
-    use regex_syntax::hir::literal::{ExtractKind, Extractor};
-    // Case-sensitive parse: the search is case-insensitive itself, so the
-    // case variants the `(?i)` flag would spell out add nothing.
-    let hir = regex_syntax::ParserBuilder::new().build().parse(src).ok()?;
-    let mut ex = Extractor::new();
-    ex.kind(ExtractKind::Prefix)
-        .limit_class(8)
-        .limit_repeat(4)
-        .limit_literal_len(16)
-        .limit_total(256);
-    let seq = ex.extract(&hir);
-    let mut out = Vec::new();
-    for lit in seq.literals()? {
-        let text = String::from_utf8_lossy(lit.as_bytes());
-        let cut: String = text
-            .chars()
-            .take_while(|&c| c != '\u{FFFD}' && (c.is_ascii() || !has_case_variants(c)))
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        // A literal may end inside a multi-byte character (a length limit):
-        // it is read up to there. Cut to nothing, it leaves no prefix.
-        if cut.is_empty() {
-            return None;
-        }
-        out.push(cut);
-    }
-    (!out.is_empty()).then_some(out)
-}
-
-/// Whether `(?i)` lets `c` match another character (simple case folding,
-/// as the regex crate does it).
-fn has_case_variants(c: char) -> bool {
-    let mut class =
-        regex_syntax::hir::ClassUnicode::new([regex_syntax::hir::ClassUnicodeRange::new(c, c)]);
-    class.case_fold_simple();
-    class
-        .ranges()
-        .iter()
-        .map(|r| r.end() as u32 - r.start() as u32 + 1)
-        .sum::<u32>()
-        > 1
 }
 
 /// Spans of `text` that hold someone else's words: quotations (straight,
@@ -843,6 +744,22 @@ fn prepare(raw: &str) -> (usize, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::literals::{has_case_variants, prefilter_pattern};
+
+    /// The build script's prefixes are what the run-time extraction gives
+    /// for every built-in rule, in data order.
+    #[test]
+    fn built_prefixes_equal_the_run_time_extraction() {
+        let rules: Vec<serde_json::Value> = serde_json::from_str(CUES_JSON).unwrap();
+        assert_eq!(rules.len(), BUILT_PREFIXES.len());
+        for (rule, built) in rules.iter().zip(BUILT_PREFIXES) {
+            let p = rule["pattern"].as_str().unwrap();
+            let fresh = prefix_literals(&prefilter_pattern(p));
+            let built: Option<Vec<String>> =
+                built.map(|l| l.iter().map(|s| (*s).to_owned()).collect());
+            assert_eq!(built, fresh, "{}", rule["id"]);
+        }
+    }
 
     /// A Unicode word boundary (`\b`, `\B`) makes the regex crate's DFA
     /// give up on non-ASCII input and fall back to the PikeVM, so one such

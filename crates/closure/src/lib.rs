@@ -51,6 +51,7 @@ pub mod cues;
 pub mod detect;
 pub mod distill;
 pub mod ledger;
+mod literals;
 pub mod promote;
 pub mod redact;
 pub mod schema;

@@ -49,6 +49,7 @@ pub mod lazy;
 pub mod mask;
 pub mod negation;
 pub mod normalize;
+pub mod pattern;
 pub mod quotes;
 pub mod quotes_intl;
 pub mod span;

@@ -626,7 +626,7 @@ mod cue_tests {
     /// them is slow in a debug build).
     /// The key/value split read from the pattern's capture groups, the way
     /// it was done before `split_key_value` (the reference for both tests).
-    fn key_value_by_captures<'a>(re: &Regex, body: &'a str) -> Option<(&'a str, &'a str, &'a str)> {
+    fn key_value_by_captures<'a>(re: &Re, body: &'a str) -> Option<(&'a str, &'a str, &'a str)> {
         re.captures(body).and_then(|c| {
             let whole = c.get(0)?;
             let value = &body[whole.end()..];

@@ -65,7 +65,7 @@ const OPEN_QUOTES: &[char] = &['“', '"', '「', '『', '\'', '`', '‘'];
 /// another line. The separator is the last character of the match and the
 /// key the (trimmed) rest, so a plain search does what a capture pass did.
 pub(super) fn split_key_value<'t>(
-    key_value: &Regex,
+    key_value: &Re,
     body: &'t str,
 ) -> Option<(&'t str, &'t str, &'t str)> {
     let m = key_value.find(body)?;

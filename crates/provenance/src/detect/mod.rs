@@ -69,11 +69,12 @@
 //! claims are examined per sentence, so detection is linear in the input.
 
 use crate::lexicon::{self, ClaimClass, ExemptionKind, FragmentSlot, Rule, Slot};
-use palisade_common::lazy::Lazy;
 use palisade_common::normalize::{normalize, Normalized};
+use palisade_common::pattern::{Options, Pattern};
 use palisade_common::text::{line_content, logical_lines, sentences, starts_list_item};
 use palisade_common::tokens::is_cjk;
 use palisade_common::Span;
+#[cfg(test)]
 use regex::Regex;
 use std::sync::{Arc, OnceLock};
 
@@ -649,11 +650,12 @@ impl ClaimDetector {
             // head, whatever the clause's length.
             let head_start = clause.len() - strip_markers(clause).trim_start().len();
             let head = &clause[head_start..floor_boundary(clause, head_start + LINE_HEAD_LABEL)];
-            let found: Box<dyn Iterator<Item = regex::Match<'_>>> = if *slot == Slot::Label {
-                Box::new(re.find(head).filter(|m| m.start() == 0).into_iter())
-            } else {
-                Box::new(re.find_iter(clause))
-            };
+            let found: Box<dyn Iterator<Item = palisade_common::pattern::Match<'_>>> =
+                if *slot == Slot::Label {
+                    Box::new(re.find(head).filter(|m| m.start() == 0).into_iter())
+                } else {
+                    Box::new(re.find_iter(clause))
+                };
             for m in found {
                 if out.len() >= cap || !budget.spend() {
                     return;
@@ -809,24 +811,32 @@ impl Default for ClaimDetector {
     }
 }
 
-/// A compiled built-in pattern, built on first use ([`build`]).
-type Re = Lazy<Regex>;
+/// A built-in pattern, compiled on first use in the form the text needs
+/// (its ASCII twin for ASCII text: [`palisade_common::pattern`]).
+type Re = Pattern;
+
+/// How the built-in patterns compile: the lazy DFA may grow to 64 MiB on
+/// the long grammar alternations.
+const OPTIONS: Options = Options {
+    size_limit: 10 << 20,
+    dfa_size_limit: 64 << 20,
+    unicode: true,
+};
 
 /// A built-in pattern, compiled the first time a text reaches it: a process
 /// that answers one line builds only the rules that line needs.
+///
+/// ASCII word boundaries keep every search on the lazy DFA: a Unicode
+/// `\b` makes the DFA give up on non-ASCII text (curly quotes, CJK).
 fn lazy(pattern: &str) -> Re {
-    Lazy::new(pattern, build)
+    Pattern::lazy_with(pattern.replace(r"\b", r"(?-u:\b)"), OPTIONS)
 }
 
-/// Compile a built-in pattern.
+/// Compile a built-in pattern now (tests and oracles).
+#[cfg(test)]
 fn build(pattern: &str) -> Regex {
-    // Invariant: every built-in pattern (lexicon and fixed rules) is compiled
-    // by the unit tests, so this cannot fail in a tested build.
-    #[allow(clippy::expect_used)] // invariant stated above
-    // ASCII word boundaries keep every search on the lazy DFA: a Unicode
-    // `\b` makes the DFA give up on non-ASCII text (curly quotes, CJK).
-    let pattern = pattern.replace(r"\b", r"(?-u:\b)");
-    regex::RegexBuilder::new(&pattern)
+    #[allow(clippy::expect_used)] // built-in test patterns
+    regex::RegexBuilder::new(&pattern.replace(r"\b", r"(?-u:\b)"))
         .dfa_size_limit(64 << 20)
         .build()
         .expect("built-in pattern compiles")
