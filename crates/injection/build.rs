@@ -2,7 +2,9 @@
 //! from the built-in rule data at every start-up: each phrase rule's final
 //! pattern (NFKC, shorthands expanded), its prefix-literal gate and its
 //! ASCII twin, and each structural signal's pattern and ASCII twin
-//! (`src/derive.rs`, shared with the crate, says what those are). The data
+//! (`src/derive.rs`, shared with the crate, says what those are), and both
+//! patterns parsed and packed (`palisade_common::pattern::packed`), so a
+//! process compiles a rule without parsing it. The data
 //! files stay the only source; the generated tables in `OUT_DIR` are
 //! rebuilt whenever they change.
 
@@ -28,8 +30,12 @@ fn main() {
         println!("cargo:rerun-if-changed={f}");
     }
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR is set by cargo"));
-    std::fs::write(out.join("instructions.rs"), instructions()).expect("write instructions.rs");
-    std::fs::write(out.join("signals.rs"), signals()).expect("write signals.rs");
+    let (table, packed) = instructions();
+    std::fs::write(out.join("instructions.rs"), table).expect("write instructions.rs");
+    std::fs::write(out.join("instructions.bin"), packed).expect("write instructions.bin");
+    let (table, packed) = signals();
+    std::fs::write(out.join("signals.rs"), table).expect("write signals.rs");
+    std::fs::write(out.join("signals.bin"), packed).expect("write signals.bin");
 }
 
 fn read(path: &str) -> Vec<Value> {
@@ -56,7 +62,15 @@ fn list(items: &[String]) -> String {
     s
 }
 
-fn instructions() -> String {
+/// Append the packed form of `hir` to `blob`; its byte range there.
+fn pack_into(hir: &regex_syntax::hir::Hir, blob: &mut Vec<u8>) -> (usize, usize) {
+    let start = blob.len();
+    blob.extend(palisade_common::pattern::packed::pack(hir));
+    (start, blob.len())
+}
+
+fn instructions() -> (String, Vec<u8>) {
+    let mut blob = Vec::new();
     let mut s = String::from("&[\n");
     for rule in read("data/instructions.json") {
         let id = str_field(&rule, "id");
@@ -77,9 +91,11 @@ fn instructions() -> String {
             .get("tier")
             .and_then(Value::as_str)
             .map_or("None".to_owned(), |t| format!("Some({t:?})"));
+        let packed = pack_into(&hir, &mut blob);
+        let packed_twin = pack_into(&derive::ascii(&hir), &mut blob);
         let _ = writeln!(
             s,
-            "BuiltinRule {{ id: {id:?}, category: {:?}, signal: {:?}, tier: {tier}, keywords: {}, pattern: {pattern:?}, gate: {gate}, twin: {:?} }},",
+            "BuiltinRule {{ id: {id:?}, category: {:?}, signal: {:?}, tier: {tier}, keywords: {}, pattern: {pattern:?}, gate: {gate}, twin: {:?}, packed: {packed:?}, packed_twin: {packed_twin:?} }},",
             str_field(&rule, "category"),
             str_field(&rule, "signal"),
             list(&keywords),
@@ -87,22 +103,25 @@ fn instructions() -> String {
         );
     }
     s.push(']');
-    s
+    (s, blob)
 }
 
-fn signals() -> String {
+fn signals() -> (String, Vec<u8>) {
+    let mut blob = Vec::new();
     let mut s = String::from("&[\n");
     for entry in read("data/signals.json") {
         let id = str_field(&entry, "id");
         let pattern = derive::signal_pattern(str_field(&entry, "pattern"));
         let hir = parse(id, &pattern);
+        let packed = pack_into(&hir, &mut blob);
+        let packed_twin = pack_into(&derive::ascii(&hir), &mut blob);
         let _ = writeln!(
             s,
-            "BuiltinSignal {{ id: {id:?}, signal: {:?}, pattern: {pattern:?}, twin: {:?} }},",
+            "BuiltinSignal {{ id: {id:?}, signal: {:?}, pattern: {pattern:?}, twin: {:?}, packed: {packed:?}, packed_twin: {packed_twin:?} }},",
             str_field(&entry, "signal"),
             derive::ascii_twin_of(&hir),
         );
     }
     s.push(']');
-    s
+    (s, blob)
 }

@@ -59,7 +59,20 @@ pub(crate) struct Compiled {
     regex: OnceLock<Option<Lean>>,
     /// The twin, compiled the first time an all-ASCII text needs it.
     twin_regex: OnceLock<Option<Lean>>,
+    /// The pattern and its twin parsed at build time (built-in rules), so
+    /// they compile without parsing.
+    packed: Option<Packed>,
 }
+
+/// A built-in rule's pattern and twin as packed by `build.rs`.
+#[derive(Clone, Copy)]
+struct Packed {
+    pattern: &'static [u8],
+    twin: &'static [u8],
+}
+
+/// The packed patterns of the built-in rules (`build.rs`).
+static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/instructions.bin"));
 
 impl Compiled {
     /// The rule's regex for a text (`ascii`: the text is all ASCII, and
@@ -68,11 +81,17 @@ impl Compiled {
     /// then never matches, and the crate's tests compile every built-in
     /// pattern and twin.
     fn regex_for(&self, ascii: bool) -> Option<&Lean> {
-        if ascii {
-            self.twin_regex
-                .get_or_init(|| crate::lean::regex(&self.twin))
-        } else {
-            self.regex.get_or_init(|| crate::lean::regex(&self.pattern))
+        match (ascii, self.packed) {
+            (true, Some(p)) => self
+                .twin_regex
+                .get_or_init(|| crate::lean::regex_packed(p.twin)),
+            (true, None) => self
+                .twin_regex
+                .get_or_init(|| crate::lean::regex(&self.twin)),
+            (false, Some(p)) => self
+                .regex
+                .get_or_init(|| crate::lean::regex_packed(p.pattern)),
+            (false, None) => self.regex.get_or_init(|| crate::lean::regex(&self.pattern)),
         }
         .as_ref()
     }
@@ -97,6 +116,9 @@ pub(crate) struct BuiltinRule {
     pattern: &'static str,
     gate: Option<&'static [&'static str]>,
     twin: &'static str,
+    /// Byte ranges of the packed pattern and twin in [`PACKED`].
+    packed: (usize, usize),
+    packed_twin: (usize, usize),
 }
 
 /// The built-in phrase rules, in data-file order.
@@ -112,6 +134,7 @@ struct Prepared {
     pattern: Cow<'static, str>,
     gate: Option<Vec<Cow<'static, str>>>,
     twin: Cow<'static, str>,
+    packed: Option<Packed>,
 }
 
 impl Prepared {
@@ -126,6 +149,13 @@ impl Prepared {
                 .gate
                 .map(|g| g.iter().map(|l| Cow::Borrowed(*l)).collect()),
             twin: Cow::Borrowed(r.twin),
+            packed: match (
+                PACKED.get(r.packed.0..r.packed.1),
+                PACKED.get(r.packed_twin.0..r.packed_twin.1),
+            ) {
+                (Some(pattern), Some(twin)) => Some(Packed { pattern, twin }),
+                _ => None,
+            },
         }
     }
 
@@ -154,6 +184,7 @@ impl Prepared {
             gate: prefix_gate_of(&hir).map(|g| g.into_iter().map(Cow::Owned).collect()),
             twin: Cow::Owned(ascii_twin_of(&hir)),
             pattern: Cow::Owned(expanded),
+            packed: None,
         })
     }
 }
@@ -384,6 +415,7 @@ impl Instructions {
                 twin: p.twin,
                 regex: OnceLock::new(),
                 twin_regex: OnceLock::new(),
+                packed: p.packed,
             });
         }
         // Prefix literals join the same automata; a literal entry turns on
@@ -734,6 +766,17 @@ mod tests {
             assert_eq!(p.pattern, q.pattern, "{}", p.id);
             assert_eq!(p.gate, q.gate, "{}", p.id);
             assert_eq!(p.twin, q.twin, "{}", p.id);
+            // The packed forms are the parsed pattern and its twin.
+            let hir = regex_syntax::Parser::new().parse(&p.pattern).unwrap();
+            let packed = q.packed.unwrap();
+            let unpack = palisade_common::pattern::packed::unpack;
+            assert_eq!(unpack(packed.pattern), Some(hir.clone()), "{}", p.id);
+            assert_eq!(
+                unpack(packed.twin),
+                Some(crate::derive::ascii(&hir)),
+                "{}",
+                p.id
+            );
         }
     }
 

@@ -24,8 +24,36 @@ pub(crate) fn regex(pattern: &str) -> Option<Regex> {
     Regex::builder().configure(config()).build(pattern).ok()
 }
 
+/// A pattern packed at build time ([`palisade_common::pattern::packed`]):
+/// compiled without parsing. `None` if the bytes are not a packed pattern
+/// or it does not compile.
+pub(crate) fn regex_packed(packed: &[u8]) -> Option<Regex> {
+    let hir = palisade_common::pattern::packed::unpack(packed)?;
+    Regex::builder()
+        .configure(config())
+        .build_from_hir(&hir)
+        .ok()
+}
+
+/// [`set`] of packed patterns.
+pub(crate) fn set_packed<'p>(packed: impl IntoIterator<Item = &'p [u8]>) -> Option<Set> {
+    let hirs = packed
+        .into_iter()
+        .map(palisade_common::pattern::packed::unpack)
+        .collect::<Option<Vec<_>>>()?;
+    let re = Regex::builder()
+        .configure(config().match_kind(MatchKind::All))
+        .build_many_from_hir(&hirs)
+        .ok()?;
+    Some(Set {
+        re,
+        len: hirs.len(),
+    })
+}
+
 /// A set of patterns reporting every one that matches (as
 /// `regex::RegexSet::new`). `None` if one does not compile.
+#[cfg(test)]
 pub(crate) fn set<'p>(patterns: impl IntoIterator<Item = &'p str>) -> Option<Set> {
     let pats: Vec<&str> = patterns.into_iter().collect();
     let re = Regex::builder()

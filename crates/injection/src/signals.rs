@@ -62,9 +62,28 @@ struct Spec {
 struct BuiltinSignal {
     id: &'static str,
     signal: &'static str,
+    /// The pattern and its twin as text (the tests compare them with the
+    /// data; the scanner compiles the packed forms).
+    #[cfg_attr(not(test), allow(dead_code))]
     pattern: &'static str,
+    #[cfg_attr(not(test), allow(dead_code))]
     twin: &'static str,
+    /// Byte ranges of the packed pattern and twin in [`PACKED`].
+    packed: (usize, usize),
+    packed_twin: (usize, usize),
 }
+
+impl BuiltinSignal {
+    /// The packed pattern (`twin`: its ASCII twin); empty if the range is
+    /// not in the blob, which then fails to unpack and never matches.
+    fn packed(&self, twin: bool) -> &'static [u8] {
+        let (a, b) = if twin { self.packed_twin } else { self.packed };
+        PACKED.get(a..b).unwrap_or(&[])
+    }
+}
+
+/// The packed patterns of the built-in entries (`build.rs`).
+static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/signals.bin"));
 
 /// The built-in entries, in data-file order.
 static BUILTIN_SIGNALS: &[BuiltinSignal] = include!(concat!(env!("OUT_DIR"), "/signals.rs"));
@@ -95,18 +114,17 @@ pub(crate) struct Hit {
 /// pattern as written, and its ASCII twin for all-ASCII text (exact there,
 /// and a fraction of the compile cost). `None` if a pattern fails to
 /// compile (a size limit): the crate's tests compile every built-in one.
+/// Both come packed from the build script, so neither is parsed here.
 struct Lazy {
-    pattern: &'static str,
-    twin: &'static str,
+    entry: &'static BuiltinSignal,
     full: OnceLock<Option<Regex>>,
     ascii: OnceLock<Option<Regex>>,
 }
 
 impl Lazy {
-    fn new(pattern: &'static str, twin: &'static str) -> Lazy {
+    fn new(entry: &'static BuiltinSignal) -> Lazy {
         Lazy {
-            pattern,
-            twin,
+            entry,
             full: OnceLock::new(),
             ascii: OnceLock::new(),
         }
@@ -114,9 +132,11 @@ impl Lazy {
 
     fn get(&self, ascii: bool) -> Option<&Regex> {
         if ascii {
-            self.ascii.get_or_init(|| lean::regex(self.twin))
+            self.ascii
+                .get_or_init(|| lean::regex_packed(self.entry.packed(true)))
         } else {
-            self.full.get_or_init(|| lean::regex(self.pattern))
+            self.full
+                .get_or_init(|| lean::regex_packed(self.entry.packed(false)))
         }
         .as_ref()
     }
@@ -156,7 +176,7 @@ impl Signals {
             })?;
             s.ids.push(entry.id);
             s.classes.push(signal);
-            s.regexes.push(Lazy::new(entry.pattern, entry.twin));
+            s.regexes.push(Lazy::new(entry));
             if signal == Signal::Order {
                 s.orders.push(i);
             } else {
@@ -167,13 +187,15 @@ impl Signals {
     }
 
     fn set(&self, ascii: bool) -> Option<&Set> {
-        let (cell, pick): (_, fn(&BuiltinSignal) -> &'static str) = if ascii {
-            (&self.ascii_set, |e| e.twin)
-        } else {
-            (&self.set, |e| e.pattern)
-        };
-        cell.get_or_init(|| lean::set(self.set_index.iter().map(|&i| pick(&BUILTIN_SIGNALS[i]))))
-            .as_ref()
+        let cell = if ascii { &self.ascii_set } else { &self.set };
+        cell.get_or_init(|| {
+            lean::set_packed(
+                self.set_index
+                    .iter()
+                    .map(|&i| BUILTIN_SIGNALS[i].packed(ascii)),
+            )
+        })
+        .as_ref()
     }
 
     fn hits_of(&self, i: usize, text: &str, ascii: bool, out: &mut Vec<Hit>) {
@@ -296,6 +318,19 @@ mod tests {
             assert_eq!(
                 crate::derive::ascii_twin_of(&hir),
                 entry.twin,
+                "{}",
+                spec.id
+            );
+            let unpack = palisade_common::pattern::packed::unpack;
+            assert_eq!(
+                unpack(entry.packed(false)),
+                Some(hir.clone()),
+                "{}",
+                spec.id
+            );
+            assert_eq!(
+                unpack(entry.packed(true)),
+                Some(crate::derive::ascii(&hir)),
                 "{}",
                 spec.id
             );

@@ -29,6 +29,8 @@
 //! assert_eq!(c, Some("用户"));
 //! ```
 
+pub mod packed;
+
 use regex_automata::meta::{self, Regex};
 use regex_automata::util::captures::Captures as MetaCaptures;
 use regex_automata::Input;
