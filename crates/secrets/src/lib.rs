@@ -60,6 +60,7 @@
 
 pub mod error;
 mod filters;
+mod required;
 
 use aho_corasick::automaton::Automaton;
 use aho_corasick::nfa::contiguous;
@@ -244,6 +245,9 @@ pub struct SecretRule {
     /// occurs (once per process), so clean text compiles none; a scanner
     /// from [`SecretScanner::new`] has it from the start.
     regex: OnceLock<Regex>,
+    /// The bytes every match contains ([`required::Required`]), derived
+    /// from the pattern on the rule's first use.
+    required: OnceLock<Option<required::Required>>,
 }
 
 impl SecretRule {
@@ -255,6 +259,15 @@ impl SecretRule {
     /// ```
     pub fn spec(&self) -> &RuleSpec {
         &self.spec
+    }
+
+    /// Whether a match may lie inside `hay`: false only when `hay` lacks
+    /// bytes every match contains.
+    fn may_match(&self, hay: &str) -> bool {
+        self.required
+            .get_or_init(|| required::Required::of_pattern(&ascii_boundaries(&self.spec.pattern)))
+            .as_ref()
+            .is_none_or(|r| r.occurs_in(hay.as_bytes()))
     }
 
     /// The compiled pattern, compiled now if this is its first use.
@@ -418,7 +431,11 @@ impl SecretScanner {
                     }
                 }
             }
-            rules.push(SecretRule { spec, regex });
+            rules.push(SecretRule {
+                spec,
+                regex,
+                required: OnceLock::new(),
+            });
         }
         Ok(SecretScanner {
             rules,
@@ -550,6 +567,9 @@ impl SecretScanner {
                 .then(|| hits.positions[index].as_slice());
             'regions: for &region in &regions {
                 let slice = &text[region.range()];
+                if !rule.may_match(slice) {
+                    continue;
+                }
                 // Not `captures_iter`: when the filters reject a match or cut its
                 // value short, the search resumes inside it, so a credential whose
                 // key sits in a rejected value (`Pass:~/&paSS=…`) is still found
@@ -1303,8 +1323,13 @@ fn validate_id(id: &str) -> Result<(), Error> {
     }
 }
 
-/// Compile a rule pattern. `\b` is made ASCII-only: token boundaries are
-/// ASCII, and an ASCII boundary keeps the lazy DFA usable on non-ASCII text.
+/// A rule pattern as the scanner compiles it: `\b` is made ASCII-only
+/// (token boundaries are ASCII, and an ASCII boundary keeps the lazy DFA
+/// usable on non-ASCII text).
+fn ascii_boundaries(pattern: &str) -> String {
+    pattern.replace(r"\b", r"(?-u:\b)")
+}
+
 /// The first char boundary of `s` after byte `at` (or `s.len() + 1` at the end,
 /// which stops the search loop).
 fn next_char_boundary(s: &str, at: usize) -> usize {
@@ -1314,9 +1339,9 @@ fn next_char_boundary(s: &str, at: usize) -> usize {
         .map_or(s.len() + 1, |c| at + c.len_utf8())
 }
 
+/// Compile a rule pattern ([`ascii_boundaries`]).
 fn compile_pattern(pattern: &str) -> Result<Regex, regex::Error> {
-    let ascii_boundaries = pattern.replace(r"\b", r"(?-u:\b)");
-    RegexBuilder::new(&ascii_boundaries)
+    RegexBuilder::new(&ascii_boundaries(pattern))
         .size_limit(32 * (1 << 20))
         .dfa_size_limit(32 * (1 << 20))
         .build()
