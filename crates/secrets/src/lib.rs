@@ -261,13 +261,56 @@ impl SecretRule {
         &self.spec
     }
 
-    /// Whether a match may lie inside `hay`: false only when `hay` lacks
-    /// bytes every match contains.
-    fn may_match(&self, hay: &str) -> bool {
+    /// What every match contains, derived on first use.
+    fn required(&self) -> Option<&required::Required> {
         self.required
             .get_or_init(|| required::Required::of_pattern(&ascii_boundaries(&self.spec.pattern)))
             .as_ref()
-            .is_none_or(|r| r.occurs_in(hay.as_bytes()))
+    }
+
+    /// Whether a match may lie inside `hay`: false only when `hay` lacks
+    /// bytes every match contains.
+    fn may_match(&self, hay: &str) -> bool {
+        self.required().is_none_or(|r| r.occurs_in(hay.as_bytes()))
+    }
+
+    /// The leftmost-first match in `slice` that starts at `pos` or later,
+    /// exactly as `captures_at` finds it. When every match lies within one
+    /// line, the lines that lack the bytes every match contains are passed
+    /// over, and the regex reads only the stretches of lines that hold
+    /// them (cut at a line's end, which no match crosses).
+    fn captures_from<'h>(&self, slice: &'h str, pos: usize) -> Option<regex::Captures<'h>> {
+        let regex = self.regex();
+        let Some(req) = self.required().filter(|r| r.single_line()) else {
+            return regex.captures_at(slice, pos);
+        };
+        let bytes = slice.as_bytes();
+        let line_end =
+            |from: usize| memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |i| from + i);
+        let mut start = pos;
+        while start <= bytes.len() {
+            let mut end = line_end(start);
+            if !req.occurs_in(&bytes[start..end]) {
+                start = end + 1;
+                continue;
+            }
+            // Take in the following lines that hold the bytes too; the
+            // first that does not is where the next stretch may begin.
+            let mut resume = None;
+            while end < bytes.len() {
+                let next_end = line_end(end + 1);
+                if !req.occurs_in(&bytes[end + 1..next_end]) {
+                    resume = Some(next_end + 1);
+                    break;
+                }
+                end = next_end;
+            }
+            if let Some(caps) = regex.captures_at(&slice[..end], start) {
+                return Some(caps);
+            }
+            start = resume?;
+        }
+        None
     }
 
     /// The compiled pattern, compiled now if this is its first use.
@@ -602,7 +645,7 @@ impl SecretScanner {
                         }
                         pos = from - region.start;
                     }
-                    let Some(caps) = rule.regex().captures_at(slice, pos) else {
+                    let Some(caps) = rule.captures_from(slice, pos) else {
                         break;
                     };
                     let Some(whole) = caps.get(0) else { break };

@@ -18,7 +18,7 @@
 //! followed; anything else (a class with non-ASCII members, an optional
 //! part) ends a run. Look-around assertions consume nothing and are skipped.
 
-use regex_syntax::hir::{Class, Hir, HirKind};
+use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
 /// A set of bytes.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
@@ -184,10 +184,23 @@ enum Anchor {
 /// The run is tested at each occurrence of its anchor, `anchor` bytes into
 /// the run.
 #[derive(Clone, Debug)]
-pub(crate) struct Required {
+struct Run {
     classes: Vec<ByteSet>,
     anchor: usize,
     find: Anchor,
+}
+
+/// At most this many runs are tested (the cheapest): each further one
+/// costs a pass over the text and rejects less.
+const MAX_RUNS: usize = 3;
+
+/// What every match of a pattern contains: runs of bytes, and, when no
+/// match can hold a line break, that a match lies within one line.
+#[derive(Clone, Debug)]
+pub(crate) struct Required {
+    /// Cheapest first.
+    runs: Vec<Run>,
+    single_line: bool,
 }
 
 /// The cheapest anchor of a run, with its cost (lower is better): a
@@ -226,13 +239,34 @@ fn anchor_of(classes: &[ByteSet]) -> Option<(u32, usize, Anchor)> {
     best
 }
 
+/// Whether some match of `hir` may contain the byte `b` (an ASCII byte:
+/// the bytes of a multi-byte character are all 0x80 or above).
+fn may_contain(hir: &Hir, b: u8) -> bool {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => false,
+        HirKind::Literal(l) => l.0.contains(&b),
+        HirKind::Class(Class::Bytes(c)) => c.iter().any(|r| (r.start()..=r.end()).contains(&b)),
+        HirKind::Class(Class::Unicode(c)) => c
+            .iter()
+            .any(|r| (r.start()..=r.end()).contains(&char::from(b))),
+        HirKind::Capture(c) => may_contain(&c.sub, b),
+        HirKind::Repetition(r) => r.max != Some(0) && may_contain(&r.sub, b),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => {
+            subs.iter().any(|s| may_contain(s, b))
+        }
+    }
+}
+
 impl Required {
-    /// The most selective run that every match of `hir` contains, if one
-    /// has a position of at most three bytes.
+    /// What every match of `hir` contains: its cheapest runs with a
+    /// position of at most three bytes (or a literal part), and whether a
+    /// match lies within one line (no match can hold `\n`, and the pattern
+    /// does not test for the end of the text, which a line's end is not);
+    /// `None` when it has no such run.
     pub(crate) fn of(hir: &Hir) -> Option<Required> {
         let mut all = Vec::new();
         pieces(hir, &mut all);
-        let mut best: Option<((u32, usize), Required)> = None;
+        let mut runs: Vec<((u32, usize), Run)> = Vec::new();
         for run in all.split(|p| matches!(p, Piece::Break)) {
             let classes: Vec<ByteSet> = run
                 .iter()
@@ -244,20 +278,41 @@ impl Required {
             let Some((cost, anchor, find)) = anchor_of(&classes) else {
                 continue;
             };
+            if runs.iter().any(|(_, r)| r.classes == classes) {
+                continue;
+            }
             // The cheapest anchor, then the longer run.
             let key = (cost, usize::MAX - classes.len());
-            if best.as_ref().is_none_or(|(k, _)| key < *k) {
-                best = Some((
-                    key,
-                    Required {
-                        classes,
-                        anchor,
-                        find,
-                    },
-                ));
-            }
+            runs.push((
+                key,
+                Run {
+                    classes,
+                    anchor,
+                    find,
+                },
+            ));
         }
-        best.map(|(_, r)| r)
+        runs.sort_by_key(|(k, _)| *k);
+        runs.truncate(MAX_RUNS);
+        let looks = hir.properties().look_set();
+        let single_line = !may_contain(hir, b'\n')
+            && !looks.contains(Look::End)
+            && !looks.contains(Look::EndCRLF);
+        (!runs.is_empty()).then(|| Required {
+            runs: runs.into_iter().map(|(_, r)| r).collect(),
+            single_line,
+        })
+    }
+
+    /// Whether every match lies within one line.
+    pub(crate) fn single_line(&self) -> bool {
+        self.single_line
+    }
+
+    /// Whether every run occurs in `hay` (when one does not, no match of
+    /// the pattern lies inside `hay`).
+    pub(crate) fn occurs_in(&self, hay: &[u8]) -> bool {
+        self.runs.iter().all(|r| r.occurs_in(hay))
     }
 
     /// The run of `pattern`, parsed as the scanner compiles it; `None` when
@@ -269,10 +324,11 @@ impl Required {
             .ok()?;
         Required::of(&hir)
     }
+}
 
-    /// Whether the run occurs in `hay` (when it does not, no match of the
-    /// pattern lies inside `hay`).
-    pub(crate) fn occurs_in(&self, hay: &[u8]) -> bool {
+impl Run {
+    /// Whether the run occurs in `hay`.
+    fn occurs_in(&self, hay: &[u8]) -> bool {
         let n = self.classes.len();
         if hay.len() < n {
             return false;
@@ -297,11 +353,18 @@ impl Required {
             },
         }
     }
+}
 
-    /// The run's width in bytes.
-    #[cfg(test)]
+#[cfg(test)]
+impl Required {
+    /// The cheapest run's width in bytes.
     pub(crate) fn len(&self) -> usize {
-        self.classes.len()
+        self.runs[0].classes.len()
+    }
+
+    /// Whether the cheapest run is found by these bytes.
+    fn anchored_by(&self, bytes: &[u8]) -> bool {
+        matches!(&self.runs[0].find, Anchor::Bytes(b) if b == bytes)
     }
 }
 
@@ -317,19 +380,44 @@ mod tests {
         .expect("a run");
         // 22 characters, a dot, six, a dot, 27.
         assert_eq!(r.len(), 22 + 1 + 6 + 1 + 27);
-        assert!(matches!(&r.find, Anchor::Bytes(b) if b == b"."));
-        let token = format!("{}.{}.{}", "a".repeat(22), "b".repeat(6), "c".repeat(27));
+        assert!(r.anchored_by(b"."));
+        assert!(
+            !r.single_line(),
+            "the token's right edge may be a line break"
+        );
+        let token = format!("M{}.{}.{}", "a".repeat(22), "b".repeat(6), "c".repeat(27));
         assert!(r.occurs_in(token.as_bytes()));
         assert!(!r.occurs_in(b"the bot token is read from config.toml. done."));
-        assert!(!r.occurs_in(&token.as_bytes()[1..]));
+        assert!(!r.occurs_in(&token.as_bytes()[2..]));
     }
 
     #[test]
     fn alternations_give_their_first_and_last_bytes() {
         let r = Required::of_pattern(r"(?i:token|pass)[ \t]{0,16}(?::=|=>|=|:)\s*").expect("a run");
-        assert!(matches!(&r.find, Anchor::Bytes(b) if b == b":="));
+        assert!(r.anchored_by(b":="));
         assert!(r.occurs_in(b"a: b"));
         assert!(!r.occurs_in(b"the token count is 42"));
+    }
+
+    #[test]
+    fn every_run_must_occur() {
+        let r = Required::of_pattern(r"[A-Za-z0-9]{2,30}[_.-]key\s*=\s*([a-z]{16})").expect("runs");
+        assert!(r.runs.len() >= 2);
+        assert!(r.occurs_in(b"api_key = abcdefghijklmnop"));
+        assert!(!r.occurs_in(b"api key = abcdefghijklmnop"));
+        assert!(!r.occurs_in(b"api_key abcdefghijklmnop"));
+    }
+
+    #[test]
+    fn a_match_without_line_breaks_or_end_tests_lies_in_one_line() {
+        let one = |p: &str| Required::of_pattern(p).expect("a run").single_line();
+        assert!(one(r"(?i:token)[ \t]{0,4}=[^\r\n]{4,}"));
+        assert!(one(r"(?m)token=[a-z]+$"));
+        assert!(one(r"\btoken=[a-z]+\b"));
+        assert!(!one(r"token\s*=[a-z]+"));
+        assert!(!one(r"token=[^a-z]"));
+        assert!(!one(r"token=[a-z]+$"));
+        assert!(!one(r"token=(?:\n|x)"));
     }
 
     #[test]

@@ -237,6 +237,12 @@ fn every_match_holds_its_rules_required_bytes() {
                     rule.spec.id,
                     m.as_str()
                 );
+                assert!(
+                    !(req.single_line() && m.as_str().contains('\n')),
+                    "{}: {:?} spans lines",
+                    rule.spec.id,
+                    m.as_str()
+                );
             }
         }
     }
@@ -248,7 +254,14 @@ fn every_match_holds_its_rules_required_bytes() {
 #[test]
 fn required_bytes_change_no_finding_on_the_test_texts() {
     let plain = without_required_bytes();
-    for t in every_test_text() {
+    let texts = every_test_text();
+    for t in &texts {
+        assert_eq!(SecretScanner::builtin().scan(t), plain.scan(t), "{t:?}");
+    }
+    // Several texts as the lines of one: stretches of lines that hold a
+    // rule's bytes, between lines that do not.
+    for group in texts.chunks(7) {
+        let t = group.join("\n");
         assert_eq!(SecretScanner::builtin().scan(&t), plain.scan(&t), "{t:?}");
     }
 }
