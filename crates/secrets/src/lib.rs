@@ -578,6 +578,7 @@ impl SecretScanner {
             }
             found = masked.merge(text, found, &more);
         }
+        hits.keep_for_reuse();
         found
     }
 
@@ -851,12 +852,7 @@ impl SecretScanner {
     }
 
     fn keyword_hits(&self, text: &str) -> KeywordHits {
-        let mut hits = KeywordHits {
-            triggered: vec![false; self.rules.len()],
-            positions: vec![Vec::new(); self.rules.len()],
-            overflow: vec![false; self.rules.len()],
-            touched: Vec::new(),
-        };
+        let mut hits = KeywordHits::spare(self.rules.len());
         let walked = match self.prefilter.dfa_for(text.len()) {
             Some(d) => self.collect_hits(d, text, &mut hits),
             None => self.collect_hits(&self.prefilter.nfa, text, &mut hits),
@@ -1028,7 +1024,50 @@ struct KeywordHits {
     touched: Vec<usize>,
 }
 
+thread_local! {
+    /// The keyword-hit tables of this thread's last scan, kept so that a
+    /// batch of texts does not allocate and free them once per text.
+    static SPARE_HITS: std::cell::RefCell<Option<KeywordHits>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 impl KeywordHits {
+    /// Empty tables for `n` rules: this thread's spare ones, cleared, or
+    /// new ones.
+    fn spare(n: usize) -> KeywordHits {
+        let spare = SPARE_HITS
+            .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.take()))
+            .ok()
+            .flatten()
+            .filter(|h| h.triggered.len() == n);
+        match spare {
+            Some(mut hits) => {
+                hits.triggered.fill(false);
+                hits.overflow.fill(false);
+                // Only touched rules record positions.
+                for r in hits.touched.drain(..) {
+                    hits.positions[r].clear();
+                }
+                hits
+            }
+            None => KeywordHits {
+                triggered: vec![false; n],
+                positions: vec![Vec::new(); n],
+                overflow: vec![false; n],
+                touched: Vec::new(),
+            },
+        }
+    }
+
+    /// Keep these tables for this thread's next scan.
+    fn keep_for_reuse(self) {
+        let _ = SPARE_HITS.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                *s = Some(self);
+            }
+        });
+    }
+
     /// Put in `out` the regions of `text` a rule's regex must search; false
     /// when the rule's keywords do not occur. Format rules (specific tier)
     /// search the whole text: their regexes have literal prefixes and are
@@ -1051,10 +1090,19 @@ impl KeywordHits {
             } else {
                 WINDOW_BYTES_AFTER
             };
-            let w = line_window(text, pos, after);
             match out.last_mut() {
-                Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
-                _ => out.push(w),
+                // The window starts at or before `pos`, so it joins the
+                // last one; only its end is needed.
+                Some(last) if pos <= last.end => {
+                    last.end = last.end.max(window_end(text, pos, after));
+                }
+                last => {
+                    let w = line_window(text, pos, after);
+                    match last {
+                        Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
+                        _ => out.push(w),
+                    }
+                }
             }
         }
         true
@@ -1254,14 +1302,19 @@ fn line_window(text: &str, pos: usize, bytes_after: usize) -> Span {
     while !text.is_char_boundary(start) {
         start += 1;
     }
+    Span::new(start, window_end(text, pos, bytes_after).max(start))
+}
+
+/// Where the window around `pos` ends ([`line_window`]): at or after `pos`.
+fn window_end(text: &str, pos: usize, bytes_after: usize) -> usize {
     let ceiling = (pos + bytes_after).min(text.len());
-    let mut end = memchr::memchr_iter(b'\n', &bytes[pos..ceiling])
+    let mut end = memchr::memchr_iter(b'\n', &text.as_bytes()[pos..ceiling])
         .nth(WINDOW_LINES_AFTER)
         .map_or(ceiling, |i| pos + i);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    Span::new(start, end.max(start))
+    end
 }
 
 /// The text with every colon lead-in (`…for deploys: `, `配置：`) turned

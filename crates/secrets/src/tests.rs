@@ -866,3 +866,58 @@ fn clean_text_compiles_no_regex_and_a_keyword_compiles_only_its_rules() {
         .expect("built-in rules compile");
     assert_eq!(eager.scan("id AKIAZ7QPMX3RWB5TLN2K"), found);
 }
+
+#[test]
+fn windows_merge_as_if_each_were_measured_in_full() {
+    let scanner = SecretScanner::builtin();
+    let texts = [keyword_rich_text(), every_test_text().join("\n")];
+    let mut merged_any = false;
+    for text in &texts {
+        let hits = scanner.keyword_hits(text);
+        for (index, rule) in scanner.rules.iter().enumerate() {
+            let tier = rule.spec.tier;
+            let mut got = Vec::new();
+            if tier == Tier::Specific
+                || hits.overflow[index]
+                || !hits.regions(index, tier, text, &mut got)
+            {
+                continue;
+            }
+            let after = if tier == Tier::Generic {
+                GENERIC_WINDOW_BYTES_AFTER
+            } else {
+                WINDOW_BYTES_AFTER
+            };
+            let mut want: Vec<Span> = Vec::new();
+            for p in &hits.positions[index] {
+                let w = line_window(text, p.start, after);
+                match want.last_mut() {
+                    Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
+                    _ => want.push(w),
+                }
+            }
+            merged_any |= want.len() < hits.positions[index].len();
+            assert_eq!(got, want, "{}", rule.spec.id);
+        }
+    }
+    assert!(merged_any, "no windows merged: the test reads nothing");
+}
+
+#[test]
+fn reused_hit_tables_carry_nothing_from_the_last_text() {
+    let scanner = SecretScanner::builtin();
+    let texts = every_test_text();
+    // Each text scanned on a fresh thread (new tables) and right after
+    // every other text on this one (reused tables).
+    let fresh: Vec<Vec<SecretFinding>> = std::thread::scope(|s| {
+        texts
+            .iter()
+            .map(|t| s.spawn(|| scanner.scan(t)).join().expect("scan"))
+            .collect()
+    });
+    scanner.scan(&keyword_rich_text());
+    for (i, (t, want)) in texts.iter().zip(&fresh).enumerate() {
+        scanner.scan(&texts[(i + 1) % texts.len()]);
+        assert_eq!(&scanner.scan(t), want, "{t:?}");
+    }
+}
