@@ -599,7 +599,8 @@ impl SecretScanner {
             if rule.spec.tier > up_to {
                 continue;
             }
-            if !hits.regions(index, rule.spec.tier, text, &mut regions) {
+            // Most rules' keywords do not occur: skip them before any work.
+            if !hits.triggered[index] || !hits.regions(index, rule.spec.tier, text, &mut regions) {
                 continue;
             }
             let specific = rule.spec.tier == Tier::Specific;
@@ -700,6 +701,10 @@ impl SecretScanner {
                     pos = next;
                 }
             }
+        }
+        // Only a text with candidates is read for Hermes' markers.
+        if candidates.is_empty() {
+            return (Vec::new(), saturated);
         }
         let markers = filters::hermes_markers(text);
         let chosen = resolve_overlaps(&self.rules, candidates)
