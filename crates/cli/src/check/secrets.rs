@@ -131,7 +131,10 @@ impl TextLine {
         };
         // A raw control character is not JSON (one pass over the whole
         // literal, which the compiler vectorizes).
-        if b[open..close].iter().fold(false, |bad, &c| bad | (c < 0x20)) {
+        if b[open..close]
+            .iter()
+            .fold(false, |bad, &c| bad | (c < 0x20))
+        {
             return None;
         }
         let end = expect(ws(close + 1), b"}")?;
