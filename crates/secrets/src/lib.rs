@@ -60,6 +60,7 @@
 
 pub mod error;
 mod filters;
+mod required;
 
 use aho_corasick::automaton::Automaton;
 use aho_corasick::nfa::contiguous;
@@ -244,6 +245,9 @@ pub struct SecretRule {
     /// occurs (once per process), so clean text compiles none; a scanner
     /// from [`SecretScanner::new`] has it from the start.
     regex: OnceLock<Regex>,
+    /// The bytes every match contains ([`required::Required`]), derived
+    /// from the pattern on the rule's first use.
+    required: OnceLock<Option<required::Required>>,
 }
 
 impl SecretRule {
@@ -255,6 +259,58 @@ impl SecretRule {
     /// ```
     pub fn spec(&self) -> &RuleSpec {
         &self.spec
+    }
+
+    /// What every match contains, derived on first use.
+    fn required(&self) -> Option<&required::Required> {
+        self.required
+            .get_or_init(|| required::Required::of_pattern(&ascii_boundaries(&self.spec.pattern)))
+            .as_ref()
+    }
+
+    /// Whether a match may lie inside `hay`: false only when `hay` lacks
+    /// bytes every match contains.
+    fn may_match(&self, hay: &str) -> bool {
+        self.required().is_none_or(|r| r.occurs_in(hay.as_bytes()))
+    }
+
+    /// The leftmost-first match in `slice` that starts at `pos` or later,
+    /// exactly as `captures_at` finds it. When every match lies within one
+    /// line, the lines that lack the bytes every match contains are passed
+    /// over, and the regex reads only the stretches of lines that hold
+    /// them (cut at a line's end, which no match crosses).
+    fn captures_from<'h>(&self, slice: &'h str, pos: usize) -> Option<regex::Captures<'h>> {
+        let regex = self.regex();
+        let Some(req) = self.required().filter(|r| r.single_line()) else {
+            return regex.captures_at(slice, pos);
+        };
+        let bytes = slice.as_bytes();
+        let line_end =
+            |from: usize| memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |i| from + i);
+        let mut start = pos;
+        while start <= bytes.len() {
+            let mut end = line_end(start);
+            if !req.occurs_in(&bytes[start..end]) {
+                start = end + 1;
+                continue;
+            }
+            // Take in the following lines that hold the bytes too; the
+            // first that does not is where the next stretch may begin.
+            let mut resume = None;
+            while end < bytes.len() {
+                let next_end = line_end(end + 1);
+                if !req.occurs_in(&bytes[end + 1..next_end]) {
+                    resume = Some(next_end + 1);
+                    break;
+                }
+                end = next_end;
+            }
+            if let Some(caps) = regex.captures_at(&slice[..end], start) {
+                return Some(caps);
+            }
+            start = resume?;
+        }
+        None
     }
 
     /// The compiled pattern, compiled now if this is its first use.
@@ -418,7 +474,11 @@ impl SecretScanner {
                     }
                 }
             }
-            rules.push(SecretRule { spec, regex });
+            rules.push(SecretRule {
+                spec,
+                regex,
+                required: OnceLock::new(),
+            });
         }
         Ok(SecretScanner {
             rules,
@@ -518,6 +578,7 @@ impl SecretScanner {
             }
             found = masked.merge(text, found, &more);
         }
+        hits.keep_for_reuse();
         found
     }
 
@@ -538,7 +599,8 @@ impl SecretScanner {
             if rule.spec.tier > up_to {
                 continue;
             }
-            if !hits.regions(index, rule.spec.tier, text, &mut regions) {
+            // Most rules' keywords do not occur: skip them before any work.
+            if !hits.triggered[index] || !hits.regions(index, rule.spec.tier, text, &mut regions) {
                 continue;
             }
             let specific = rule.spec.tier == Tier::Specific;
@@ -550,6 +612,9 @@ impl SecretScanner {
                 .then(|| hits.positions[index].as_slice());
             'regions: for &region in &regions {
                 let slice = &text[region.range()];
+                if !rule.may_match(slice) {
+                    continue;
+                }
                 // Not `captures_iter`: when the filters reject a match or cut its
                 // value short, the search resumes inside it, so a credential whose
                 // key sits in a rejected value (`Pass:~/&paSS=…`) is still found
@@ -582,7 +647,7 @@ impl SecretScanner {
                         }
                         pos = from - region.start;
                     }
-                    let Some(caps) = rule.regex().captures_at(slice, pos) else {
+                    let Some(caps) = rule.captures_from(slice, pos) else {
                         break;
                     };
                     let Some(whole) = caps.get(0) else { break };
@@ -636,6 +701,10 @@ impl SecretScanner {
                     pos = next;
                 }
             }
+        }
+        // Only a text with candidates is read for Hermes' markers.
+        if candidates.is_empty() {
+            return (Vec::new(), saturated);
         }
         let markers = filters::hermes_markers(text);
         let chosen = resolve_overlaps(&self.rules, candidates)
@@ -788,12 +857,7 @@ impl SecretScanner {
     }
 
     fn keyword_hits(&self, text: &str) -> KeywordHits {
-        let mut hits = KeywordHits {
-            triggered: vec![false; self.rules.len()],
-            positions: vec![Vec::new(); self.rules.len()],
-            overflow: vec![false; self.rules.len()],
-            touched: Vec::new(),
-        };
+        let mut hits = KeywordHits::spare(self.rules.len());
         let walked = match self.prefilter.dfa_for(text.len()) {
             Some(d) => self.collect_hits(d, text, &mut hits),
             None => self.collect_hits(&self.prefilter.nfa, text, &mut hits),
@@ -965,7 +1029,50 @@ struct KeywordHits {
     touched: Vec<usize>,
 }
 
+thread_local! {
+    /// The keyword-hit tables of this thread's last scan, kept so that a
+    /// batch of texts does not allocate and free them once per text.
+    static SPARE_HITS: std::cell::RefCell<Option<KeywordHits>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 impl KeywordHits {
+    /// Empty tables for `n` rules: this thread's spare ones, cleared, or
+    /// new ones.
+    fn spare(n: usize) -> KeywordHits {
+        let spare = SPARE_HITS
+            .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.take()))
+            .ok()
+            .flatten()
+            .filter(|h| h.triggered.len() == n);
+        match spare {
+            Some(mut hits) => {
+                hits.triggered.fill(false);
+                hits.overflow.fill(false);
+                // Only touched rules record positions.
+                for r in hits.touched.drain(..) {
+                    hits.positions[r].clear();
+                }
+                hits
+            }
+            None => KeywordHits {
+                triggered: vec![false; n],
+                positions: vec![Vec::new(); n],
+                overflow: vec![false; n],
+                touched: Vec::new(),
+            },
+        }
+    }
+
+    /// Keep these tables for this thread's next scan.
+    fn keep_for_reuse(self) {
+        let _ = SPARE_HITS.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                *s = Some(self);
+            }
+        });
+    }
+
     /// Put in `out` the regions of `text` a rule's regex must search; false
     /// when the rule's keywords do not occur. Format rules (specific tier)
     /// search the whole text: their regexes have literal prefixes and are
@@ -988,10 +1095,19 @@ impl KeywordHits {
             } else {
                 WINDOW_BYTES_AFTER
             };
-            let w = line_window(text, pos, after);
             match out.last_mut() {
-                Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
-                _ => out.push(w),
+                // The window starts at or before `pos`, so it joins the
+                // last one; only its end is needed.
+                Some(last) if pos <= last.end => {
+                    last.end = last.end.max(window_end(text, pos, after));
+                }
+                last => {
+                    let w = line_window(text, pos, after);
+                    match last {
+                        Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
+                        _ => out.push(w),
+                    }
+                }
             }
         }
         true
@@ -1191,14 +1307,19 @@ fn line_window(text: &str, pos: usize, bytes_after: usize) -> Span {
     while !text.is_char_boundary(start) {
         start += 1;
     }
+    Span::new(start, window_end(text, pos, bytes_after).max(start))
+}
+
+/// Where the window around `pos` ends ([`line_window`]): at or after `pos`.
+fn window_end(text: &str, pos: usize, bytes_after: usize) -> usize {
     let ceiling = (pos + bytes_after).min(text.len());
-    let mut end = memchr::memchr_iter(b'\n', &bytes[pos..ceiling])
+    let mut end = memchr::memchr_iter(b'\n', &text.as_bytes()[pos..ceiling])
         .nth(WINDOW_LINES_AFTER)
         .map_or(ceiling, |i| pos + i);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    Span::new(start, end.max(start))
+    end
 }
 
 /// The text with every colon lead-in (`…for deploys: `, `配置：`) turned
@@ -1303,8 +1424,13 @@ fn validate_id(id: &str) -> Result<(), Error> {
     }
 }
 
-/// Compile a rule pattern. `\b` is made ASCII-only: token boundaries are
-/// ASCII, and an ASCII boundary keeps the lazy DFA usable on non-ASCII text.
+/// A rule pattern as the scanner compiles it: `\b` is made ASCII-only
+/// (token boundaries are ASCII, and an ASCII boundary keeps the lazy DFA
+/// usable on non-ASCII text).
+fn ascii_boundaries(pattern: &str) -> String {
+    pattern.replace(r"\b", r"(?-u:\b)")
+}
+
 /// The first char boundary of `s` after byte `at` (or `s.len() + 1` at the end,
 /// which stops the search loop).
 fn next_char_boundary(s: &str, at: usize) -> usize {
@@ -1314,9 +1440,9 @@ fn next_char_boundary(s: &str, at: usize) -> usize {
         .map_or(s.len() + 1, |c| at + c.len_utf8())
 }
 
+/// Compile a rule pattern ([`ascii_boundaries`]).
 fn compile_pattern(pattern: &str) -> Result<Regex, regex::Error> {
-    let ascii_boundaries = pattern.replace(r"\b", r"(?-u:\b)");
-    RegexBuilder::new(&ascii_boundaries)
+    RegexBuilder::new(&ascii_boundaries(pattern))
         .size_limit(32 * (1 << 20))
         .dfa_size_limit(32 * (1 << 20))
         .build()

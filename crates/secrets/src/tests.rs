@@ -185,6 +185,87 @@ fn run_corpus(file: &str, text: &str) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The built-in scanner with no rule's required bytes: every region its
+/// keywords select goes to the regex.
+fn without_required_bytes() -> SecretScanner {
+    let plain = SecretScanner::new(builtin_specs().expect("built-in rules parse"))
+        .expect("built-in rules compile");
+    for rule in &plain.rules {
+        let _ = rule.required.set(None);
+    }
+    plain
+}
+
+/// Every text the crate holds: rule examples, negatives, both corpora.
+fn every_test_text() -> Vec<String> {
+    let mut texts: Vec<String> = Vec::new();
+    for rule in SecretScanner::builtin().rules() {
+        texts.extend(rule.spec().examples.iter().cloned());
+        texts.extend(rule.spec().negative_examples.iter().cloned());
+    }
+    for corpus in [
+        include_str!("../testdata/secrets.jsonl"),
+        include_str!("../testdata/secrets_negative.jsonl"),
+    ] {
+        for line in corpus.lines().filter(|l| !l.trim().is_empty()) {
+            let case: Case = serde_json::from_str(line).expect("corpus case parses");
+            texts.push(case.input);
+        }
+    }
+    texts
+}
+
+#[test]
+fn every_match_holds_its_rules_required_bytes() {
+    let texts = every_test_text();
+    let mut with_run = 0;
+    for rule in SecretScanner::builtin().rules() {
+        let Some(req) = required::Required::of_pattern(&ascii_boundaries(&rule.spec.pattern))
+        else {
+            continue;
+        };
+        with_run += 1;
+        let regex = compile_pattern(&rule.spec.pattern).expect("rule compiles");
+        for t in &texts {
+            for start in (0..=t.len()).filter(|&i| t.is_char_boundary(i)) {
+                let Some(m) = regex.find_at(t, start) else {
+                    break;
+                };
+                assert!(
+                    req.occurs_in(m.as_str().as_bytes()),
+                    "{}: {:?} lacks {req:?}",
+                    rule.spec.id,
+                    m.as_str()
+                );
+                assert!(
+                    !(req.single_line() && m.as_str().contains('\n')),
+                    "{}: {:?} spans lines",
+                    rule.spec.id,
+                    m.as_str()
+                );
+            }
+        }
+    }
+    // Most patterns imply a run; a derivation that found none would make
+    // this test vacuous.
+    assert!(with_run >= 100, "only {with_run} rules have a run");
+}
+
+#[test]
+fn required_bytes_change_no_finding_on_the_test_texts() {
+    let plain = without_required_bytes();
+    let texts = every_test_text();
+    for t in &texts {
+        assert_eq!(SecretScanner::builtin().scan(t), plain.scan(t), "{t:?}");
+    }
+    // Several texts as the lines of one: stretches of lines that hold a
+    // rule's bytes, between lines that do not.
+    for group in texts.chunks(7) {
+        let t = group.join("\n");
+        assert_eq!(SecretScanner::builtin().scan(&t), plain.scan(&t), "{t:?}");
+    }
+}
+
 #[test]
 fn corpus_positive() {
     run_corpus("secrets.jsonl", include_str!("../testdata/secrets.jsonl"));
@@ -253,6 +334,17 @@ mod props {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Skipping a region that lacks a rule's required bytes finds
+        /// exactly what running the regex there finds.
+        #[test]
+        fn required_bytes_skip_nothing_a_regex_finds(text in example_soup(), words in texty()) {
+            let s = SecretScanner::builtin();
+            let plain = super::without_required_bytes();
+            for t in [&text, &words, &format!("{words}\n{text}")] {
+                prop_assert_eq!(s.scan(t), plain.scan(t));
+            }
+        }
 
         #[test]
         fn redaction_of_example_soup_is_idempotent(text in example_soup()) {
@@ -773,4 +865,59 @@ fn clean_text_compiles_no_regex_and_a_keyword_compiles_only_its_rules() {
     let eager = SecretScanner::new(builtin_specs().expect("built-in rules parse"))
         .expect("built-in rules compile");
     assert_eq!(eager.scan("id AKIAZ7QPMX3RWB5TLN2K"), found);
+}
+
+#[test]
+fn windows_merge_as_if_each_were_measured_in_full() {
+    let scanner = SecretScanner::builtin();
+    let texts = [keyword_rich_text(), every_test_text().join("\n")];
+    let mut merged_any = false;
+    for text in &texts {
+        let hits = scanner.keyword_hits(text);
+        for (index, rule) in scanner.rules.iter().enumerate() {
+            let tier = rule.spec.tier;
+            let mut got = Vec::new();
+            if tier == Tier::Specific
+                || hits.overflow[index]
+                || !hits.regions(index, tier, text, &mut got)
+            {
+                continue;
+            }
+            let after = if tier == Tier::Generic {
+                GENERIC_WINDOW_BYTES_AFTER
+            } else {
+                WINDOW_BYTES_AFTER
+            };
+            let mut want: Vec<Span> = Vec::new();
+            for p in &hits.positions[index] {
+                let w = line_window(text, p.start, after);
+                match want.last_mut() {
+                    Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
+                    _ => want.push(w),
+                }
+            }
+            merged_any |= want.len() < hits.positions[index].len();
+            assert_eq!(got, want, "{}", rule.spec.id);
+        }
+    }
+    assert!(merged_any, "no windows merged: the test reads nothing");
+}
+
+#[test]
+fn reused_hit_tables_carry_nothing_from_the_last_text() {
+    let scanner = SecretScanner::builtin();
+    let texts = every_test_text();
+    // Each text scanned on a fresh thread (new tables) and right after
+    // every other text on this one (reused tables).
+    let fresh: Vec<Vec<SecretFinding>> = std::thread::scope(|s| {
+        texts
+            .iter()
+            .map(|t| s.spawn(|| scanner.scan(t)).join().expect("scan"))
+            .collect()
+    });
+    scanner.scan(&keyword_rich_text());
+    for (i, (t, want)) in texts.iter().zip(&fresh).enumerate() {
+        scanner.scan(&texts[(i + 1) % texts.len()]);
+        assert_eq!(&scanner.scan(t), want, "{t:?}");
+    }
 }

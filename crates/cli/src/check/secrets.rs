@@ -10,7 +10,6 @@ use super::LineChecker;
 use palisade_egress::secrets::{apply_redactions, SecretFinding, SecretScanner};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -19,17 +18,10 @@ struct Request {
     text: String,
 }
 
-/// The one input shape the fast path takes: a `text` string and nothing
-/// else (anything more, or less, takes the general path).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawRequest<'a> {
-    #[serde(borrow)]
-    text: Cow<'a, str>,
-}
-
 struct Secrets {
     scanner: &'static SecretScanner,
+    /// The decoded text of a line with escapes, reused from line to line.
+    scratch: String,
 }
 
 /// The verdict for `text` with `findings` (those of a scan of `text`).
@@ -56,94 +48,174 @@ impl LineChecker for Secrets {
         Ok(verdict(&req.text, &findings))
     }
 
-    /// `{"text":"…"}` decoded in place (no `Value`, no copy of an unescaped
-    /// string); a clean text's verdict quotes the input's own string literal
-    /// when it has no escapes (then it is exactly what serializing the text
-    /// writes: a literal without escapes holds no `"`, `\` or control
-    /// character).
+    /// `{"text":"…"}` decoded in one pass over the line ([`TextLine`]):
+    /// no `Value`, no copy of a text without escapes, and one buffer
+    /// reused for the texts with escapes. A clean text's verdict quotes the
+    /// input's own string literal when it is canonical (then it is exactly
+    /// what serializing the text writes).
     fn check_raw(&mut self, line: &str, out: &mut dyn Write) -> Option<io::Result<()>> {
-        if !line.starts_with('{') {
-            return None;
-        }
-        let req: RawRequest<'_> = serde_json::from_str(line).ok()?;
-        let findings = self.scanner.scan(&req.text);
+        let parsed = TextLine::parse(line, &mut self.scratch)?;
+        let text = parsed.text(line, &self.scratch);
+        let findings = self.scanner.scan(text);
         if !findings.is_empty() {
-            let value = verdict(&req.text, &findings);
+            let value = verdict(text, &findings);
             return Some(serde_json::to_writer(out, &value).map_err(io::Error::from));
         }
         Some((|| {
             out.write_all(b"{\"findings\":[],\"redacted\":")?;
-            match (&req.text, canonical_literal(line)) {
-                (Cow::Borrowed(text), _) => {
-                    out.write_all(b"\"")?;
-                    out.write_all(text.as_bytes())?;
-                    out.write_all(b"\"")?;
-                }
-                (Cow::Owned(_), Some(literal)) => out.write_all(literal.as_bytes())?,
-                (Cow::Owned(text), None) => serde_json::to_writer(&mut *out, text)?,
+            if parsed.canonical {
+                out.write_all(parsed.literal(line).as_bytes())?;
+            } else {
+                serde_json::to_writer(&mut *out, text)?;
             }
             out.write_all(b"}")
         })())
     }
 }
 
-/// The `text` string literal of a line that parsed as a [`RawRequest`],
-/// quotes included, when the line is exactly `{"text":"…"}` (JSON
-/// whitespace allowed between the tokens) and the literal
-/// is what serializing its string writes (serde_json's escapes: `\"`, `\\`,
-/// `\b \f \n \r \t`, `\u00xx` in lower-case hex for the other control
-/// characters, nothing else escaped); else `None`.
-fn canonical_literal(line: &str) -> Option<&str> {
-    // The line parsed with one field and nothing else, so after this
-    // prefix the literal runs to the quote before the final brace.
-    let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
-    let literal = line
-        .strip_prefix('{')?
-        .trim_start_matches(ws)
-        .strip_prefix("\"text\"")?
-        .trim_start_matches(ws)
-        .strip_prefix(':')?
-        .trim_start_matches(ws)
-        .strip_suffix('}')?
-        .trim_end_matches(ws);
-    let bytes = literal.as_bytes();
-    if bytes.len() < 2 || bytes[0] != b'"' || bytes[bytes.len() - 1] != b'"' {
-        return None;
+/// A line that is exactly `{"text":"…"}` (JSON whitespace allowed between
+/// the tokens, the key written without escapes), read in one pass: where
+/// its string literal is, whether the text went to the scratch buffer
+/// (the literal has escapes), and whether the literal is canonical, i.e.
+/// what serde_json writes for its string (escapes `\"`, `\\`,
+/// `\b \f \n \r \t`, and `\u00xx` in lower-case hex for the other control
+/// characters; nothing else escaped).
+///
+/// Anything else (another key, an escaped key, invalid escapes, lone
+/// surrogates, raw control characters) is `None`, and the line takes the
+/// general path, which accepts or words the error exactly as serde_json
+/// does.
+struct TextLine {
+    /// The literal's bytes in the line, quotes included.
+    literal: (usize, usize),
+    /// The text is the scratch buffer (else the literal's body).
+    decoded: bool,
+    canonical: bool,
+}
+
+impl TextLine {
+    fn parse(line: &str, scratch: &mut String) -> Option<TextLine> {
+        let b = line.as_bytes();
+        let ws = |mut i: usize| {
+            while b
+                .get(i)
+                .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+            {
+                i += 1;
+            }
+            i
+        };
+        let expect = |i: usize, what: &[u8]| b[i..].starts_with(what).then_some(i + what.len());
+        let i = expect(0, b"{")?;
+        let i = expect(ws(i), b"\"text\"")?;
+        let i = expect(ws(i), b":")?;
+        let open = ws(i);
+        let mut at = expect(open, b"\"")?;
+        scratch.clear();
+        let mut decoded = false;
+        let mut canonical = true;
+        let close = loop {
+            let j = at + memchr::memchr2(b'"', b'\\', &b[at..])?;
+            if b[j] == b'"' {
+                if decoded {
+                    scratch.push_str(&line[at..j]);
+                }
+                break j;
+            }
+            scratch.push_str(&line[at..j]);
+            decoded = true;
+            let (c, len, short) = escape(&b[j..])?;
+            scratch.push(c);
+            canonical &= short;
+            at = j + len;
+        };
+        // A raw control character is not JSON (one pass over the whole
+        // literal, which the compiler vectorizes).
+        if b[open..close]
+            .iter()
+            .fold(false, |bad, &c| bad | (c < 0x20))
+        {
+            return None;
+        }
+        let end = expect(ws(close + 1), b"}")?;
+        (ws(end) == b.len()).then_some(TextLine {
+            literal: (open, close + 1),
+            decoded,
+            canonical,
+        })
     }
-    let body = &bytes[1..bytes.len() - 1];
-    let mut at = 0;
-    while let Some(i) = memchr::memchr(b'\\', &body[at..]) {
-        let e = at + i;
-        let step = match body.get(e + 1)? {
-            b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => 2,
-            b'u' => {
-                let hex = body.get(e + 2..e + 6)?;
-                let lower = |c: &u8| c.is_ascii_digit() || (b'a'..=b'f').contains(c);
-                let code = u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok();
-                // `\u00xx` for a control character without a short escape.
-                match code {
-                    Some(c)
-                        if hex.iter().all(lower)
-                            && hex.starts_with(b"00")
-                            && c < 0x20
-                            && !matches!(c, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d) =>
-                    {
-                        6
+
+    /// The string literal, quotes included.
+    fn literal<'a>(&self, line: &'a str) -> &'a str {
+        &line[self.literal.0..self.literal.1]
+    }
+
+    /// The decoded text.
+    fn text<'a>(&self, line: &'a str, scratch: &'a str) -> &'a str {
+        if self.decoded {
+            scratch
+        } else {
+            &line[self.literal.0 + 1..self.literal.1 - 1]
+        }
+    }
+}
+
+/// The escape at the start of `b` (which starts with `\`): the character,
+/// the escape's length in bytes, and whether serde_json writes that
+/// character this way. `None` for an escape that is not JSON or a lone
+/// surrogate.
+fn escape(b: &[u8]) -> Option<(char, usize, bool)> {
+    let short = |c: char| Some((c, 2, true));
+    match b.get(1)? {
+        b'"' => short('"'),
+        b'\\' => short('\\'),
+        b'/' => Some(('/', 2, false)),
+        b'b' => short('\u{8}'),
+        b'f' => short('\u{c}'),
+        b'n' => short('\n'),
+        b'r' => short('\r'),
+        b't' => short('\t'),
+        b'u' => {
+            let hex = |at: usize| -> Option<u32> {
+                let digits = b.get(at..at + 4)?;
+                digits
+                    .iter()
+                    .try_fold(0u32, |v, &d| Some(v * 16 + char::from(d).to_digit(16)?))
+            };
+            let unit = hex(2)?;
+            match unit {
+                0xd800..=0xdbff => {
+                    if b.get(6..8)? != b"\\u" {
+                        return None;
                     }
-                    _ => return None,
+                    let low = hex(8)?;
+                    if !(0xdc00..=0xdfff).contains(&low) {
+                        return None;
+                    }
+                    let c = char::from_u32(0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00))?;
+                    Some((c, 12, false))
+                }
+                0xdc00..=0xdfff => None,
+                _ => {
+                    let c = char::from_u32(unit)?;
+                    // `\u00xx`, lower-case, for a control character
+                    // without a short escape.
+                    let lower = b[2..6].iter().all(|d| !d.is_ascii_uppercase());
+                    let canonical =
+                        unit < 0x20 && !matches!(unit, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d) && lower;
+                    Some((c, 6, canonical))
                 }
             }
-            _ => return None,
-        };
-        at = e + step;
+        }
+        _ => None,
     }
-    Some(literal)
 }
 
 /// The checker for this guard.
 pub fn checker() -> Box<dyn LineChecker> {
     Box::new(Secrets {
         scanner: SecretScanner::builtin(),
+        scratch: String::new(),
     })
 }
 
@@ -353,6 +425,10 @@ mod tests {
             r#"{"text":"ends in an escape\\"}"#.to_string(),
             "{ \"text\" :\t\"spaced\\n\" }".to_string(),
             r#"{"text":""}"#.to_string(),
+            r#"{"text":"\u0000 \u001f \u007f \u00E9 \uFFFF \uD83D\uDE00 \u00e9\""}"#.to_string(),
+            "{\"text\":\"raw \u{7f} and é\"}".to_string(),
+            r#"{"text":"\\\\\"\\"}"#.to_string(),
+            r#"{"text":"password=\"Tr0ub4dor&3x\"\n"}"#.to_string(),
             format!(r#"{{"text":{token}}}"#),
             format!(r#"{{"text":"line one\n{}"}}"#, &token[1..token.len() - 1]),
         ];
@@ -371,6 +447,39 @@ mod tests {
         }
     }
 
+    /// Every character, written as serde_json writes it and as an
+    /// ASCII-only writer does (`\uXXXX` for everything past ASCII,
+    /// surrogate pairs past the BMP), decodes to what serde_json decodes.
+    #[test]
+    fn the_fast_path_decodes_every_character_as_serde_json_does() {
+        let chars: Vec<char> = (0u32..0x800)
+            .chain([0xfffd, 0xffff, 0x1f600, 0x10ffff])
+            .filter_map(char::from_u32)
+            .collect();
+        for chunk in chars.chunks(61) {
+            let text: String = chunk.iter().collect();
+            let ascii: String = text
+                .encode_utf16()
+                .map(|u| match u {
+                    0x20..=0x7e if u != 0x22 && u != 0x5c => char::from(u as u8).to_string(),
+                    _ => format!("\\u{u:04X}"),
+                })
+                .collect();
+            for line in [
+                serde_json::to_string(&json!({ "text": text })).unwrap(),
+                format!(r#"{{"text":"{ascii}"}}"#),
+            ] {
+                let mut fast = Vec::new();
+                let written = checker().check_raw(&line, &mut fast);
+                assert!(
+                    written.is_some_and(|w| w.is_ok()),
+                    "no fast path for {line}"
+                );
+                assert_eq!(fast, general(&line).unwrap(), "{line}");
+            }
+        }
+    }
+
     #[test]
     fn other_shapes_take_the_general_path_and_write_nothing() {
         for line in [
@@ -381,6 +490,19 @@ mod tests {
             r#"["a"]"#,
             r#"{"text":"a"} trailing"#,
             r#"{"text":"\ud800"}"#,
+            r#"{"text":"\udc00"}"#,
+            r#"{"text":"\ud800\u0041"}"#,
+            r#"{"text":"\ud800x"}"#,
+            r#"{"text":"\u12"}"#,
+            r#"{"text":"\u12g4"}"#,
+            r#"{"text":"\x"}"#,
+            r#"{"text":"\"#,
+            r#"{"text":"open"#,
+            "{\"text\":\"raw \t tab\"}",
+            r#"{"t\u0065xt":"escaped key"}"#,
+            r#"{"text":"a",}"#,
+            r#"{"text" "a"}"#,
+            r#"{"text":"a"}}"#,
         ] {
             let mut out = Vec::new();
             assert!(checker().check_raw(line, &mut out).is_none(), "{line}");
