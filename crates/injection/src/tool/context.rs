@@ -58,6 +58,7 @@ enum Scope {
     Code,
     Memory,
     Write,
+    Url,
     Any,
     Other,
 }
@@ -107,6 +108,7 @@ fn build() -> Option<Rules> {
             "code" => Scope::Code,
             "memory" => Scope::Memory,
             "write" => Scope::Write,
+            "url" => Scope::Url,
             "any" => Scope::Any,
             _ => Scope::Other,
         };
@@ -181,11 +183,15 @@ pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
         let key = last_key(&s.path).to_ascii_lowercase();
         let url_arg = matches!(key.as_str(), "url" | "href" | "uri" | "link" | "endpoint");
         let code_arg = c.command_tool && matches!(key.as_str(), "code" | "script" | "source");
+        // Code rules also read command lines: `python3 -c '…'`, `node -e`,
+        // `ruby -e` carry their program in the command.
+        let code_in_command = c.command_tool && !url_arg;
         ctx.path = s.path.clone();
         for rule in &r.scoped {
             let applies = match rule.scope {
                 Scope::Command => c.command_tool && !url_arg,
-                Scope::Code => code_arg,
+                Scope::Code => code_arg || code_in_command,
+                Scope::Url => url_arg,
                 Scope::Memory => c.memory_write,
                 Scope::Write => c.file_write && !c.command_tool,
                 Scope::Any => true,
@@ -268,6 +274,9 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             "tool.pipe_to_shell" if all_vendor => f.tier = f.tier.min(Tier::Quarantine),
             "tool.tainted_network" if all_public && !uploads => return false,
             "tool.obfuscated_pipe_to_shell" if c.tainted => f.tier = Tier::Block,
+            // A forge's git URL after untrusted text: someone should look
+            // at which repository it is before its install scripts run.
+            "tool.pip_vcs_install" if c.tainted => f.tier = f.tier.max(Tier::Quarantine),
             _ => {}
         }
         let prose = f.detail.as_deref().is_some_and(is_prose_key);
