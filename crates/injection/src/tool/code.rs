@@ -1,6 +1,7 @@
 //! Code reading for `execute_code` and `python -c` / `node -e` / `perl -e`
-//! / `ruby -e` / `php -r`: destructive calls, shell commands the code
-//! runs, reverse shells, with simple constant folding.
+//! / `ruby -e` / `php -r` / awk programs: destructive calls, shell commands
+//! the code runs, reverse shells, with simple constant folding (awk's
+//! juxtaposition and Perl's ` . ` concatenate too).
 //!
 //! ## What it does
 //! A small lexer over the program text (string literals with their

@@ -104,14 +104,16 @@ pub(super) fn analyze_command(
     let mut in_root = false;
     // `echo 'rm -rf ~' > /tmp/c.sh && chmod +x /tmp/c.sh && /tmp/c.sh`:
     // a script written and run in the same command is read as a command.
+    // Each script is read once, however often it runs (linear).
     let mut written: Vec<(String, String)> = Vec::new();
     for inv in &script.commands {
-        if let Some(w) = written_script(inv) {
+        if matches!(inv.name(), "echo" | "printf") {
             if written.len() < 16 {
-                written.push(w);
+                written.extend(written_script(inv));
             }
-        } else if let Some(body) = runs_written(inv, &written) {
-            analyze_command(rules, ctx, &body, depth + 1, at, None);
+        } else if let Some(at_script) = runs_written(inv, &written) {
+            let (_, body) = written.swap_remove(at_script);
+            analyze_command(rules, ctx, &body.replace("\\n", "\n"), depth + 1, at, None);
         }
         if inv.name() == "cd" {
             in_root = match inv.args().iter().find(|a| !a.starts_with('-')) {
@@ -161,16 +163,35 @@ pub(super) fn analyze_code(
     if depth > MAX_NEST {
         return;
     }
-    let found = code::read(program);
-    if found.delete {
-        ctx.add("tool.code_delete", at, Tier::Block);
-    }
     // A reverse-shell pattern inside a regex literal (`re.compile(r'…/dev/tcp/…')`)
     // is searched for, not run.
     let raw_reverse = rules
         .find_reverse_shell(program)
         .is_some_and(|m| !rules.in_regex_literal(program, m.start()));
-    if found.reverse_shell || raw_reverse {
+    if raw_reverse {
+        ctx.add("tool.reverse_shell", at, Tier::Block);
+    }
+    analyze_code_calls(rules, ctx, program, depth, at);
+}
+
+/// What a program's calls do (deletions, reverse shells, the commands it
+/// runs), without the text patterns: a test source's string literals are
+/// data, its calls are not.
+pub(super) fn analyze_code_calls(
+    rules: &ToolRules,
+    ctx: &mut Ctx,
+    program: &str,
+    depth: usize,
+    at: Span,
+) {
+    if depth > MAX_NEST {
+        return;
+    }
+    let found = code::read(program);
+    if found.delete {
+        ctx.add("tool.code_delete", at, Tier::Block);
+    }
+    if found.reverse_shell {
         ctx.add("tool.reverse_shell", at, Tier::Block);
     }
     for command in &found.commands {
@@ -204,7 +225,8 @@ fn downloads_into_shell(inv: &palisade_shell::Invocation) -> bool {
         && inv.args().iter().all(|a| a.starts_with('-') || a == "-")
 }
 
-/// `echo TEXT > PATH` / `printf TEXT > PATH`: the path and the text written.
+/// `echo TEXT > PATH` / `printf TEXT > PATH`: the path (without `./`) and
+/// the text written.
 fn written_script(inv: &palisade_shell::Invocation) -> Option<(String, String)> {
     if !matches!(inv.name(), "echo" | "printf") {
         return None;
@@ -219,12 +241,13 @@ fn written_script(inv: &palisade_shell::Invocation) -> Option<(String, String)> 
         .filter(|a| !a.starts_with('-'))
         .map(String::as_str)
         .collect();
-    Some((target.target.clone(), text.join(" ")))
+    let path = target.target.strip_prefix("./").unwrap_or(&target.target);
+    Some((path.to_owned(), text.join(" ")))
 }
 
-/// The text of a script written earlier that this command runs (`PATH`,
-/// `./PATH`, `sh PATH`, `bash PATH`, `source PATH`).
-fn runs_written(inv: &palisade_shell::Invocation, written: &[(String, String)]) -> Option<String> {
+/// Which script written earlier this command runs (`PATH`, `./PATH`,
+/// `sh PATH`, `bash PATH`, `source PATH`): its index in `written`.
+fn runs_written(inv: &palisade_shell::Invocation, written: &[(String, String)]) -> Option<usize> {
     if written.is_empty() {
         return None;
     }
@@ -237,12 +260,8 @@ fn runs_written(inv: &palisade_shell::Invocation, written: &[(String, String)]) 
     } else {
         word
     };
-    let norm = |p: &str| p.trim_start_matches("./").to_owned();
-    written
-        .iter()
-        .rev()
-        .find(|(path, _)| norm(path) == norm(run))
-        .map(|(_, text)| text.replace("\\n", "\n"))
+    let run = run.strip_prefix("./").unwrap_or(run);
+    written.iter().rposition(|(path, _)| path == run)
 }
 
 /// A recursive deletion of everything in the current directory

@@ -47,6 +47,11 @@ struct Rule {
     pattern: String,
     #[serde(default)]
     with: Option<String>,
+    /// Literals (ASCII lower case) one of which every match contains: a
+    /// string holding none of them is not searched (the regex is not even
+    /// compiled for it). Checked against the examples by the tests.
+    #[serde(default)]
+    gate: Vec<String>,
     examples: Vec<String>,
     negative_examples: Vec<String>,
 }
@@ -69,6 +74,7 @@ struct Scoped {
     tier: Tier,
     re: Regex,
     with: Option<Regex>,
+    gate: Vec<String>,
 }
 
 struct Rules {
@@ -122,6 +128,7 @@ fn build() -> Option<Rules> {
             tier: tier_of(&r.tier),
             re: Regex::lazy(r.pattern.clone()),
             with,
+            gate: r.gate.clone(),
         });
     }
     Some(Rules {
@@ -183,9 +190,21 @@ pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
         let key = last_key(&s.path).to_ascii_lowercase();
         let url_arg = matches!(key.as_str(), "url" | "href" | "uri" | "link" | "endpoint");
         let code_arg = c.command_tool && matches!(key.as_str(), "code" | "script" | "source");
-        // Code rules also read command lines: `python3 -c '…'`, `node -e`,
-        // `ruby -e` carry their program in the command.
-        let code_in_command = c.command_tool && !url_arg;
+        // Code rules also read command lines that hand a program to an
+        // interpreter: `python3 -c '…'`, `node -e`, `ruby -e` carry it there.
+        let census = super::Census::of(s.text);
+        let mut lower: Option<String> = None;
+        let mut holds = |needle: &str| {
+            census.may_contain(needle)
+                && lower
+                    .get_or_insert_with(|| s.text.to_ascii_lowercase())
+                    .contains(needle)
+        };
+        let code_in_command = c.command_tool
+            && !url_arg
+            && ["python", "node", "perl", "ruby", "php", "deno", "bun"]
+                .iter()
+                .any(|n| holds(n));
         ctx.path = s.path.clone();
         for rule in &r.scoped {
             let applies = match rule.scope {
@@ -197,7 +216,7 @@ pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
                 Scope::Any => true,
                 Scope::Other => false,
             };
-            if !applies {
+            if !applies || (!rule.gate.is_empty() && !rule.gate.iter().any(|g| holds(g))) {
                 continue;
             }
             if let Some(m) = rule.re.find(s.text) {
@@ -442,6 +461,22 @@ mod tests {
             let with = rule.with.as_ref().map(|p| Regex::new(p).unwrap());
             for e in &rule.examples {
                 assert!(re.is_match(e), "{} should match {e:?}", rule.id);
+                // The gate must let every example through: its literals
+                // are in every match.
+                if let Some(m) = re.find(e) {
+                    let hit = m.as_str().to_ascii_lowercase();
+                    assert!(
+                        rule.gate.is_empty() || rule.gate.iter().any(|g| hit.contains(g.as_str())),
+                        "{}: gate {:?} misses {e:?}",
+                        rule.id,
+                        rule.gate
+                    );
+                }
+                assert!(
+                    rule.gate.iter().all(|g| g == &g.to_ascii_lowercase()),
+                    "{}: gate literals are lower case",
+                    rule.id
+                );
                 if let Some(w) = &with {
                     assert!(w.is_match(e), "{} `with` should match {e:?}", rule.id);
                 }
