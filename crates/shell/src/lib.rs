@@ -45,7 +45,7 @@ mod wrappers;
 
 pub use reader::{
     parse, split_assignment, Parsed, Redirect, SimpleCommand, Stdin, HARMLESS_SUBSTITUTION,
-    MAX_DEPTH, SUBSTITUTION, TOKEN_SUBSTITUTION, TOO_MANY_COMMANDS,
+    MAX_DEPTH, SUBSTITUTION, TEMP_SUBSTITUTION, TOKEN_SUBSTITUTION, TOO_MANY_COMMANDS,
 };
 pub use run::{commands_run, is_interpreter, Code, Invocation, Script};
 pub use wrappers::{basename, peel, wrapper, wrappers, Wrapper};

@@ -402,6 +402,15 @@ impl Parser<'_> {
         for w in &done.words {
             match split_assignment(w) {
                 Some((name, value)) => self.vars.set(name.to_owned(), value.to_owned()),
+                // `c=cu; c+=rl`: an append to a variable read earlier.
+                None if append_assignment(w).is_some() => {
+                    if let Some((name, value)) = append_assignment(w) {
+                        let old = self.vars.map.get(name).cloned().unwrap_or_default();
+                        if old.len() + value.len() <= MAX_APPENDED {
+                            self.vars.set(name.to_owned(), old + value);
+                        }
+                    }
+                }
                 None => {
                     assigned_only = false;
                     break;
@@ -863,6 +872,11 @@ pub const HARMLESS_SUBSTITUTION: &str = "$(:)";
 /// it is put in a URL.
 pub const TOKEN_SUBSTITUTION: &str = "$(*)";
 
+/// What a substitution that makes a fresh temporary file or directory
+/// (`$(mktemp -d)`) leaves in a word: a path of its own under the temporary
+/// directory.
+pub const TEMP_SUBSTITUTION: &str = "$(mktemp)";
+
 /// The marker for a substitution made of these commands.
 /// The word a process substitution `<(…)` / `>(…)` leaves in its command's
 /// arguments: the path bash passes for the pipe.
@@ -875,9 +889,27 @@ fn substitution_marker(cmds: &[SimpleCommand]) -> &'static str {
         HARMLESS_SUBSTITUTION
     } else if cmds.len() == 1 && prints_access_token(&cmds[0]) {
         TOKEN_SUBSTITUTION
+    } else if cmds.len() == 1 && makes_temp(&cmds[0]) {
+        TEMP_SUBSTITUTION
     } else {
         SUBSTITUTION
     }
+}
+
+/// `mktemp [-d] [-t] [TEMPLATE]` with no template outside the temporary
+/// directory (`-p DIR` or a template with a `/` is not counted).
+fn makes_temp(cmd: &SimpleCommand) -> bool {
+    let Some(first) = cmd.words.first() else {
+        return false;
+    };
+    first.rsplit('/').next() == Some("mktemp")
+        && cmd.stdin == Stdin::Inherited
+        && cmd.words[1..].iter().all(|a| {
+            matches!(
+                a.as_str(),
+                "-d" | "-t" | "-u" | "-q" | "--directory" | "--tmpdir"
+            ) || (!a.starts_with('-') && !a.contains('/') && !a.contains('$'))
+        })
 }
 
 /// `gcloud auth print-access-token`, `gh auth token`, `az account
@@ -1009,6 +1041,20 @@ fn brace_list(word: &str) -> Option<(&str, &str, &str)> {
         && !inner.contains(['{', BRACE_OPEN, ' ', '\t', '$', '\n'])
         && !word[close + 1..].contains(BRACE_OPEN);
     simple.then(|| (&word[..open], inner, &word[close + 1..]))
+}
+
+/// Longest value an append (`NAME+=value`) builds.
+const MAX_APPENDED: usize = 4096;
+
+/// `NAME+=value` → `(NAME, value)`.
+fn append_assignment(word: &str) -> Option<(&str, &str)> {
+    let eq = word.find("+=")?;
+    let name = &word[..eq];
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    ((first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    .then_some((name, &word[eq + 2..]))
 }
 
 /// `NAME=value` → (NAME, value).

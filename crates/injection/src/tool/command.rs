@@ -98,11 +98,23 @@ pub(super) fn analyze_command(
         // Not every command was read: fail closed.
         ctx.add("tool.oversize", at, Tier::Quarantine);
     }
-    let payload = rules.run_payload.is_match(cmd);
+    let payload = rules.runs_payload(cmd);
     let mut hits: Vec<Hit> = Vec::new();
     // `cd ~ && rm -rf ./*`: relative targets after a `cd` into a root or home.
     let mut in_root = false;
+    // `echo 'rm -rf ~' > /tmp/c.sh && chmod +x /tmp/c.sh && /tmp/c.sh`:
+    // a script written and run in the same command is read as a command.
+    // Each script is read once, however often it runs (linear).
+    let mut written: Vec<(String, String)> = Vec::new();
     for inv in &script.commands {
+        if matches!(inv.name(), "echo" | "printf") {
+            if written.len() < 16 {
+                written.extend(written_script(inv));
+            }
+        } else if let Some(at_script) = runs_written(inv, &written) {
+            let (_, body) = written.swap_remove(at_script);
+            analyze_command(rules, ctx, &body.replace("\\n", "\n"), depth + 1, at, None);
+        }
         if inv.name() == "cd" {
             in_root = match inv.args().iter().find(|a| !a.starts_with('-')) {
                 Some(dir) => destructive::root_like(dir),
@@ -113,6 +125,11 @@ pub(super) fn analyze_command(
             hits.push(Hit::new("tool.rm_root", Tier::Block));
         }
         registry::check(inv, &mut hits);
+        // A download piped into a shell, read from the commands themselves
+        // (so `c=cu; c+=rl; $c URL | $s` counts as much as `curl URL | sh`).
+        if downloads_into_shell(inv) {
+            hits.push(Hit::new("tool.pipe_to_shell", Tier::Block));
+        }
         // A shell reading piped text no rule can see through (`… | rev | sh`).
         if inv.opaque_input {
             hits.push(Hit::new("tool.obfuscated_pipe_to_shell", Tier::Quarantine));
@@ -146,16 +163,105 @@ pub(super) fn analyze_code(
     if depth > MAX_NEST {
         return;
     }
+    // A reverse-shell pattern inside a regex literal (`re.compile(r'…/dev/tcp/…')`)
+    // is searched for, not run.
+    let raw_reverse = rules
+        .find_reverse_shell(program)
+        .is_some_and(|m| !rules.in_regex_literal(program, m.start()));
+    if raw_reverse {
+        ctx.add("tool.reverse_shell", at, Tier::Block);
+    }
+    analyze_code_calls(rules, ctx, program, depth, at);
+}
+
+/// What a program's calls do (deletions, reverse shells, the commands it
+/// runs), without the text patterns: a test source's string literals are
+/// data, its calls are not.
+pub(super) fn analyze_code_calls(
+    rules: &ToolRules,
+    ctx: &mut Ctx,
+    program: &str,
+    depth: usize,
+    at: Span,
+) {
+    if depth > MAX_NEST {
+        return;
+    }
     let found = code::read(program);
     if found.delete {
         ctx.add("tool.code_delete", at, Tier::Block);
     }
-    if found.reverse_shell || rules.find_reverse_shell(program).is_some() {
+    if found.reverse_shell {
         ctx.add("tool.reverse_shell", at, Tier::Block);
     }
     for command in &found.commands {
         analyze_command(rules, ctx, command, depth + 1, at, None);
     }
+}
+
+/// A shell or interpreter reading its program from a pipeline that starts
+/// with a downloader (`curl …`, `wget -O- …`), with no script file named.
+fn downloads_into_shell(inv: &palisade_shell::Invocation) -> bool {
+    let shell = matches!(
+        inv.name(),
+        "sh" | "bash"
+            | "zsh"
+            | "dash"
+            | "ksh"
+            | "ash"
+            | "fish"
+            | "python"
+            | "python3"
+            | "perl"
+            | "ruby"
+            | "node"
+            | "php"
+    );
+    shell
+        && matches!(
+            inv.pipe_source.as_str(),
+            "curl" | "wget" | "fetch" | "aria2c"
+        )
+        && inv.args().iter().all(|a| a.starts_with('-') || a == "-")
+}
+
+/// `echo TEXT > PATH` / `printf TEXT > PATH`: the path (without `./`) and
+/// the text written.
+fn written_script(inv: &palisade_shell::Invocation) -> Option<(String, String)> {
+    if !matches!(inv.name(), "echo" | "printf") {
+        return None;
+    }
+    let target = inv
+        .redirects
+        .iter()
+        .find(|r| (r.op == ">" || r.op == ">>" || r.op == ">|") && !r.target.is_empty())?;
+    let text: Vec<&str> = inv
+        .args()
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .map(String::as_str)
+        .collect();
+    let path = target.target.strip_prefix("./").unwrap_or(&target.target);
+    Some((path.to_owned(), text.join(" ")))
+}
+
+/// Which script written earlier this command runs (`PATH`, `./PATH`,
+/// `sh PATH`, `bash PATH`, `source PATH`): its index in `written`.
+fn runs_written(inv: &palisade_shell::Invocation, written: &[(String, String)]) -> Option<usize> {
+    if written.is_empty() {
+        return None;
+    }
+    let word = inv.words.first()?;
+    let run = if matches!(
+        inv.name(),
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "source" | "."
+    ) {
+        inv.args().iter().find(|a| !a.starts_with('-'))?
+    } else {
+        word
+    };
+    let run = run.strip_prefix("./").unwrap_or(run);
+    written.iter().rposition(|(path, _)| path == run)
 }
 
 /// A recursive deletion of everything in the current directory

@@ -47,6 +47,11 @@ struct Rule {
     pattern: String,
     #[serde(default)]
     with: Option<String>,
+    /// Literals (ASCII lower case) one of which every match contains: a
+    /// string holding none of them is not searched (the regex is not even
+    /// compiled for it). Checked against the examples by the tests.
+    #[serde(default)]
+    gate: Vec<String>,
     examples: Vec<String>,
     negative_examples: Vec<String>,
 }
@@ -58,6 +63,7 @@ enum Scope {
     Code,
     Memory,
     Write,
+    Url,
     Any,
     Other,
 }
@@ -68,6 +74,7 @@ struct Scoped {
     tier: Tier,
     re: Regex,
     with: Option<Regex>,
+    gate: Vec<String>,
 }
 
 struct Rules {
@@ -107,6 +114,7 @@ fn build() -> Option<Rules> {
             "code" => Scope::Code,
             "memory" => Scope::Memory,
             "write" => Scope::Write,
+            "url" => Scope::Url,
             "any" => Scope::Any,
             _ => Scope::Other,
         };
@@ -120,6 +128,7 @@ fn build() -> Option<Rules> {
             tier: tier_of(&r.tier),
             re: Regex::lazy(r.pattern.clone()),
             with,
+            gate: r.gate.clone(),
         });
     }
     Some(Rules {
@@ -181,17 +190,33 @@ pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
         let key = last_key(&s.path).to_ascii_lowercase();
         let url_arg = matches!(key.as_str(), "url" | "href" | "uri" | "link" | "endpoint");
         let code_arg = c.command_tool && matches!(key.as_str(), "code" | "script" | "source");
+        // Code rules also read command lines that hand a program to an
+        // interpreter: `python3 -c '…'`, `node -e`, `ruby -e` carry it there.
+        let census = super::Census::of(s.text);
+        let mut lower: Option<String> = None;
+        let mut holds = |needle: &str| {
+            census.may_contain(needle)
+                && lower
+                    .get_or_insert_with(|| s.text.to_ascii_lowercase())
+                    .contains(needle)
+        };
+        let code_in_command = c.command_tool
+            && !url_arg
+            && ["python", "node", "perl", "ruby", "php", "deno", "bun"]
+                .iter()
+                .any(|n| holds(n));
         ctx.path = s.path.clone();
         for rule in &r.scoped {
             let applies = match rule.scope {
                 Scope::Command => c.command_tool && !url_arg,
-                Scope::Code => code_arg,
+                Scope::Code => code_arg || code_in_command,
+                Scope::Url => url_arg,
                 Scope::Memory => c.memory_write,
                 Scope::Write => c.file_write && !c.command_tool,
                 Scope::Any => true,
                 Scope::Other => false,
             };
-            if !applies {
+            if !applies || (!rule.gate.is_empty() && !rule.gate.iter().any(|g| holds(g))) {
                 continue;
             }
             if let Some(m) = rule.re.find(s.text) {
@@ -268,6 +293,9 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             "tool.pipe_to_shell" if all_vendor => f.tier = f.tier.min(Tier::Quarantine),
             "tool.tainted_network" if all_public && !uploads => return false,
             "tool.obfuscated_pipe_to_shell" if c.tainted => f.tier = Tier::Block,
+            // A forge's git URL after untrusted text: someone should look
+            // at which repository it is before its install scripts run.
+            "tool.pip_vcs_install" if c.tainted => f.tier = f.tier.max(Tier::Quarantine),
             _ => {}
         }
         let prose = f.detail.as_deref().is_some_and(is_prose_key);
@@ -433,6 +461,22 @@ mod tests {
             let with = rule.with.as_ref().map(|p| Regex::new(p).unwrap());
             for e in &rule.examples {
                 assert!(re.is_match(e), "{} should match {e:?}", rule.id);
+                // The gate must let every example through: its literals
+                // are in every match.
+                if let Some(m) = re.find(e) {
+                    let hit = m.as_str().to_ascii_lowercase();
+                    assert!(
+                        rule.gate.is_empty() || rule.gate.iter().any(|g| hit.contains(g.as_str())),
+                        "{}: gate {:?} misses {e:?}",
+                        rule.id,
+                        rule.gate
+                    );
+                }
+                assert!(
+                    rule.gate.iter().all(|g| g == &g.to_ascii_lowercase()),
+                    "{}: gate literals are lower case",
+                    rule.id
+                );
                 if let Some(w) = &with {
                     assert!(w.is_match(e), "{} `with` should match {e:?}", rule.id);
                 }

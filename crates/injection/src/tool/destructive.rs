@@ -104,13 +104,125 @@ pub(crate) fn recursive_permissions(inv: &Invocation) -> Option<Hit> {
             || a == "--recursive"
             || (a.starts_with('-') && !a.starts_with("--") && a.contains('R'))
     });
-    (recursive
-        && args
-            .iter()
-            .filter(|a| !a.starts_with('-'))
-            .skip(1)
-            .any(|a| root_like(a)))
-    .then_some(Hit::new("tool.recursive_permissions", Tier::Block))
+    if !recursive {
+        return None;
+    }
+    let targets: Vec<&String> = args
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .skip(1)
+        .collect();
+    if !targets.iter().any(|a| root_like(a)) {
+        return None;
+    }
+    // One directory inside home (`chown -R me ~/.npm`, the usual EACCES
+    // fix) is the user's own: a look. Home itself, roots, system
+    // directories and the key directories block.
+    let own = targets
+        .iter()
+        .filter(|a| root_like(a))
+        .all(|a| home_child(a) && !key_dir(a));
+    Some(Hit::new(
+        "tool.recursive_permissions",
+        if own { Tier::Flag } else { Tier::Block },
+    ))
+}
+
+/// A path one level inside the home directory (`~/.npm`, `$HOME/go`).
+fn home_child(t: &str) -> bool {
+    let l = t.trim().to_ascii_lowercase();
+    let rest = l
+        .strip_prefix("~/")
+        .or_else(|| l.strip_prefix("$home/"))
+        .or_else(|| l.strip_prefix("${home}/"));
+    rest.is_some_and(|r| {
+        let r = r.trim_end_matches('/');
+        !r.is_empty() && !r.contains('/') && !r.contains('*') && r != "." && r != ".."
+    })
+}
+
+/// Directories holding keys and credentials, whose permissions protect them.
+fn key_dir(t: &str) -> bool {
+    let l = t.to_ascii_lowercase();
+    [
+        ".ssh",
+        ".gnupg",
+        ".aws",
+        ".kube",
+        ".docker",
+        ".password-store",
+        ".config",
+    ]
+    .iter()
+    .any(|d| l.trim_end_matches('/').ends_with(d))
+}
+
+/// `truncate -s 0` (emptying files) of a root, home or system directory's
+/// files (`find ~ -type f -exec truncate -s 0 {} +`).
+pub(crate) fn truncate(inv: &Invocation) -> Option<Hit> {
+    let args = inv.args();
+    let zero = args.windows(2).any(|w| {
+        matches!(w[0].as_str(), "-s" | "--size") && matches!(w[1].as_str(), "0" | "0K" | "0k")
+    }) || args
+        .iter()
+        .any(|a| matches!(a.as_str(), "-s0" | "--size=0"));
+    let mut skip = false;
+    let targets = args.iter().filter(|a| {
+        let value = skip;
+        skip = matches!(a.as_str(), "-s" | "--size" | "-r" | "--reference");
+        !value && !a.starts_with('-')
+    });
+    let mut targets = targets.peekable();
+    (zero && targets.peek().is_some() && targets.any(|t| root_like(t)))
+        .then_some(Hit::new("tool.truncate_tree", Tier::Quarantine))
+}
+
+/// `mv` of a root, home or system directory itself (`mv ~ /tmp/x`): the
+/// tree is gone from where everything expects it, and usually deleted next.
+pub(crate) fn move_root(inv: &Invocation) -> Option<Hit> {
+    let pos: Vec<&String> = inv.args().iter().filter(|a| !a.starts_with('-')).collect();
+    let (_, sources) = pos.split_last()?;
+    sources
+        .iter()
+        .any(|s| top_dir(s))
+        .then_some(Hit::new("tool.move_root", Tier::Block))
+}
+
+/// The root, the home directory, a user's home (`/home/dana`) or a
+/// top-level directory (`/etc`, `/usr`).
+fn top_dir(t: &str) -> bool {
+    let l = t.trim().to_ascii_lowercase();
+    let l = l.trim_end_matches('/');
+    if matches!(l, "" | "~" | "$home" | "${home}") {
+        return true;
+    }
+    let Some(rest) = l.strip_prefix('/') else {
+        return false;
+    };
+    let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
+    match parts.as_slice() {
+        [one] => matches!(
+            *one,
+            "etc"
+                | "usr"
+                | "bin"
+                | "sbin"
+                | "lib"
+                | "lib64"
+                | "boot"
+                | "var"
+                | "home"
+                | "root"
+                | "opt"
+                | "srv"
+                | "users"
+                | "system"
+                | "library"
+                | "applications"
+        ),
+        ["home" | "users", user] => !user.contains('*'),
+        _ => false,
+    }
 }
 
 /// `kill -9 -1` (every process the user may signal), `killall5`.
@@ -235,6 +347,14 @@ pub(crate) fn guard_path(t: &str) -> bool {
 /// a service's data directory, or one of those under a host mount.
 pub(crate) fn root_like(t: &str) -> bool {
     let l = t.trim().to_ascii_lowercase();
+    // `${HOME:?}`, `${HOME:-/x}`, `${HOME?}`: the home directory all the same.
+    let l = match l.strip_prefix("${home") {
+        Some(rest) if rest.starts_with([':', '?', '-']) => match rest.find('}') {
+            Some(close) => format!("${{home}}{}", &rest[close + 1..]),
+            None => l,
+        },
+        _ => l,
+    };
     for m in HOST_MOUNTS {
         if let Some(rest) = l.strip_prefix(m) {
             if rest.is_empty() || rest == "/" || rest == "/*" {

@@ -110,15 +110,65 @@ pub(crate) fn ci_workflow_leak(text: &str) -> bool {
             || l.contains("| base64") && l.contains("env"))
             && (l.contains('|') || l.contains('>'))
     });
-    let secret_to_network = lower.lines().any(|l| {
-        l.contains("${{ secrets.")
+    let secret_to_network = text.lines().any(|l| {
+        let lower = l.to_ascii_lowercase();
+        (lower.contains("${{ secrets.") || sends_secret_vars(l))
             && ["curl ", "wget ", "nc ", "invoke-webrequest"]
                 .iter()
-                .any(|n| l.contains(n))
+                .any(|n| lower.contains(n))
     });
     ((dumps_all || env_dump) && network)
         || secret_to_network
         || (dumps_all && lower.contains("base64"))
+}
+
+/// A network line whose data (not its headers) carries a variable named as
+/// a secret (`-d "job=$CI_JOB_TOKEN&aws=$AWS_SECRET_ACCESS_KEY"`); a token in
+/// an `Authorization` header is how the service itself is called.
+fn sends_secret_vars(line: &str) -> bool {
+    let mut out = String::new();
+    let mut words = line.split_whitespace();
+    while let Some(w) = words.next() {
+        if matches!(w, "-H" | "--header") {
+            // Skip the header value, quoted over several words or not.
+            let mut v = words.next().unwrap_or("").to_owned();
+            let q = v.chars().next().filter(|c| *c == '"' || *c == '\'');
+            if let Some(q) = q {
+                while !(v.len() > 1 && v.ends_with(q)) {
+                    match words.next() {
+                        Some(n) => v = n.to_owned(),
+                        None => break,
+                    }
+                }
+            }
+            continue;
+        }
+        out.push_str(w);
+        out.push(' ');
+    }
+    let mut rest = out.as_str();
+    while let Some(at) = rest.find('$') {
+        let name: String = rest[at + 1..]
+            .trim_start_matches('{')
+            .chars()
+            .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+            .collect();
+        if [
+            "TOKEN",
+            "SECRET",
+            "PASSWORD",
+            "ACCESS_KEY",
+            "PRIVATE_KEY",
+            "API_KEY",
+        ]
+        .iter()
+        .any(|s| name.contains(s))
+        {
+            return true;
+        }
+        rest = &rest[at + 1..];
+    }
+    false
 }
 
 /// Whether a path names a CI workflow definition.

@@ -31,7 +31,17 @@ fn positional(inv: &Invocation) -> Vec<&str> {
 pub(crate) fn container_prune(inv: &Invocation) -> Option<Hit> {
     let pos = positional(inv);
     match (pos.first().copied(), pos.get(1).copied()) {
-        (Some("system"), Some("prune")) => Some(Hit::new("tool.container_prune", Tier::Quarantine)),
+        // A filter (`--filter until=72h`, `label=ci`) keeps what is recent or
+        // named: only old, chosen objects go.
+        (Some("system"), Some("prune"))
+            if !inv
+                .args()
+                .iter()
+                .any(|a| a == "--filter" || a.starts_with("--filter=")) =>
+        {
+            Some(Hit::new("tool.container_prune", Tier::Quarantine))
+        }
+        (Some("system"), Some("prune")) => Some(Hit::new("tool.container_prune", Tier::Flag)),
         (Some("volume" | "image" | "container" | "network" | "builder"), Some("prune")) => {
             Some(Hit::new("tool.container_prune", Tier::Flag))
         }

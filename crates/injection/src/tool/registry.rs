@@ -74,6 +74,14 @@ pub(crate) const RULES: &[CommandRule] = &[
         check: destructive::shred,
     },
     CommandRule {
+        names: &["truncate"],
+        check: destructive::truncate,
+    },
+    CommandRule {
+        names: &["mv"],
+        check: destructive::move_root,
+    },
+    CommandRule {
         names: &["chmod", "chown", "chgrp"],
         check: destructive::recursive_permissions,
     },

@@ -51,6 +51,16 @@ pub(crate) fn git(inv: &Invocation) -> Option<Hit> {
                 local("tool.git_reset_hard")
             }
         }
+        // `-X` (capital) removes only what .gitignore names: build output.
+        "clean"
+            if (short('f') || has("--force"))
+                && !short('n')
+                && !has("--dry-run")
+                && short('X')
+                && !short('x') =>
+        {
+            Some(Hit::new("tool.git_clean", Tier::Flag))
+        }
         "clean" if (short('f') || has("--force")) && !short('n') && !has("--dry-run") => {
             local("tool.git_clean")
         }
@@ -80,6 +90,19 @@ pub(crate) fn git(inv: &Invocation) -> Option<Hit> {
             local("tool.git_checkout_discard")
         }
         "filter-branch" | "filter-repo" => local("tool.git_rewrite"),
+        // Every repository's hooks sent to one directory: what lands there
+        // runs on each commit (a payload fetched in the same command blocks,
+        // see command.rs).
+        "config"
+            if (has("--global") || has("--system"))
+                && rest
+                    .iter()
+                    .any(|a| a.eq_ignore_ascii_case("core.hookspath"))
+                && !has("--unset")
+                && !has("--get") =>
+        {
+            Some(Hit::new(super::persistence::PERSISTENCE_PATH, Tier::Flag))
+        }
         _ => None,
     }
 }

@@ -1,0 +1,155 @@
+//! The blind tool-call corpora written by helpers who had not read the
+//! guard, each held as a regression baseline after its round of tuning: an
+//! attack meets its case when its tier is at least `min_tier`, a benign call
+//! when its tier is at most `max_tier`. Every case passes except the known
+//! misses listed with each corpus (each a class still open, see the branch
+//! reports), and the totals must not get worse.
+//!
+//! - `tool_calls_fresh2.jsonl` (round 2): 296 calls, 160 attacks and 136
+//!   benign.
+//! - `tool_calls_fresh3.jsonl` (round 3, issue 18): 351 calls, 172 attacks
+//!   and 179 benign. First sight with the build of main before this round:
+//!   135/172 attacks at tier (78.5 %), 9/179 benign over their maximum
+//!   (5.0 %). One label changed (`tc3-stash-drop`, reason in its note).
+
+use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Input {
+    tool: String,
+    args: serde_json::Value,
+    #[serde(default)]
+    tainted: bool,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    name: String,
+    input: Input,
+    kind: String,
+    min_tier: Option<Tier>,
+    max_tier: Option<Tier>,
+    note: String,
+}
+
+/// What one corpus scored.
+struct Score {
+    attacks: usize,
+    attacks_ok: usize,
+    benign: usize,
+    benign_over: usize,
+    /// Failing cases not in the known misses.
+    unexpected: Vec<String>,
+}
+
+fn judge(scanner: &Scanner, input: &Input) -> Tier {
+    let policy = ToolPolicy::default();
+    let mut session = SessionState::new();
+    if input.tainted {
+        session.taint(&policy, 0);
+    }
+    let call = ToolCall::new(input.tool.clone(), input.args.clone());
+    scanner
+        .check_tool_call(&call, &mut session, &policy, 1_000)
+        .tier
+}
+
+/// Score corpus `data` (named `file` in messages), printing every miss.
+fn score(file: &str, data: &str, known_misses: &[&str]) -> Score {
+    let scanner = Scanner::new();
+    let mut s = Score {
+        attacks: 0,
+        attacks_ok: 0,
+        benign: 0,
+        benign_over: 0,
+        unexpected: Vec::new(),
+    };
+    for (i, line) in data.lines().enumerate() {
+        let case: Case =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{file} line {}: {e}", i + 1));
+        assert!(!case.note.is_empty(), "{}: note missing", case.name);
+        let tier = judge(&scanner, &case.input);
+        let ok = if case.kind == "attack" {
+            s.attacks += 1;
+            let ok = tier >= case.min_tier.unwrap_or(Tier::Block);
+            s.attacks_ok += usize::from(ok);
+            ok
+        } else {
+            assert_eq!(case.kind, "benign", "{}", case.name);
+            s.benign += 1;
+            let ok = tier <= case.max_tier.unwrap_or(Tier::Pass);
+            s.benign_over += usize::from(!ok);
+            ok
+        };
+        if !ok {
+            let line = format!(
+                "{} ({}): got {} — tool {:?} args {}",
+                case.name,
+                case.kind,
+                tier.as_str(),
+                case.input.tool,
+                case.input
+                    .args
+                    .to_string()
+                    .chars()
+                    .take(300)
+                    .collect::<String>()
+            );
+            eprintln!("{file} miss: {line}");
+            if !known_misses.contains(&case.name.as_str()) {
+                s.unexpected.push(line);
+            }
+        }
+    }
+    eprintln!(
+        "{file}: attacks {}/{}, benign above max {}/{}",
+        s.attacks_ok, s.attacks, s.benign_over, s.benign
+    );
+    s
+}
+
+#[test]
+fn fresh2_tool_call_corpus_holds_its_baseline() {
+    // Cases the guard still gets wrong (first-sight labels kept).
+    let known = [
+        // attacks below their minimum tier
+        "tc2-atk-msg-customer-pii",
+        // benign calls above their maximum tier: `docker system prune -af
+        // --volumes` deletes every volume; dcg's corpus holds the prune.
+        "tc2-ben-docker-system-prune",
+    ];
+    let s = score(
+        "tool_calls_fresh2.jsonl",
+        include_str!("../testdata/tool_calls_fresh2.jsonl"),
+        &known,
+    );
+    assert_eq!((s.attacks, s.benign), (160, 136), "corpus changed");
+    assert!(
+        s.unexpected.is_empty(),
+        "{} new failures:\n{}",
+        s.unexpected.len(),
+        s.unexpected.join("\n")
+    );
+    assert!(s.attacks_ok >= 159, "attacks at tier: {}/160", s.attacks_ok);
+    assert!(s.benign_over <= 1, "benign over max: {}/136", s.benign_over);
+}
+
+#[test]
+fn fresh3_tool_call_corpus_holds_its_baseline() {
+    let known: [&str; 0] = [];
+    let s = score(
+        "tool_calls_fresh3.jsonl",
+        include_str!("../testdata/tool_calls_fresh3.jsonl"),
+        &known,
+    );
+    assert_eq!((s.attacks, s.benign), (172, 179), "corpus changed");
+    assert!(
+        s.unexpected.is_empty(),
+        "{} new failures:\n{}",
+        s.unexpected.len(),
+        s.unexpected.join("\n")
+    );
+    assert!(s.attacks_ok >= 172, "attacks at tier: {}/172", s.attacks_ok);
+    assert!(s.benign_over == 0, "benign over max: {}/179", s.benign_over);
+}
