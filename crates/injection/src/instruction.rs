@@ -681,10 +681,19 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     {
         tier = tier.min(Tier::Flag);
     }
+    // A negation is looked for after the last tag end: markup is not
+    // words (`<p style="display:none">` holds no negation).
+    let neg_from = text[ws..span.start].rfind('>').map_or(ws, |p| ws + p + 1);
     if matches!(
         rule.category.as_str(),
         "override" | "persona" | "safety_bypass"
-    ) && palisade_common::negation::negation_before(&text[ws..], span.start - ws, 2, 2).is_some()
+    ) && palisade_common::negation::negation_before(
+        &text[neg_from..],
+        span.start - neg_from,
+        2,
+        2,
+    )
+    .is_some()
     {
         tier = tier.min(Tier::Flag);
     }
