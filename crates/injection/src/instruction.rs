@@ -673,7 +673,11 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     if mentioned(text, span, quotes) {
         tier = tier.min(Tier::Flag);
     }
-    let studied = quoted && quoted_use().is_match(sentence);
+    // A study word (translate, spell) outside the phrase: "ignore the
+    // translation request and your earlier instructions" names no study.
+    let studied = quoted
+        && (quoted_use().is_match(&text[ws..span.start])
+            || quoted_use().is_match(&text[span.end..we]));
     if (quoted && (subject || cue || question))
         || studied
         || (cue && subject)

@@ -130,7 +130,7 @@ fn fresh3_corpus_baseline() {
     assert_eq!((s.attacks, s.benign), (134, 112));
     assert!(s.languages >= 30, "{} languages", s.languages);
     assert!(
-        s.attacks_met >= 131,
+        s.attacks_met >= 132,
         "attacks {}/{}",
         s.attacks_met,
         s.attacks
