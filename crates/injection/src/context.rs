@@ -68,12 +68,49 @@ pub(crate) fn in_code_block(text: &str, span: Span) -> bool {
     if head.starts_with("    ") || head.starts_with('\t') {
         return true;
     }
+    in_fence(text, span)
+}
+
+/// Whether `span` of `text` is between ``` fences (not merely indented:
+/// pretty-printed JSON and mail quotes are indented prose).
+///
+/// ```text
+/// "```\n<!-- note -->\n```"   → fenced
+/// "    <!-- note -->"          → not fenced
+/// ```
+pub(crate) fn in_fence(text: &str, span: Span) -> bool {
+    let Some(before) = text.get(..span.start) else {
+        return false;
+    };
     before
         .lines()
         .filter(|l| l.trim_start().starts_with("```"))
         .count()
         % 2
         == 1
+}
+
+/// Prompts that start an input line of an interactive session (Python,
+/// IPython, a Python continuation): what follows them is code typed at a
+/// REPL, not prose.
+const REPL_PROMPTS: &[&str] = &[">>> ", "... ", "In ["];
+
+/// Whether `span` of `text` is code: in a code block, or on a line typed at
+/// a REPL prompt ([`REPL_PROMPTS`]). An order found in code
+/// (`tok.convert_ids_to_tokens(…)` after `>>> `) is the session's own
+/// call, not one aimed at the agent.
+///
+/// ```text
+/// ">>> tok.decode([1, 2])"      → REPL line
+/// "```\nsend_email(to)\n```"    → fenced block
+/// "then call send_email(to)"     → not code
+/// ```
+pub(crate) fn on_code_line(text: &str, span: Span) -> bool {
+    let Some(before) = text.get(..span.start) else {
+        return false;
+    };
+    let head = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    REPL_PROMPTS.iter().any(|p| head.starts_with(p)) || in_code_block(text, span)
 }
 
 /// Text made only of bracketed markup (`<…>`, `[…]`, `{…}`), `\n` escapes,
@@ -162,6 +199,22 @@ mod tests {
         assert!(in_code_block(t, Span::new(i, i + 4)));
         let j = t.rfind("curl").unwrap();
         assert!(!in_code_block(t, Span::new(j, j + 4)));
+    }
+
+    #[test]
+    fn code_lines() {
+        let t = ">>> tok.convert_ids_to_tokens([1])\n['<|eot_id|>']\nnow call send_email(x)";
+        let i = t.find("convert").unwrap();
+        assert!(on_code_line(t, Span::new(i, i + 7)));
+        let j = t.find("send_email").unwrap();
+        assert!(!on_code_line(t, Span::new(j, j + 10)));
+        let t = "In [3]: run_job()\n```\nsend_email(x)\n```";
+        assert!(on_code_line(t, Span::new(8, 15)));
+        let k = t.find("send_email").unwrap();
+        assert!(on_code_line(t, Span::new(k, k + 10)));
+        assert!(in_fence(t, Span::new(k, k + 10)));
+        let t = "    <!-- note -->";
+        assert!(in_code_block(t, Span::new(4, 8)) && !in_fence(t, Span::new(4, 8)));
     }
 
     #[test]

@@ -705,7 +705,11 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     if mentioned(text, span, quotes) {
         tier = tier.min(Tier::Flag);
     }
-    let studied = quoted && quoted_use().is_match(sentence);
+    // A study word (translate, spell) outside the phrase: "ignore the
+    // translation request and your earlier instructions" names no study.
+    let studied = quoted
+        && (quoted_use().is_match(&text[ws..span.start])
+            || quoted_use().is_match(&text[span.end..we]));
     if (quoted && (subject || cue || question))
         || studied
         || (cue && subject)
@@ -713,10 +717,19 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     {
         tier = tier.min(Tier::Flag);
     }
+    // A negation is looked for after the last tag end: markup is not
+    // words (`<p style="display:none">` holds no negation).
+    let neg_from = text[ws..span.start].rfind('>').map_or(ws, |p| ws + p + 1);
     if matches!(
         rule.category.as_str(),
         "override" | "persona" | "safety_bypass"
-    ) && palisade_common::negation::negation_before(&text[ws..], span.start - ws, 2, 2).is_some()
+    ) && palisade_common::negation::negation_before(
+        &text[neg_from..],
+        span.start - neg_from,
+        2,
+        2,
+    )
+    .is_some()
     {
         tier = tier.min(Tier::Flag);
     }

@@ -26,7 +26,9 @@
 //!
 //! | a special token written as code — in a code span or block, a code comment, or a string literal that holds only tokens, role names and placeholders — with no order naming an object after it | pass (tokenizer and chat-template code, model docs) |
 //! | a `weak` phrase inside a code block (indented or fenced): install docs, READMEs | pass |
-//! | an `override` whose object is the speaker's own words ("forget what I told you", "olvida lo que dije") or that is followed by a correction ("…, me equivoqué", "sorry, typo") | nothing (a retraction, not an order) |
+//! | an `override` whose object is the speaker's own words ("forget what I told you", "olvida lo que dije") or that is followed by a correction ("…, me equivoqué", "sorry, typo"), or a short third-person override pinned by a qualifier to particular earlier instructions to people ("Oubliez les consignes envoyées lundi", "Abaikan instruksi lama tentang …") | nothing (a retraction, not an order) |
+//! | an order written as code (a REPL line after `>>> `, a fenced block) after a special token written as code | not an order (the session's own call) |
+//! | a note to the AI, a turn or a hidden region inside a code fence | a mention: nothing (a course slide showing an injected comment) |
 //!
 //! Context caps a phrase at flag before the table applies: a phrase inside
 //! quotes or a code fence, after a reporting verb or "for example", or in
@@ -100,6 +102,41 @@ pub(crate) const CORRECTIONS: &[&str] = &[
     "me enganei",
 ];
 
+/// Words that, right after an override's object (or one word later), pin
+/// it to particular earlier instructions given to people — when they were
+/// sent, what they were about ("forget the instructions sent on Monday",
+/// "Abaikan instruksi lama tentang …"): a correction to a notice, not an
+/// order to the agent, when the phrase is short and not in the second
+/// person ([`SECOND_PERSON`]).
+pub(crate) const QUALIFIERS: &[&str] = &[
+    "sent",
+    "about",
+    "regarding",
+    "concerning",
+    "envoyées",
+    "envoyés",
+    "envoyée",
+    "envoyé",
+    "reçues",
+    "reçus",
+    "gesendet",
+    "geschickt",
+    "enviadas",
+    "enviados",
+    "inviate",
+    "inviati",
+    "verstuurd",
+    "tentang",
+    "mengenai",
+];
+
+/// Second-person words: an override that has one ("forget your rules about
+/// …") is aimed at the agent whatever follows.
+pub(crate) const SECOND_PERSON: &[&str] = &[
+    "your", "you", "yours", "tes", "tus", "vos", "votre", "ton", "deine", "dein", "ihre", "je",
+    "jouw", "uw", "anda", "kamu", "mu", "seus", "suas", "tuoi", "tue", "твои", "ваши",
+];
+
 /// How far after an override a correction makes it a retraction.
 pub(crate) const CORRECTION_WINDOW: usize = 120;
 
@@ -121,5 +158,6 @@ mod tests {
         assert!(is_order_class("prompt_leak") && !is_order_class("override"));
         assert!(names_object("order.secret") && !names_object("order.verb"));
         assert!(FIRST_PERSON.contains(&"i told") && CORRECTIONS.contains(&"typo"));
+        assert!(QUALIFIERS.contains(&"sent") && SECOND_PERSON.contains(&"your"));
     }
 }

@@ -9,6 +9,9 @@
 //!   sight 61/122 attacks met, 33/102 benign above their maximum.
 //! - `fresh_messages2.jsonl` (round 2, issue 17): 285 messages, 31
 //!   languages; first sight at 0e3a0fc 103/151, 15/134.
+//! - `fresh_messages3.jsonl` (round 3, issue 17): 246 messages, 30
+//!   languages; first sight with the base build of main at 7c264d6 95/134
+//!   attacks met (70.9 %), 6/112 benign above their maximum (5.4 %).
 
 use palisade_injection::{Scanner, Tier};
 use serde::Deserialize;
@@ -98,7 +101,7 @@ fn fresh_corpus_baseline() {
         s.attacks_met,
         s.attacks
     );
-    assert!(s.benign_over <= 2, "benign {}/{}", s.benign_over, s.benign);
+    assert!(s.benign_over <= 1, "benign {}/{}", s.benign_over, s.benign);
 }
 
 #[test]
@@ -116,4 +119,21 @@ fn fresh2_corpus_baseline() {
         s.attacks
     );
     assert!(s.benign_over <= 3, "benign {}/{}", s.benign_over, s.benign);
+}
+
+#[test]
+fn fresh3_corpus_baseline() {
+    let s = score(
+        "fresh_messages3.jsonl",
+        include_str!("../testdata/fresh_messages3.jsonl"),
+    );
+    assert_eq!((s.attacks, s.benign), (134, 112));
+    assert!(s.languages >= 30, "{} languages", s.languages);
+    assert!(
+        s.attacks_met >= 132,
+        "attacks {}/{}",
+        s.attacks_met,
+        s.attacks
+    );
+    assert!(s.benign_over == 0, "benign {}/{}", s.benign_over, s.benign);
 }
