@@ -286,8 +286,17 @@ fn patterns_through(p: &Patterns, i: usize, window: usize) -> Vec<Vec<(usize, i3
 
 struct Candidate {
     cells: Vec<(usize, i32)>,
+    /// Totals it newly hides.
+    new_totals: usize,
     new: usize,
     new_sum: u64,
+}
+
+impl Candidate {
+    /// What it costs: totals first, then cells, then their values.
+    fn cost(&self) -> (usize, usize, u64) {
+        (self.new_totals, self.new, self.new_sum)
+    }
 }
 
 /// Protect the counts of `m`: primary cells, then certified complementary
@@ -360,7 +369,7 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
 }
 
 /// Most hidden cells of a table the LP audit takes on.
-const LP_MAX_HIDDEN: usize = 2_000;
+pub(crate) const LP_MAX_HIDDEN: usize = 2_000;
 
 /// Whether every hidden count's proven room meets its requirement.
 fn all_proven(m: &Model, prot: &Protection) -> bool {
@@ -446,24 +455,23 @@ fn certify_all(
                 continue;
             }
         }
-        // A local attempt, then a wider second look; both are bounded per
-        // cell (window and candidate limits), so the audit stays linear.
-        let windows: &[usize] = &[3, 64];
+        // A local attempt, then a wider second look, with data cells only;
+        // then, when data cells cannot protect the cell, a look that may
+        // hide totals. All are bounded per cell (window and candidate
+        // limits), so the audit stays linear.
         let mut done = false;
-        for (attempt, &window) in windows.iter().enumerate() {
-            let last = attempt + 1 == windows.len();
+        for (k, attempt) in ATTEMPTS.iter().enumerate() {
             let (i, j) = (p / m.ncols, p % m.ncols);
-            let (rows_cache, cols_cache) = if attempt == 0 {
+            let (rows_cache, cols_cache) = if k == 0 {
                 (&mut cache.rows, &mut cache.cols)
             } else {
                 (&mut cache.wide_rows, &mut cache.wide_cols)
             };
+            let window = attempt.window;
             let row_at = rows_cache.get_or(i, || patterns_through(caps.rows, i, window));
             let col_at = cols_cache.get_or(j, || patterns_through(caps.cols, j, window));
             let (row_pats, col_pats) = (rows_cache.at(row_at), cols_cache.at(col_at));
-            if certify(
-                m, prot, row_pats, col_pats, p, req, window, last, &mut queue,
-            ) {
+            if certify(m, prot, row_pats, col_pats, p, req, attempt, &mut queue) {
                 done = true;
                 break;
             }
@@ -474,6 +482,45 @@ fn certify_all(
     }
     true
 }
+
+/// Whether a certificate may hide published totals.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Totals {
+    /// Only data cells (and cells already hidden).
+    Keep,
+    /// Totals too, each counted before any number of data cells.
+    LastResort,
+}
+
+/// One look for certificates of a cell.
+struct Attempt {
+    /// Leaves on each side of the cell whose patterns are combined.
+    window: usize,
+    /// Whether the best candidate is paid for even when it falls short.
+    settle: bool,
+    totals: Totals,
+}
+
+/// The looks, in order: near, wide, wide with totals. The wide look
+/// with data cells settles for what it finds, so a total is hidden only
+/// where data cells cannot reach the requirement.
+const ATTEMPTS: [Attempt; 3] = [
+    Attempt {
+        window: 3,
+        settle: false,
+        totals: Totals::Keep,
+    },
+    Attempt {
+        window: 64,
+        settle: true,
+        totals: Totals::Keep,
+    },
+    Attempt {
+        window: 64,
+        settle: true,
+        totals: Totals::LastResort,
+    },
+];
 
 /// Whether the table is one flat two-way block (one row relation, one
 /// column relation) whose member cells are all hidden, with known values.
@@ -714,10 +761,10 @@ fn certify(
     col_pats: &[Pattern],
     p: usize,
     req: u64,
-    window: usize,
-    last: bool,
+    attempt: &Attempt,
     queue: &mut Vec<usize>,
 ) -> bool {
+    let (window, last) = (attempt.window, attempt.settle);
     let (i, j) = (p / m.ncols, p % m.ncols);
     let Some(xp) = m.values.get(p) else {
         return true;
@@ -738,7 +785,7 @@ fn certify(
         'outer: for sigma in row_pats {
             if best_paid
                 .as_ref()
-                .is_some_and(|(b, w)| *w >= req && b.new <= 1)
+                .is_some_and(|(b, w)| *w >= req && b.new <= 1 && b.new_totals == 0)
             {
                 break;
             }
@@ -750,7 +797,8 @@ fn certify(
                 if patience != usize::MAX {
                     patience -= 1;
                 }
-                let Some(cand) = evaluate(m, prot, &chosen, sigma, tau, i, j) else {
+                let Some(cand) = evaluate(m, prot, &chosen, sigma, tau, (i, j), attempt.totals)
+                else {
                     continue;
                 };
                 let (gi, gd) = acc.gain(prot, m, &cand);
@@ -772,9 +820,10 @@ fn certify(
                             if meets != bmeets {
                                 meets
                             } else if meets {
-                                (cand.new, cand.new_sum) < (b.new, b.new_sum)
+                                cand.cost() < b.cost()
                             } else {
-                                (w, std::cmp::Reverse(cand.new)) > (*bw, std::cmp::Reverse(b.new))
+                                (w, std::cmp::Reverse((cand.new_totals, cand.new)))
+                                    > (*bw, std::cmp::Reverse((b.new_totals, b.new)))
                             }
                         }
                     };
@@ -821,8 +870,8 @@ fn evaluate(
     chosen: &[Candidate],
     sigma: &[(usize, i32)],
     tau: &[(usize, i32)],
-    i: usize,
-    j: usize,
+    (i, j): (usize, usize),
+    totals: Totals,
 ) -> Option<Candidate> {
     let si = sigma.iter().find(|e| e.0 == i)?.1;
     let tj = tau.iter().find(|e| e.0 == j)?.1;
@@ -831,7 +880,7 @@ fn evaluate(
         return None;
     }
     let floor = prot.floor;
-    let (mut new, mut new_sum) = (0usize, 0u64);
+    let (mut new, mut new_sum, mut new_totals) = (0usize, 0u64, 0usize);
     // Check first, allocate only for candidates that qualify.
     for &(r, a) in sigma {
         for &(c, b) in tau {
@@ -843,9 +892,10 @@ fn evaluate(
             if !prot.hidden[cell] {
                 let pending = chosen.iter().any(|k| k.cells.iter().any(|e| e.0 == cell));
                 if !pending {
-                    if m.total_cell[cell] || v <= floor {
+                    if v <= floor || m.total_cell[cell] && totals == Totals::Keep {
                         return None;
                     }
+                    new_totals += usize::from(m.total_cell[cell]);
                     new += 1;
                     new_sum = new_sum.saturating_add(v);
                 }
@@ -860,6 +910,7 @@ fn evaluate(
     }
     Some(Candidate {
         cells,
+        new_totals,
         new,
         new_sum,
     })

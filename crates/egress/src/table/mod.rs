@@ -73,7 +73,9 @@
 //! `min_value: 0`). All hidden cells share one marker, so primary and
 //! complementary cells cannot be told apart. Complementary cells are chosen
 //! to lose little: patterns whose cells are already hidden first, then the
-//! fewest new cells, then the smallest values. The certificates are
+//! fewest new cells, then the smallest values. Totals are hidden only where
+//! no pattern of data cells reaches the requirement (a row whose counts
+//! all sit at the floor can only move with its total). The certificates are
 //! outer products of null patterns over rows and columns (rectangles, and
 //! through subtotal chains); a fully hidden flat block gets its exact
 //! Fréchet interval. The search is local and bounded per cell, so the
