@@ -527,8 +527,15 @@ fn certify_all(
         // then, when data cells cannot protect the cell, a look that may
         // hide totals. All are bounded per cell (window and candidate
         // limits), so the audit stays linear.
+        // A table small enough for the exact audit leaves totals to its
+        // repair, which tries every data cell of the component first.
+        let looks = if m.nrows * m.ncols <= super::lp::EXACT_ALL_CELLS {
+            &ATTEMPTS[..2]
+        } else {
+            &ATTEMPTS[..]
+        };
         let mut done = false;
-        for (k, attempt) in ATTEMPTS.iter().enumerate() {
+        for (k, attempt) in looks.iter().enumerate() {
             let (i, j) = (p / m.ncols, p % m.ncols);
             let (rows_cache, cols_cache) = if k == 0 {
                 (&mut cache.rows, &mut cache.cols)
