@@ -7,8 +7,9 @@
 //! widens it), a total only when no data cell helps. The library may hide
 //! no more totals than the reference in any table.
 //!
-//! Measured on this corpus: 35 tables compared, 7 totals hidden by the
-//! library against the reference's 5, in the two tables of [`OPEN`].
+//! Measured on this corpus: 35 tables compared, 8 totals hidden by the
+//! library against the reference's 5, the difference in the two tables of
+//! [`OPEN`]; complementary cells 185 against 172.
 //!
 //! The reference takes from the library only where the tables are (span,
 //! rows, columns) and how wide each primary cell must be (its reported
@@ -110,7 +111,7 @@ fn count(cell: &str) -> Option<u64> {
 /// Every relation `target = Σ members` among `lines` (each a vector over
 /// the other direction), members a set of two or more other lines: every
 /// subset when there are few lines, else the contiguous runs beside the
-/// target and all the others.
+/// target, all the others, and the tops of the relations found.
 fn relations(lines: &[Vec<Option<u64>>]) -> Vec<(usize, Vec<usize>)> {
     let n = lines.len();
     let width = lines.first().map_or(0, Vec::len);
@@ -158,6 +159,20 @@ fn relations(lines: &[Vec<Option<u64>>]) -> Vec<(usize, Vec<usize>)> {
         }
         for set in sets {
             if holds(t, &set) {
+                out.push((t, set));
+            }
+        }
+    }
+    // Past the exhaustive size: a line over the tops of the relations found
+    // (totals that are part of no other), as a grand total over subtotals.
+    if n > 13 {
+        let tops: Vec<usize> = (0..n)
+            .filter(|&k| out.iter().any(|(t, _)| *t == k))
+            .filter(|&k| !out.iter().any(|(_, ms)| ms.contains(&k)))
+            .collect();
+        for t in 0..n {
+            let set: Vec<usize> = tops.iter().copied().filter(|&k| k != t).collect();
+            if set.len() >= 2 && holds(t, &set) {
                 out.push((t, set));
             }
         }
@@ -359,13 +374,17 @@ fn greedy(
 const OPEN: &[(&str, &str)] = &[
     (
         "subtotal_col_beside_grand_total",
-        "one total more than the reference; not yet looked into",
+        "5 totals vs 4: small contractor and agency counts beside zeros, so \
+         row totals must go; the exact audit's repair and pruning pick one \
+         total more than the reference's order",
     ),
     (
         "large_hier_municipalities_no_total_col",
-        "a county subtotal is kept hidden although its six primaries are each \
-         [1, 8] with it published: the exact audit's pruning does not publish it \
-         again (not yet understood)",
+        "2 totals vs 0: the library also knows a coincidental relation \
+         (NOR-04 = NOR-06 + TRO-01 in both columns, (2, 30) = (2, 0) + (0, 30)) \
+         the reference's search does not try; under it NOR-04 and NOR-06 are \
+         equal and their subtotal must be hidden for width 4, and then a \
+         second total so the first is not the grand total minus the others",
     ),
 ];
 
@@ -421,6 +440,9 @@ fn fresh_corpus_hides_no_more_totals_than_a_greedy_reference() {
             reference += totals;
             our_cells += t.loss.cells;
             ref_cells += cells;
+            if t.loss.totals + totals > 0 {
+                eprintln!("{name}: totals {} vs {totals}", t.loss.totals);
+            }
             let open = OPEN.iter().any(|(n, _)| *n == name);
             if t.loss.totals > totals && !open {
                 worse.push(format!(

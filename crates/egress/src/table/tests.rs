@@ -1128,3 +1128,47 @@ fn a_row_only_totals_can_protect_costs_a_total_not_the_table() {
     let again = run(&r.text);
     assert_eq!(again.text, r.text);
 }
+
+/// A grand total over unlabelled subtotals in a table too long for the
+/// exhaustive search (found on the fresh corpus's Norwegian table: `i alt`
+/// subtotals below each county, `Hele landet` at the bottom). The subtotals
+/// are not contiguous, so neither the runs nor "all rows" found it, and a
+/// hidden subtotal was exactly the grand total minus the others once a
+/// coincidental relation kept a detail row out of "all the details".
+#[test]
+fn a_grand_total_over_unlabelled_subtotals_is_a_relation() {
+    let mut text = String::from("| Kommune | Menn | Kvinner |\n|---|---|---|\n");
+    let mut grand = [0u64; 2];
+    for g in 0..5u64 {
+        let mut sub = [0u64; 2];
+        for k in 0..6u64 {
+            // One detail row is, by coincidence, the sum of two others
+            // (2, 30) = (2, 0) + (0, 30): it becomes a target, so the
+            // details alone no longer add up to the grand total.
+            let row = match (g, k) {
+                (1, 3) => [2, 30],
+                (1, 5) => [2, 0],
+                (2, 0) => [0, 30],
+                _ => [(g * 7 + k * 3) % 11 + 1, (g * 5 + k * 7) % 13 + 2],
+            };
+            sub[0] += row[0];
+            sub[1] += row[1];
+            text.push_str(&format!("| G{g}-{k} | {} | {} |\n", row[0], row[1]));
+        }
+        grand[0] += sub[0];
+        grand[1] += sub[1];
+        text.push_str(&format!("| Fylke {g} i alt | {} | {} |\n", sub[0], sub[1]));
+    }
+    text.push_str(&format!("| Hele landet | {} | {} |\n", grand[0], grand[1]));
+    let raws = parse::find_tables(&text);
+    let m = model::build(&raws[0], MARKER);
+    let last = m.nrows - 1;
+    let subtotals: Vec<usize> = (0..5).map(|g| g * 7 + 6).collect();
+    assert!(
+        m.row_rel
+            .iter()
+            .any(|(t, ms)| *t == last && *ms == subtotals),
+        "{:?}",
+        m.row_rel
+    );
+}
