@@ -136,16 +136,68 @@ pub(crate) struct Settings {
     pub width: u64,
 }
 
-/// Rows (or columns) of patterns, per dimension.
+/// One list per line, all in one allocation (offsets and items): a table
+/// of half a million rows would otherwise pay a vector header and a heap
+/// block per row for lists of one or two entries.
+struct Lists<T> {
+    at: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy> Lists<T> {
+    /// Lists for lines `0..n` from `(line, item)` pairs sorted by line
+    /// (stably: items keep their order within a line).
+    fn build(n: usize, pairs: &[(u32, T)]) -> Self {
+        debug_assert!(pairs.windows(2).all(|w| w[0].0 <= w[1].0));
+        let mut at = vec![0u32; n + 1];
+        for &(line, _) in pairs {
+            if let Some(slot) = at.get_mut(line as usize + 1) {
+                *slot += 1;
+            }
+        }
+        for k in 0..n {
+            at[k + 1] += at[k];
+        }
+        Lists {
+            at,
+            items: pairs.iter().map(|&(_, item)| item).collect(),
+        }
+    }
+
+    /// The list of line `i` (empty out of range).
+    fn get(&self, i: usize) -> &[T] {
+        match (self.at.get(i), self.at.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.items.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+}
+
+/// Rows (or columns) of patterns, per dimension. Line and relation numbers
+/// are 32-bit: a table has at most [`super::parse::MAX_ROWS`] rows.
 struct Patterns {
-    /// Null pattern of each leaf (a row that is no relation's target).
-    closure: Vec<Option<Vec<(usize, i32)>>>,
+    /// Null pattern of each leaf (a row that is no relation's target);
+    /// empty where it does not close.
+    closure: Lists<(u32, i32)>,
     /// Leaves whose closure contains each row (a few, nearest first).
-    holders: Vec<Vec<usize>>,
+    holders: Lists<u32>,
     /// All leaves in order.
-    leaves: Vec<usize>,
+    leaves: Vec<u32>,
     /// Relations each row is a member of.
-    member_of: Vec<Vec<usize>>,
+    member_of: Lists<u32>,
+}
+
+impl Patterns {
+    /// Relations line `i` is a member of.
+    fn member_of(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.member_of.get(i).iter().map(|&k| k as usize)
+    }
+
+    /// The closed pattern of leaf `leaf`, if it has one.
+    fn closure(&self, leaf: usize) -> Option<&[(u32, i32)]> {
+        let c = self.closure.get(leaf);
+        (!c.is_empty()).then_some(c)
+    }
 }
 
 const MAX_PATTERN: usize = 12;
@@ -154,40 +206,49 @@ const PATIENCE: usize = 32;
 const MAX_HOLDERS: usize = 3;
 
 fn patterns(n: usize, rels: &[(usize, Vec<usize>)], usable: &[bool]) -> Patterns {
-    let mut member_of: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut target_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut member_pairs: Vec<(u32, u32)> = Vec::new();
+    let mut target_pairs: Vec<(u32, u32)> = Vec::new();
     for (k, (t, members)) in rels.iter().enumerate() {
         if *t < n {
-            target_of[*t].push(k);
+            target_pairs.push((*t as u32, k as u32));
         }
         for &m in members {
             if m < n {
-                member_of[m].push(k);
+                member_pairs.push((m as u32, k as u32));
             }
         }
     }
-    let mut closure = vec![None; n];
-    let mut holders: Vec<Vec<usize>> = vec![Vec::new(); n];
+    member_pairs.sort_by_key(|&(line, _)| line);
+    target_pairs.sort_by_key(|&(line, _)| line);
+    let member_of = Lists::build(n, &member_pairs);
+    drop(member_pairs);
+    let target_of = Lists::build(n, &target_pairs);
+    drop(target_pairs);
+    let mut closure_pairs: Vec<(u32, (u32, i32))> = Vec::new();
+    let mut holder_pairs: Vec<(u32, u32)> = Vec::new();
+    let mut holders_of = vec![0u8; n];
     let mut leaves = Vec::new();
-    for leaf in 0..n {
+    for (leaf, &usable) in usable.iter().enumerate().take(n) {
         // Lines with no counts (label columns) can carry no pattern.
-        if !target_of[leaf].is_empty() || !usable[leaf] {
+        if !target_of.get(leaf).is_empty() || !usable {
             continue;
         }
-        leaves.push(leaf);
+        leaves.push(leaf as u32);
         let Some(pattern) = close(leaf, rels, &member_of, &target_of) else {
             continue;
         };
         for &(r, _) in &pattern {
-            if holders[r].len() < MAX_HOLDERS {
-                holders[r].push(leaf);
+            if usize::from(holders_of[r]) < MAX_HOLDERS {
+                holders_of[r] += 1;
+                holder_pairs.push((r as u32, leaf as u32));
             }
         }
-        closure[leaf] = Some(pattern);
+        closure_pairs.extend(pattern.iter().map(|&(r, v)| (leaf as u32, (r as u32, v))));
     }
+    holder_pairs.sort_by_key(|&(line, _)| line);
     Patterns {
-        closure,
-        holders,
+        closure: Lists::build(n, &closure_pairs),
+        holders: Lists::build(n, &holder_pairs),
         leaves,
         member_of,
     }
@@ -199,8 +260,8 @@ fn patterns(n: usize, rels: &[(usize, Vec<usize>)], usable: &[bool]) -> Patterns
 fn close(
     leaf: usize,
     rels: &[(usize, Vec<usize>)],
-    member_of: &[Vec<usize>],
-    target_of: &[Vec<usize>],
+    member_of: &Lists<u32>,
+    target_of: &Lists<u32>,
 ) -> Option<Vec<(usize, i32)>> {
     let mut sigma: Vec<(usize, i32)> = vec![(leaf, 1)];
     let get = |s: &[(usize, i32)], r: usize| s.iter().find(|e| e.0 == r).map_or(0, |e| e.1);
@@ -208,7 +269,7 @@ fn close(
         let t = rels[k].0;
         let mut sum = -get(s, t);
         for &(r, v) in s {
-            if member_of[r].contains(&k) {
+            if member_of.get(r).contains(&(k as u32)) {
                 sum += v;
             }
         }
@@ -221,7 +282,8 @@ fn close(
         if steps > 4 * MAX_PATTERN || sigma.len() > MAX_PATTERN {
             return None;
         }
-        for &k in &member_of[r] {
+        for &k in member_of.get(r) {
+            let k = k as usize;
             let sum = rel_sum(&sigma, k);
             if sum != 0 {
                 let t = rels[k].0;
@@ -236,8 +298,8 @@ fn close(
     sigma.retain(|e| e.1 != 0);
     // Verify: every relation touching the support sums to zero.
     for &(r, _) in &sigma {
-        for &k in member_of[r].iter().chain(target_of[r].iter()) {
-            if rel_sum(&sigma, k) != 0 {
+        for &k in member_of.get(r).iter().chain(target_of.get(r)) {
+            if rel_sum(&sigma, k as usize) != 0 {
                 return None;
             }
         }
@@ -248,27 +310,33 @@ fn close(
 /// Null patterns through `i` with `σ_i = ±1`, small supports first.
 fn patterns_through(p: &Patterns, i: usize, window: usize) -> Vec<Vec<(usize, i32)>> {
     let mut out: Vec<Vec<(usize, i32)>> = Vec::new();
-    let pos = p.leaves.partition_point(|&l| l < i);
-    for &leaf in &p.holders[i] {
-        let Some(base) = &p.closure[leaf] else {
+    let pos = p.leaves.partition_point(|&l| (l as usize) < i);
+    let widen = |c: &[(u32, i32)]| -> Vec<(usize, i32)> {
+        c.iter().map(|&(r, v)| (r as usize, v)).collect()
+    };
+    for &leaf in p.holders.get(i) {
+        let leaf = leaf as usize;
+        let Some(base) = p.closure(leaf) else {
             continue;
         };
+        let base = widen(base);
         if base.iter().any(|&(r, v)| r == i && v.abs() == 1) {
             out.push(base.clone());
         }
         let lo = pos.saturating_sub(window);
         let hi = (pos + window).min(p.leaves.len());
-        let mut near: Vec<usize> = p.leaves[lo..hi].to_vec();
+        let mut near: Vec<usize> = p.leaves[lo..hi].iter().map(|&l| l as usize).collect();
         near.sort_by_key(|&l| l.abs_diff(i));
         for other in near {
             if other == leaf {
                 continue;
             }
-            let Some(second) = &p.closure[other] else {
+            let Some(second) = p.closure(other) else {
                 continue;
             };
             let mut diff = base.clone();
             for &(r, v) in second {
+                let r = r as usize;
                 match diff.iter_mut().find(|e| e.0 == r) {
                     Some(e) => e.1 -= v,
                     None => diff.push((r, -v)),
@@ -286,8 +354,17 @@ fn patterns_through(p: &Patterns, i: usize, window: usize) -> Vec<Vec<(usize, i3
 
 struct Candidate {
     cells: Vec<(usize, i32)>,
+    /// Totals it newly hides.
+    new_totals: usize,
     new: usize,
     new_sum: u64,
+}
+
+impl Candidate {
+    /// What it costs: totals first, then cells, then their values.
+    fn cost(&self) -> (usize, usize, u64) {
+        (self.new_totals, self.new, self.new_sum)
+    }
 }
 
 /// Protect the counts of `m`: primary cells, then certified complementary
@@ -360,7 +437,7 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
 }
 
 /// Most hidden cells of a table the LP audit takes on.
-const LP_MAX_HIDDEN: usize = 2_000;
+pub(crate) const LP_MAX_HIDDEN: usize = 2_000;
 
 /// Whether every hidden count's proven room meets its requirement.
 fn all_proven(m: &Model, prot: &Protection) -> bool {
@@ -446,24 +523,30 @@ fn certify_all(
                 continue;
             }
         }
-        // A local attempt, then a wider second look; both are bounded per
-        // cell (window and candidate limits), so the audit stays linear.
-        let windows: &[usize] = &[3, 64];
+        // A local attempt, then a wider second look, with data cells only;
+        // then, when data cells cannot protect the cell, a look that may
+        // hide totals. All are bounded per cell (window and candidate
+        // limits), so the audit stays linear.
+        // A table small enough for the exact audit leaves totals to its
+        // repair, which tries every data cell of the component first.
+        let looks = if m.nrows * m.ncols <= super::lp::EXACT_ALL_CELLS {
+            &ATTEMPTS[..2]
+        } else {
+            &ATTEMPTS[..]
+        };
         let mut done = false;
-        for (attempt, &window) in windows.iter().enumerate() {
-            let last = attempt + 1 == windows.len();
+        for (k, attempt) in looks.iter().enumerate() {
             let (i, j) = (p / m.ncols, p % m.ncols);
-            let (rows_cache, cols_cache) = if attempt == 0 {
+            let (rows_cache, cols_cache) = if k == 0 {
                 (&mut cache.rows, &mut cache.cols)
             } else {
                 (&mut cache.wide_rows, &mut cache.wide_cols)
             };
+            let window = attempt.window;
             let row_at = rows_cache.get_or(i, || patterns_through(caps.rows, i, window));
             let col_at = cols_cache.get_or(j, || patterns_through(caps.cols, j, window));
             let (row_pats, col_pats) = (rows_cache.at(row_at), cols_cache.at(col_at));
-            if certify(
-                m, prot, row_pats, col_pats, p, req, window, last, &mut queue,
-            ) {
+            if certify(m, prot, row_pats, col_pats, p, req, attempt, &mut queue) {
                 done = true;
                 break;
             }
@@ -474,6 +557,45 @@ fn certify_all(
     }
     true
 }
+
+/// Whether a certificate may hide published totals.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Totals {
+    /// Only data cells (and cells already hidden).
+    Keep,
+    /// Totals too, each counted before any number of data cells.
+    LastResort,
+}
+
+/// One look for certificates of a cell.
+struct Attempt {
+    /// Leaves on each side of the cell whose patterns are combined.
+    window: usize,
+    /// Whether the best candidate is paid for even when it falls short.
+    settle: bool,
+    totals: Totals,
+}
+
+/// The looks, in order: near, wide, wide with totals. The wide look
+/// with data cells settles for what it finds, so a total is hidden only
+/// where data cells cannot reach the requirement.
+const ATTEMPTS: [Attempt; 3] = [
+    Attempt {
+        window: 3,
+        settle: false,
+        totals: Totals::Keep,
+    },
+    Attempt {
+        window: 64,
+        settle: true,
+        totals: Totals::Keep,
+    },
+    Attempt {
+        window: 64,
+        settle: true,
+        totals: Totals::LastResort,
+    },
+];
 
 /// Whether the table is one flat two-way block (one row relation, one
 /// column relation) whose member cells are all hidden, with known values.
@@ -546,18 +668,18 @@ fn required(m: &Model, prot: &Protection, caps: &Caps<'_>, p: usize, width: u64)
             }
         }
     };
-    for &k in &caps.rows.member_of[i] {
+    for k in caps.rows.member_of(i) {
         consider(m.idx(m.row_rel[k].0, j), caps.row_floors[k * m.ncols + j]);
     }
-    for &k in &caps.cols.member_of[j] {
+    for k in caps.cols.member_of(j) {
         consider(m.idx(i, m.col_rel[k].0), caps.col_floors[k * m.nrows + i]);
     }
     // Within a block with both margins and its grand total visible, the
     // Fréchet bounds of a two-way table are the widest the cell can be:
     // y ∈ [max(0, R + C − N), min(R, C)] over the floors-removed margins.
     let visible = |cell: usize| (!prot.hidden[cell]).then(|| m.values.get(cell)).flatten();
-    for &k in &caps.rows.member_of[i] {
-        for &l in &caps.cols.member_of[j] {
+    for k in caps.rows.member_of(i) {
+        for l in caps.cols.member_of(j) {
             let (tk, tl) = (m.row_rel[k].0, m.col_rel[l].0);
             let (Some(r), Some(c), Some(n)) = (
                 visible(m.idx(i, tl)),
@@ -714,10 +836,10 @@ fn certify(
     col_pats: &[Pattern],
     p: usize,
     req: u64,
-    window: usize,
-    last: bool,
+    attempt: &Attempt,
     queue: &mut Vec<usize>,
 ) -> bool {
+    let (window, last) = (attempt.window, attempt.settle);
     let (i, j) = (p / m.ncols, p % m.ncols);
     let Some(xp) = m.values.get(p) else {
         return true;
@@ -738,7 +860,7 @@ fn certify(
         'outer: for sigma in row_pats {
             if best_paid
                 .as_ref()
-                .is_some_and(|(b, w)| *w >= req && b.new <= 1)
+                .is_some_and(|(b, w)| *w >= req && b.new <= 1 && b.new_totals == 0)
             {
                 break;
             }
@@ -750,7 +872,8 @@ fn certify(
                 if patience != usize::MAX {
                     patience -= 1;
                 }
-                let Some(cand) = evaluate(m, prot, &chosen, sigma, tau, i, j) else {
+                let Some(cand) = evaluate(m, prot, &chosen, sigma, tau, (i, j), attempt.totals)
+                else {
                     continue;
                 };
                 let (gi, gd) = acc.gain(prot, m, &cand);
@@ -772,9 +895,10 @@ fn certify(
                             if meets != bmeets {
                                 meets
                             } else if meets {
-                                (cand.new, cand.new_sum) < (b.new, b.new_sum)
+                                cand.cost() < b.cost()
                             } else {
-                                (w, std::cmp::Reverse(cand.new)) > (*bw, std::cmp::Reverse(b.new))
+                                (w, std::cmp::Reverse((cand.new_totals, cand.new)))
+                                    > (*bw, std::cmp::Reverse((b.new_totals, b.new)))
                             }
                         }
                     };
@@ -821,8 +945,8 @@ fn evaluate(
     chosen: &[Candidate],
     sigma: &[(usize, i32)],
     tau: &[(usize, i32)],
-    i: usize,
-    j: usize,
+    (i, j): (usize, usize),
+    totals: Totals,
 ) -> Option<Candidate> {
     let si = sigma.iter().find(|e| e.0 == i)?.1;
     let tj = tau.iter().find(|e| e.0 == j)?.1;
@@ -831,7 +955,7 @@ fn evaluate(
         return None;
     }
     let floor = prot.floor;
-    let (mut new, mut new_sum) = (0usize, 0u64);
+    let (mut new, mut new_sum, mut new_totals) = (0usize, 0u64, 0usize);
     // Check first, allocate only for candidates that qualify.
     for &(r, a) in sigma {
         for &(c, b) in tau {
@@ -843,9 +967,10 @@ fn evaluate(
             if !prot.hidden[cell] {
                 let pending = chosen.iter().any(|k| k.cells.iter().any(|e| e.0 == cell));
                 if !pending {
-                    if m.total_cell[cell] || v <= floor {
+                    if v <= floor || m.total_cell[cell] && totals == Totals::Keep {
                         return None;
                     }
+                    new_totals += usize::from(m.total_cell[cell]);
                     new += 1;
                     new_sum = new_sum.saturating_add(v);
                 }
@@ -860,6 +985,7 @@ fn evaluate(
     }
     Some(Candidate {
         cells,
+        new_totals,
         new,
         new_sum,
     })

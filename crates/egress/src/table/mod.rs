@@ -73,7 +73,9 @@
 //! `min_value: 0`). All hidden cells share one marker, so primary and
 //! complementary cells cannot be told apart. Complementary cells are chosen
 //! to lose little: patterns whose cells are already hidden first, then the
-//! fewest new cells, then the smallest values. The certificates are
+//! fewest new cells, then the smallest values. Totals are hidden only where
+//! no pattern of data cells reaches the requirement (a row whose counts
+//! all sit at the floor can only move with its total). The certificates are
 //! outer products of null patterns over rows and columns (rectangles, and
 //! through subtotal chains); a fully hidden flat block gets its exact
 //! Fréchet interval. The search is local and bounded per cell, so the
@@ -597,7 +599,7 @@ fn scan_text(text: &str, o: &TableOptions, depth: usize, out: &mut Vec<TableResu
     let spans = marked.iter().flat_map(|&(k, at)| {
         let raw = &raws[k];
         results[at].hidden.iter().map(move |h| {
-            let cell = &raw.rows[h.row][h.column];
+            let cell = raw.rows.cell(h.row, h.column);
             (cell.start, cell.end)
         })
     });
@@ -634,10 +636,13 @@ fn walk_json<'o>(
             }
         }
         json::Node::Array(items) => {
-            if let Some(raw) = uniform_objects(items) {
-                let (e, result, _) = process(text, &raw, o);
-                edits.extend(e);
-                out.push(result);
+            let tables = uniform_objects(items);
+            if !tables.is_empty() {
+                for raw in &tables {
+                    let (e, result, _) = process(text, raw, o);
+                    edits.extend(e);
+                    out.push(result);
+                }
                 return;
             }
             for v in items {
@@ -647,16 +652,19 @@ fn walk_json<'o>(
     }
 }
 
-/// An array of two or more objects with the same keys and scalar values.
-fn uniform_objects<'a>(items: &'a [json::Node]) -> Option<RawTable<'a>> {
+/// An array of two or more objects with the same keys and scalar values,
+/// as one table (several consecutive ones past [`parse::MAX_TABLE_BYTES`]);
+/// empty when the array is no such table.
+fn uniform_objects<'a>(items: &'a [json::Node]) -> Vec<RawTable<'a>> {
+    let mut tables = Vec::new();
     if items.len() < 2 {
-        return None;
+        return tables;
     }
     let json::Node::Object(first) = &items[0] else {
-        return None;
+        return tables;
     };
     if first.len() < 2 {
-        return None;
+        return tables;
     }
     let keys: Vec<&str> = first.iter().map(|(k, _)| k.as_str()).collect();
     let cell_of = |node: &'a json::Node| -> Option<parse::Cell<'a>> {
@@ -674,26 +682,7 @@ fn uniform_objects<'a>(items: &'a [json::Node]) -> Option<RawTable<'a>> {
             _ => None,
         }
     };
-    let mut rows = parse::Grid::default();
-    let (mut start, mut end) = (usize::MAX, 0);
-    for item in items {
-        let json::Node::Object(members) = item else {
-            return None;
-        };
-        if members.len() != keys.len() {
-            return None;
-        }
-        let mut row = Vec::with_capacity(keys.len());
-        for key in &keys {
-            let (_, v) = members.iter().find(|(k, _)| k == key)?;
-            let cell = cell_of(v)?;
-            start = start.min(cell.start);
-            end = end.max(cell.end);
-            row.push(cell);
-        }
-        rows.push_row(row);
-    }
-    let header = keys
+    let header: Vec<parse::Cell<'a>> = keys
         .iter()
         .map(|k| parse::Cell {
             text: k,
@@ -701,14 +690,55 @@ fn uniform_objects<'a>(items: &'a [json::Node]) -> Option<RawTable<'a>> {
             end: 0,
         })
         .collect();
-    Some(RawTable {
+    let finish = |rows: parse::Grid<'a>, start: usize, end: usize| RawTable {
         kind: TableKind::Json,
-        header: Some(header),
+        header: Some(header.clone()),
         rows,
         start,
         end,
         lines: Vec::new(),
-    })
+    };
+    let mut rows: Option<parse::Grid<'a>> = None;
+    let (mut start, mut end) = (usize::MAX, 0);
+    let mut row = Vec::with_capacity(keys.len());
+    for item in items {
+        let json::Node::Object(members) = item else {
+            return Vec::new();
+        };
+        if members.len() != keys.len() {
+            return Vec::new();
+        }
+        row.clear();
+        for key in &keys {
+            let Some((_, v)) = members.iter().find(|(k, _)| k == key) else {
+                return Vec::new();
+            };
+            let Some(cell) = cell_of(v) else {
+                return Vec::new();
+            };
+            row.push(cell);
+        }
+        // Members appear in text order, so a row starts at its first cell.
+        let row_start = row.iter().map(|c| c.start).min().unwrap_or(0);
+        let row_end = row.iter().map(|c| c.end).max().unwrap_or(0);
+        let grid = rows.get_or_insert_with(|| parse::Grid::decoded("", row_start));
+        if !grid.push_row(&row) {
+            let mut next = parse::Grid::decoded("", row_start);
+            if !next.push_row(&row) {
+                return Vec::new(); // one object longer than a table may be
+            }
+            if let Some(done) = rows.replace(next) {
+                tables.push(finish(done, start, end));
+            }
+            (start, end) = (usize::MAX, 0);
+        }
+        start = start.min(row_start);
+        end = end.max(row_end);
+    }
+    if let Some(done) = rows {
+        tables.push(finish(done, start, end));
+    }
+    tables
 }
 
 /// Byte edits `(start, end, replacement)` for one table, and its result.
@@ -761,7 +791,7 @@ fn process<'o>(
                 let original = m.values.get(cell);
                 if original != Some(v) {
                     result.rounded += 1;
-                    let raw_cell = &raw.rows[r][c];
+                    let raw_cell = &raw.rows.cell(r, c);
                     edits.push(replacement(
                         text,
                         raw.kind,
@@ -773,8 +803,8 @@ fn process<'o>(
             for r in 0..m.nrows {
                 for c in 0..m.ncols {
                     if m.kinds[c] == ColKind::Percent
-                        && !model::is_marker(raw.rows[r][c].text, &o.marker)
-                        && replaceable(raw.rows[r][c].text)
+                        && !model::is_marker(raw.rows.text(r, c), &o.marker)
+                        && replaceable(raw.rows.text(r, c))
                     {
                         result.hidden.push(HiddenCell {
                             row: r,
@@ -790,7 +820,7 @@ fn process<'o>(
                         edits.push(replacement(
                             text,
                             raw.kind,
-                            &raw.rows[r][c],
+                            &raw.rows.cell(r, c),
                             Cow::Borrowed(&o.marker),
                         ));
                     }
@@ -887,7 +917,7 @@ fn process<'o>(
                         edits.push(replacement(
                             text,
                             raw.kind,
-                            &raw.rows[r][c],
+                            &raw.rows.cell(r, c),
                             Cow::Borrowed(&o.marker),
                         ));
                     }
@@ -901,7 +931,7 @@ fn process<'o>(
                     .hidden
                     .iter()
                     .map(|h| {
-                        let cell = &raw.rows[h.row][h.column];
+                        let cell = raw.rows.cell(h.row, h.column);
                         (cell.start, cell.end, Cow::Borrowed(o.marker.as_str()))
                     })
                     .collect();
@@ -981,7 +1011,7 @@ fn percent_hidden(raw: &RawTable<'_>, m: &Model, hidden: &[bool], o: &TableOptio
             .find(|&c| named_after(&m.headers[p], &m.headers[c]));
         for r in 0..m.nrows {
             let cell = m.idx(r, p);
-            let text = &raw.rows[r][p].text;
+            let text = raw.rows.text(r, p);
             // Only a number can give a count away; hiding text would change
             // what a second pass reads as the header or the column's kind.
             if model::is_marker(text, &o.marker)
@@ -1030,12 +1060,12 @@ fn percent_hidden(raw: &RawTable<'_>, m: &Model, hidden: &[bool], o: &TableOptio
             .collect();
         let shares: Vec<Option<f64>> = details
             .iter()
-            .map(|&r| model::parse_number(raw.rows[r][p].text))
+            .map(|&r| model::parse_number(raw.rows.text(r, p)))
             .collect();
         let hidden_now: Vec<usize> = details
             .iter()
             .copied()
-            .filter(|&r| out[m.idx(r, p)] || model::is_marker(raw.rows[r][p].text, &o.marker))
+            .filter(|&r| out[m.idx(r, p)] || model::is_marker(raw.rows.text(r, p), &o.marker))
             .collect();
         let sum: f64 = shares.iter().flatten().sum();
         let sums_to_whole = shares.iter().all(Option::is_some) && (sum - 100.0).abs() <= 1.0;
@@ -1083,7 +1113,7 @@ fn stated_n(raw: &RawTable<'_>, m: &Model) -> Option<u64> {
     header.or_else(|| {
         (0..m.nrows)
             .filter(|&r| m.roles[r] == RowRole::Total)
-            .flat_map(|r| raw.rows[r].iter())
+            .flat_map(|r| raw.rows.row(r).iter())
             .find_map(|c| find(c.text))
     })
 }
@@ -1136,7 +1166,7 @@ fn is_microdata(raw: &RawTable<'_>, m: &Model, max_rows: usize) -> bool {
         return false;
     }
     let distinct_share = |c: usize| -> f64 {
-        let mut seen: Vec<&str> = raw.rows.iter().map(|r| r[c].text).collect();
+        let mut seen: Vec<&str> = raw.rows.iter().map(|r| r.text(c)).collect();
         let filled = seen.iter().filter(|s| !s.trim().is_empty()).count();
         seen.sort_unstable();
         seen.dedup();
@@ -1156,7 +1186,7 @@ fn is_microdata(raw: &RawTable<'_>, m: &Model, max_rows: usize) -> bool {
         let mut keys: Vec<Vec<&str>> = raw
             .rows
             .iter()
-            .map(|row| label_cols.iter().map(|&c| &*row[c].text).collect())
+            .map(|row| label_cols.iter().map(|&c| row.text(c)).collect())
             .collect();
         keys.sort_unstable();
         let before = keys.len();
@@ -1291,7 +1321,7 @@ fn is_direct_identifier_column(raw: &RawTable<'_>, m: &Model, c: usize) -> bool 
     let mut filled = 0usize;
     let mut hits = 0usize;
     for row in raw.rows.iter() {
-        let t = model::clean(row[c].text);
+        let t = model::clean(row.text(c));
         if model::is_marker(t, MARKER) {
             continue;
         }

@@ -336,8 +336,7 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
         Some(h) => h.iter().map(|c| clean(c.text).to_string()).collect(),
         None => vec![String::new(); ncols],
     };
-    let cell_text =
-        |r: usize, c: usize| -> &str { table.rows[r].get(c).map(|cell| cell.text).unwrap_or("") };
+    let cell_text = |r: usize, c: usize| -> &str { table.rows.text(r, c) };
 
     // Parse every cell once: its count (if any), and what else it looks like.
     let mut values = Values::new(nrows * ncols);

@@ -9,72 +9,174 @@ use super::TableKind;
 
 /// One cell: its trimmed text and the span to replace. The text borrows
 /// from the input (a quoted CSV field keeps its doubled quotes `""`; a
-/// JSON cell borrows its decoded string), so a table costs four words per
-/// cell and no allocation. How the span is replaced follows from the
-/// table's kind: in a JSON table the span is a whole JSON token.
-#[derive(Clone, Debug)]
+/// JSON cell borrows its decoded string). How the span is replaced follows
+/// from the table's kind: in a JSON table the span is a whole JSON token.
+///
+/// A [`Grid`] does not store these: it keeps two 32-bit offsets a cell and
+/// makes the view on demand.
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Cell<'a> {
     pub text: &'a str,
     pub start: usize,
     pub end: usize,
 }
 
-/// Data rows of equal width, stored as one run of cells (one allocation
-/// per table, not one per row).
+/// Longest span a table may cover, in bytes: cells are stored as 32-bit
+/// offsets from the table's start. A longer block is cut there and the
+/// rest is read as a table of its own, as at [`MAX_ROWS`].
+pub(crate) const MAX_TABLE_BYTES: usize = u32::MAX as usize;
+
+/// Data rows of equal width, stored as one run of compact cells (one
+/// allocation per table, eight bytes a cell): each cell is its span as
+/// offsets from the table's start, and its text is that span of the input
+/// (a JSON table keeps the decoded texts beside it).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Grid<'a> {
-    cells: Vec<Cell<'a>>,
+    src: &'a str,
+    base: usize,
+    spans: Vec<(u32, u32)>,
+    /// Decoded texts of a JSON table, one a cell; empty for text tables.
+    texts: Vec<&'a str>,
+    decoded: bool,
     width: usize,
 }
 
 impl<'a> Grid<'a> {
-    /// A grid whose first row is `first` (its length is the width).
-    pub fn with_first(first: Vec<Cell<'a>>) -> Self {
+    /// An empty grid over `src` whose cells all lie in
+    /// `base..base + MAX_TABLE_BYTES`.
+    pub fn new(src: &'a str, base: usize) -> Self {
         Grid {
-            width: first.len(),
-            cells: first,
+            src,
+            base,
+            ..Grid::default()
         }
     }
 
-    /// Append a row; it must have the grid's width (the callers pad or cut).
-    pub fn push_row(&mut self, row: Vec<Cell<'a>>) {
-        if self.cells.is_empty() {
+    /// An empty grid for a JSON table: the cells' texts are decoded
+    /// strings, kept beside their spans.
+    pub fn decoded(src: &'a str, base: usize) -> Self {
+        Grid {
+            decoded: true,
+            ..Grid::new(src, base)
+        }
+    }
+
+    /// Append a row; it must have the grid's width (the callers pad or cut)
+    /// and lie within the table's byte range, else it is not added and
+    /// `false` is returned. In a text table each cell's text must be its
+    /// span of the input.
+    pub fn push_row(&mut self, row: &[Cell<'a>]) -> bool {
+        if self.spans.is_empty() {
             self.width = row.len();
         }
-        if row.len() == self.width {
-            self.cells.extend(row);
+        let fits = |c: &Cell<'_>| {
+            c.start >= self.base && c.end >= c.start && c.end - self.base <= MAX_TABLE_BYTES
+        };
+        if row.len() != self.width || !row.iter().all(fits) {
+            return false;
         }
+        for c in row {
+            debug_assert!(self.decoded || self.src.get(c.start..c.end) == Some(c.text));
+            // Both fit in 32 bits: checked above.
+            let start = u32::try_from(c.start - self.base).unwrap_or(u32::MAX);
+            let end = u32::try_from(c.end - self.base).unwrap_or(u32::MAX);
+            self.spans.push((start, end));
+            if self.decoded {
+                self.texts.push(c.text);
+            }
+        }
+        true
     }
 
     /// Number of rows.
     pub fn len(&self) -> usize {
-        self.cells.len().checked_div(self.width).unwrap_or(0)
+        self.spans.len().checked_div(self.width).unwrap_or(0)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.cells.is_empty()
+        self.spans.is_empty()
+    }
+
+    /// Number of columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    fn at(&self, k: usize) -> Cell<'a> {
+        let Some(&(a, b)) = self.spans.get(k) else {
+            return Cell::default();
+        };
+        let (start, end) = (self.base + a as usize, self.base + b as usize);
+        let text = if self.decoded {
+            self.texts.get(k).copied().unwrap_or("")
+        } else {
+            self.src.get(start..end).unwrap_or("")
+        };
+        Cell { text, start, end }
+    }
+
+    /// The cell at row `r`, column `c` (an empty cell out of range).
+    pub fn cell(&self, r: usize, c: usize) -> Cell<'a> {
+        if c >= self.width {
+            return Cell::default();
+        }
+        self.at(r * self.width + c)
+    }
+
+    /// The text of a cell.
+    pub fn text(&self, r: usize, c: usize) -> &'a str {
+        self.cell(r, c).text
     }
 
     /// The rows in order.
-    pub fn iter(&self) -> impl Iterator<Item = &[Cell<'a>]> {
-        self.cells.chunks_exact(self.width.max(1))
+    pub fn iter(&self) -> impl Iterator<Item = Row<'_, 'a>> {
+        (0..self.len()).map(|r| Row { grid: self, r })
     }
 
-    pub fn first(&self) -> Option<&[Cell<'a>]> {
-        self.iter().next()
+    /// Row `r`.
+    pub fn row(&self, r: usize) -> Row<'_, 'a> {
+        Row { grid: self, r }
     }
 
     /// Remove the first row and return it.
     pub fn take_first(&mut self) -> Vec<Cell<'a>> {
-        let n = self.width.min(self.cells.len());
-        self.cells.drain(..n).collect()
+        let n = self.width.min(self.spans.len());
+        let first: Vec<Cell<'a>> = (0..n).map(|k| self.at(k)).collect();
+        self.spans.drain(..n);
+        if self.decoded {
+            self.texts.drain(..n);
+        }
+        first
+    }
+
+    /// Give back the room the growth left over.
+    pub fn shrink_to_fit(&mut self) {
+        self.spans.shrink_to_fit();
+        self.texts.shrink_to_fit();
     }
 }
 
-impl<'a> std::ops::Index<usize> for Grid<'a> {
-    type Output = [Cell<'a>];
-    fn index(&self, r: usize) -> &[Cell<'a>] {
-        &self.cells[r * self.width..(r + 1) * self.width]
+/// One row of a [`Grid`].
+#[derive(Clone, Copy)]
+pub(crate) struct Row<'g, 'a> {
+    grid: &'g Grid<'a>,
+    r: usize,
+}
+
+impl<'g, 'a> Row<'g, 'a> {
+    /// The cell in column `c` (an empty cell out of range).
+    pub fn cell(&self, c: usize) -> Cell<'a> {
+        self.grid.cell(self.r, c)
+    }
+
+    /// The text in column `c`.
+    pub fn text(&self, c: usize) -> &'a str {
+        self.cell(c).text
+    }
+
+    /// The row's cells in order.
+    pub fn iter(self) -> impl Iterator<Item = Cell<'a>> + 'g {
+        (0..self.grid.width).map(move |c| self.cell(c))
     }
 }
 
@@ -87,7 +189,9 @@ pub(crate) struct RawTable<'a> {
     pub start: usize,
     pub end: usize,
     /// For Markdown: the line spans (start, end) of every table line, header
-    /// and separator included, used to keep column alignment on rewrite.
+    /// and separator included, used to keep column alignment on rewrite
+    /// (one more than the re-padding limit at most: longer tables are not
+    /// re-padded).
     pub lines: Vec<(usize, usize)>,
 }
 
@@ -96,7 +200,7 @@ impl RawTable<'_> {
         self.header
             .as_ref()
             .map(Vec::len)
-            .or_else(|| self.rows.first().map(<[Cell<'_>]>::len))
+            .or_else(|| (!self.rows.is_empty()).then(|| self.rows.width()))
             .unwrap_or(0)
     }
 }
@@ -262,7 +366,7 @@ fn markdown_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable<
         return None;
     }
     let first_data = if has_sep { i + 2 } else { i + 1 };
-    let mut rows = Grid::default();
+    let mut rows = Grid::new(text, lines[i].start);
     let mut spans = vec![(lines[i].start, lines[i].end)];
     if has_sep {
         spans.push((lines[i + 1].start, lines[i + 1].end));
@@ -289,13 +393,19 @@ fn markdown_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable<
                 end: l.end,
             });
         }
-        rows.push_row(cells);
-        spans.push((l.start, l.end));
+        if !rows.push_row(&cells) {
+            break;
+        }
+        // Only a table short enough to be re-padded needs its lines.
+        if spans.len() <= super::REALIGN_MAX_LINES {
+            spans.push((l.start, l.end));
+        }
         j += 1;
     }
     if rows.is_empty() {
         return None;
     }
+    rows.shrink_to_fit();
     let end = lines[j - 1].end;
     Some((
         RawTable {
@@ -373,14 +483,17 @@ fn delimited_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable
         if width < 2 {
             continue;
         }
-        let mut rows = Grid::with_first(first);
+        let mut rows = Grid::new(text, lines[i].start);
+        if !rows.push_row(&first) {
+            continue;
+        }
         let mut j = i + 1;
         while j < lines.len() && rows.len() < MAX_ROWS {
             if is_blank(text, &lines[j]) || content(text, &lines[j]).trim_start().starts_with('|') {
                 break;
             }
             match split_delimited(text, &lines[j], delim) {
-                Some(cells) if cells.len() == width => rows.push_row(cells),
+                Some(cells) if cells.len() == width && rows.push_row(&cells) => {}
                 _ => break,
             }
             j += 1;
@@ -397,7 +510,7 @@ fn delimited_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable
         } else {
             None
         };
-        let lines_spans = lines[i..j].iter().map(|l| (l.start, l.end)).collect();
+        rows.shrink_to_fit();
         return Some((
             RawTable {
                 kind,
@@ -405,7 +518,7 @@ fn delimited_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable
                 rows,
                 start: lines[i].start,
                 end: lines[j - 1].end,
-                lines: lines_spans,
+                lines: Vec::new(),
             },
             j,
         ));
@@ -421,13 +534,15 @@ fn delimited_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable
 /// suppression stays idempotent.
 fn looks_like_header(rows: &Grid<'_>) -> bool {
     let count = |s: &str| super::model::parse_number(s).is_some() || s.trim() == super::MARKER;
-    let Some(first) = rows.first() else {
+    if rows.is_empty() {
         return false;
-    };
+    }
+    let first = rows.row(0);
     if first.iter().all(|c| !count(c.text)) {
         return true;
     }
-    (0..first.len()).any(|c| !count(first[c].text) && rows.iter().skip(1).all(|r| count(r[c].text)))
+    (0..rows.width())
+        .any(|c| !count(first.text(c)) && rows.iter().skip(1).all(|r| count(r.text(c))))
 }
 
 /// Split one line on `delim`, honouring `"…"` quoting (`""` is a quote).
@@ -521,7 +636,7 @@ mod tests {
             texts(&t[0]),
             vec![vec!["North", "3", "12"], vec!["South", "7", "9"]]
         );
-        let c = &t[0].rows[0][1];
+        let c = t[0].rows.cell(0, 1);
         assert_eq!(&text[c.start..c.end], "3");
         let bare = "Region | A\n--- | ---\nNorth | 3\n";
         assert_eq!(texts(&find_tables(bare)[0]), vec![vec!["North", "3"]]);
@@ -538,7 +653,7 @@ mod tests {
             texts(&t[0]),
             vec![vec!["North", "1,232", "3"], vec!["South", "4", "5"]]
         );
-        let c = &t[0].rows[1][2];
+        let c = t[0].rows.cell(1, 2);
         assert_eq!(&text[c.start..c.end], "5");
     }
 

@@ -22,7 +22,10 @@
 //! * With at most [`MITM_MAX`] candidate members every subset is tried by
 //!   meet-in-the-middle on the fingerprints (2 × 2^10 sums); with more,
 //!   the natural subsets are tried: all of them, contiguous runs next to
-//!   the target, and the groups that share a label.
+//!   the target, the groups that share a label, and (for rows, once
+//!   leaves alone find nothing) the tops of the relations found so far:
+//!   the totals that are part of no other, as a grand total over
+//!   subtotals.
 //! * Several disjoint member sets of one target are all kept (a total of
 //!   the age columns and of the sex columns).
 //!
@@ -376,7 +379,24 @@ pub(crate) fn discover_rows(m: &mut Model, labels: &[Vec<&str>]) {
                 .map(|&c| m.values.get(m.idx(t, c)).map_or(1.0, |v| v as f64 + 1.0))
                 .product::<f64>();
             let mut sets = Vec::new();
-            candidate_sets(t, &cands, &print, &groups, space, &mut sets);
+            if leaves_only {
+                candidate_sets(t, &cands, &print, &groups, space, &mut sets);
+            } else {
+                // The rows that total others and are part of no total
+                // themselves (labelled or found so far): a grand total over
+                // them tops a hierarchy (`Σ subtotals`) and is rarely
+                // contiguous.
+                let mut member = vec![false; m.nrows];
+                for (_, ms) in m.row_rel.iter().chain(&new_rels) {
+                    ms.iter().for_each(|&r| member[r] = true);
+                }
+                let tops: Vec<usize> = (0..m.nrows)
+                    .filter(|&r| r != t && is_target[r] && !member[r])
+                    .collect();
+                let mut with_totals = groups.clone();
+                with_totals.push(tops);
+                candidate_sets(t, &cands, &print, &with_totals, space, &mut sets);
+            }
             let before = new_rels.len();
             for set in sets {
                 let ok = set.len() >= 2

@@ -41,7 +41,7 @@ fn seed(raw: &RawTable<'_>) -> u64 {
     }
     h.update([0x1d]);
     for row in raw.rows.iter() {
-        for c in row {
+        for c in row.iter() {
             h.update(c.text.as_bytes());
             h.update([0x1f]);
         }
