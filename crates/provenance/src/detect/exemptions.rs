@@ -484,6 +484,26 @@ impl ClaimDetector {
         !rest.starts_with("是否")
     }
 
+    /// Whether what follows a Chinese frame makes it a relative clause of a
+    /// rule (由用户定为管理员的成员可以删除仓库, 经老板批准的报销单可以直接打款):
+    /// a 的 within a few characters, then a modal or a need.
+    pub(super) fn zh_relative_rule(&self, clause: &str, end: usize) -> bool {
+        const MODALS: &[&str] = &[
+            "可以", "可", "能", "才", "需要", "需", "须", "必须", "不得", "不能",
+        ];
+        let rest = &clause[end..];
+        let rest = &rest[..floor_boundary(rest, 96)];
+        let seg = &rest[..rest
+            .find(['，', ',', '。', '；', ';', '！', '？', '!', '?', '\n'])
+            .unwrap_or(rest.len())];
+        let Some(de) = seg.find('的').filter(|&i| i <= 36) else {
+            return false;
+        };
+        let after = &seg[de + '的'.len_utf8()..];
+        let after = &after[..floor_boundary(after, 36)];
+        MODALS.iter().any(|m| after.contains(m))
+    }
+
     /// Line-level not-claim rules (the generic-actor rule for non-prose).
     pub(super) fn line_exempt(&self, line: &str) -> bool {
         let indent_spaces = line.len() - line.trim_start_matches(' ').len();
@@ -628,7 +648,7 @@ impl Fixed {
                 r"^(?:码|碼|率|灯|燈|书|書|函|页|頁|框|按钮|弹窗|状态|字段|列|事件|回调|接口|流程|环节|机制|逻辑|时间戳|次数|人数|比例|模块|功能|协议|条款|单|数|量)",
             ),
             zh_cond_after: lazy(
-                r"才|即可|则|就会|就能|就可以|(?:后|之后|以后|前|之前|时|的时候)\s*(?:\d+\s*(?:个)?(?:天|日|小时|分钟|秒|周|月|工作日)(?:内|后|之后)?\s*)?(?:$|[再才就则便即]|进入|跳转|进行|开始|会|将|系统|自动|显示|表示|可以|可|方可|生成|触发|发送|通知)",
+                r"才|即可|则|就会|就能|就可以|(?:后|之后|以后|前|之前|时|的时候)\s*(?:[\d一二三四五六七八九十两]+\s*(?:个)?(?:天|日|小时|分钟|秒|周|月|工作日)(?:内|后|之后)?\s*)?(?:$|[再才就则便即]|进入|跳转|进行|开始|会|将|系统|自动|显示|表示|可以|可|方可|生成|触发|发送|通知)",
             ),
             zh_de_noun: lazy(
                 r"^.{0,8}?的(?:回调|请求|事件|消息|通知|记录|数据|接口|日志|报销单|订单|单据|页面|按钮|状态|字段|比例|人数)",

@@ -677,6 +677,7 @@ impl ClaimDetector {
                     // predicate: 经老板批示后才能打款 is a rule, not a fact.
                     self.zh_frame_prefix_ok(clause, m.start)
                         && self.zh_after_ok(clause, &clause[m.range()], m.end)
+                        && !self.zh_relative_rule(clause, m.end)
                 };
                 if ok {
                     out.push(Raw {
