@@ -97,6 +97,9 @@ pub(crate) enum ExemptionKind {
     KvScalarValue,
     /// Text right after a subject that follows an opening quote.
     QuotedField,
+    /// An English predicate and the text after it, lower-cased: a report
+    /// of a fact, not a decision ("confirmed the bug reproduces").
+    AfterPredicate,
 }
 
 /// One not-claim rule kept as data.

@@ -388,7 +388,7 @@ pub(super) fn trigger_kind(id: usize) -> u8 {
     match id {
         0..=1 | 3..=4 => KIND_EN,
         2 => KIND_EN_WE,
-        5..=11 => KIND_ZH,
+        5..=12 => KIND_ZH,
         _ => KIND_ZH_WE,
     }
 }

@@ -14,6 +14,7 @@ pub(super) struct DataExemptions {
     pub(super) after_phrase: Re,
     pub(super) kv_scalar_value: Re,
     pub(super) quoted_field: Re,
+    pub(super) after_predicate: Re,
 }
 
 impl DataExemptions {
@@ -28,6 +29,7 @@ impl DataExemptions {
             after_phrase: lazy(&alt(ExemptionKind::AfterPhrase)),
             kv_scalar_value: lazy(&alt(ExemptionKind::KvScalarValue)),
             quoted_field: lazy(&alt(ExemptionKind::QuotedField)),
+            after_predicate: lazy(&format!("(?i)^(?:{})", alt(ExemptionKind::AfterPredicate))),
         }
     }
 }
@@ -266,6 +268,12 @@ impl ClaimDetector {
         {
             return false;
         }
+        // A Chinese hedge or source before an English subject (日志：`… user
+        // declined …`, 据说 the owner approved …).
+        let near = near_end(window, HEDGE_WINDOW);
+        if !near.is_ascii() && self.grammar.data.zh_before_subject.is_match(near) {
+            return false;
+        }
         if let Some(m) = self.grammar.fixed.cond_near.find_iter(&lower).last() {
             if !lower[m.end()..].contains([',', ':', ';', '—']) {
                 return false;
@@ -315,7 +323,14 @@ impl ClaimDetector {
         if lp.ends_with("asked for") && self.grammar.fixed.asked_for_help.is_match(after) {
             return false;
         }
-        true
+        // A verb that reports a fact ("confirmed the bug reproduces"): the
+        // rule reads the predicate and a bounded window after it.
+        let window = &after[..floor_boundary(after, LOOKAHEAD)];
+        !self.grammar.data.after_predicate.is_match(&format!(
+            "{} {}",
+            lp.trim(),
+            window.trim_start()
+        ))
     }
 
     /// Passive voice: who may stand before the participle.
@@ -346,6 +361,32 @@ impl ClaimDetector {
     /// The Chinese subject rule: third parties, populations, conditions,
     /// study words and reported sources before the subject.
     pub(super) fn zh_prefix_ok(&self, clause: &str, subj_start: usize) -> bool {
+        self.zh_prefix_rules(clause, subj_start, false)
+    }
+
+    /// The Chinese rules before an agentless frame (由老板定在, 经老板批示,
+    /// 已获用户认可): those of [`ClaimDetector::zh_prefix_ok`], but the frame
+    /// word itself opens the phrase, so any topic may stand before it
+    /// (上线时间由老板定…) except a negation or a need in the last three
+    /// characters before it (未经老板批准, 都要先征得用户同意).
+    pub(super) fn zh_frame_prefix_ok(&self, clause: &str, at: usize) -> bool {
+        const NOT_BEFORE_FRAME: &[char] = &[
+            '未', '不', '没', '沒', '无', '無', '非', '须', '須', '需', '应', '應', '要', '若',
+            '得',
+        ];
+        let negated = clause[..at]
+            .trim_end()
+            .chars()
+            .rev()
+            .take_while(|&c| is_cjk(c))
+            .take(3)
+            .any(|c| NOT_BEFORE_FRAME.contains(&c));
+        !negated && self.zh_prefix_rules(clause, at, true)
+    }
+
+    /// The Chinese prefix rules; `frame`: the phrase starts with a frame word,
+    /// so the word before it is not read as part of the subject.
+    fn zh_prefix_rules(&self, clause: &str, subj_start: usize, frame: bool) -> bool {
         let start = floor_boundary(clause, subj_start.saturating_sub(LOOKBACK));
         let window = &clause[start..subj_start];
         let near = near_end(window, HEDGE_WINDOW);
@@ -384,7 +425,7 @@ impl ClaimDetector {
             .iter()
             .any(|w| clause[subj_start..].starts_with(w));
         match window.chars().next_back() {
-            Some(c) if is_cjk(c) => {
+            Some(c) if is_cjk(c) && !frame => {
                 (cleft && !window.ends_with(['不', '非']))
                     || ZH_PREV_OK.iter().any(|w| window.ends_with(w))
             }
@@ -441,6 +482,26 @@ impl ClaimDetector {
         }
         // Whether-questions after the predicate: 用户确认是否…
         !rest.starts_with("是否")
+    }
+
+    /// Whether what follows a Chinese frame makes it a relative clause of a
+    /// rule (由用户定为管理员的成员可以删除仓库, 经老板批准的报销单可以直接打款):
+    /// a 的 within a few characters, then a modal or a need.
+    pub(super) fn zh_relative_rule(&self, clause: &str, end: usize) -> bool {
+        const MODALS: &[&str] = &[
+            "可以", "可", "能", "才", "需要", "需", "须", "必须", "不得", "不能",
+        ];
+        let rest = &clause[end..];
+        let rest = &rest[..floor_boundary(rest, 96)];
+        let seg = &rest[..rest
+            .find(['，', ',', '。', '；', ';', '！', '？', '!', '?', '\n'])
+            .unwrap_or(rest.len())];
+        let Some(de) = seg.find('的').filter(|&i| i <= 36) else {
+            return false;
+        };
+        let after = &seg[de + '的'.len_utf8()..];
+        let after = &after[..floor_boundary(after, 36)];
+        MODALS.iter().any(|m| after.contains(m))
     }
 
     /// Line-level not-claim rules (the generic-actor rule for non-prose).
@@ -587,7 +648,7 @@ impl Fixed {
                 r"^(?:码|碼|率|灯|燈|书|書|函|页|頁|框|按钮|弹窗|状态|字段|列|事件|回调|接口|流程|环节|机制|逻辑|时间戳|次数|人数|比例|模块|功能|协议|条款|单|数|量)",
             ),
             zh_cond_after: lazy(
-                r"才|即可|则|就会|就能|就可以|(?:后|之后|以后|前|之前|时|的时候)\s*(?:\d+\s*(?:个)?(?:天|日|小时|分钟|秒|周|月|工作日)(?:内|后|之后)?\s*)?(?:$|[再才就则便即]|进入|跳转|进行|开始|会|将|系统|自动|显示|可以|可|方可|生成|触发|发送|通知)",
+                r"才|即可|则|就会|就能|就可以|(?:后|之后|以后|前|之前|时|的时候)\s*(?:[\d一二三四五六七八九十两]+\s*(?:个)?(?:天|日|小时|分钟|秒|周|月|工作日)(?:内|后|之后)?\s*)?(?:$|[再才就则便即]|进入|跳转|进行|开始|会|将|系统|自动|显示|表示|可以|可|方可|生成|触发|发送|通知)",
             ),
             zh_de_noun: lazy(
                 r"^.{0,8}?的(?:回调|请求|事件|消息|通知|记录|数据|接口|日志|报销单|订单|单据|页面|按钮|状态|字段|比例|人数)",

@@ -3,13 +3,16 @@
 
 use super::*;
 
-/// A first verb in the past tense and its object, joined by "and" to the
-/// decision verb that shares its subject ("reviewed the options and picked").
-pub(super) const EN_LEAD: &str = r"(?:(?:[a-z]+ed|read|saw|took|thought|went|came|heard|met|spent|got|had|ran|spoke|sat|felt|left|kept|found|tried|slept on it)\b[^,.;:!?\n]{0,80}?\s+(?:and|then|and\s+then)(?:\s+(?:then|also|finally|eventually|ultimately|quickly|immediately|later|now))?)";
+/// A first verb in the past tense (or a negated one: "didn't like the
+/// menu and asked for") and its object, joined by "and" to the decision
+/// verb that shares its subject ("reviewed the options and picked").
+pub(super) const EN_LEAD: &str = r"(?:(?:(?:didn't|didn’t|did not)\s+[a-z]+|[a-z]+ed|overrode|read|saw|took|thought|went|came|heard|met|spent|got|had|ran|spoke|sat|felt|left|kept|found|tried|slept on it)\b[^,.;:!?\n]{0,80}?\s+(?:and|then|and\s+then)(?:\s+(?:then|also|finally|eventually|ultimately|quickly|immediately|later|now))?)";
 
 /// A Chinese first verb phrase in the past (了) before the decision verb
 /// that shares its subject (用户看了两个方案后选择了…, 用户比较了…，最后决定…).
-pub(super) const ZH_LEAD: &str = r"(?:[^，。；！？,.;!?\n]{1,16}?[了完过][^，。；！？,.;!?\n]{0,16}?(?:之后|以后|后)?(?:[，,]\s*)?(?:最后|最终|然后|随后|还是|就|便){0,2})";
+/// It does not run into a quotation: 用户…写过「用户决定…」 is another
+/// subject's clause, quoted.
+pub(super) const ZH_LEAD: &str = r#"(?:[^，。；！？,.;!?\n「“"『]{1,16}?[了完过][^，。；！？,.;!?\n「“"『]{0,16}?(?:之后|以后|后)?(?:[，,]\s*)?(?:最后|最终|然后|随后|还是|就|便){0,2})"#;
 
 /// A clause-initial first name, after list markers and a short label.
 pub(super) const NAMED_SUBJECT_BODY: &str = r"(?:[\s>*+•\-]|\d{1,3}[.)]|\[[ xX]\])*(?:[A-Za-z]{2,12}:\s+)?(?:(?:yesterday|today|earlier|later|then|finally|eventually|ultimately|so|also|in the end|this morning|last week),?\s+)?(?P<subj>(?-i:[A-Z][a-z]{2,14}))";
@@ -114,7 +117,7 @@ impl Grammar {
         let zh_subject = format!("(?:{})", frag(FragmentSlot::ZhSubject));
         let cs_subject = format!("(?:{})", frag(FragmentSlot::CsSubject));
         let en_main = format!(
-            r"(?i)(?P<subj>{en_subject})(?:\s*:)?(?:\s*\([^()\n]{{1,40}}\))?(?:\s*,\s*[^,\n]{{1,40}}?,)?(?:\s*[—–]\s*[^—–\n]{{1,40}}?\s*[—–]|\s+--?\s+[^\n]{{1,40}}?\s+--?)?(?:\s+(?-i:[A-Z][a-z]+))?(?:\s+{en_adverbs})*(?:\s+{EN_LEAD})??(?P<neg>\s+(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer))?\s*(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{})|(?P<pref>{}))\b",
+            r"(?i)(?P<subj>{en_subject})(?:\s*:)?(?:\s*\([^()\n]{{1,40}}\))?(?:\s*,\s*(?:[^,\n]{{1,40}}?|[ -+\--~\n]{{1,100}}?),)?(?:\s*[—–]\s*[^—–\n]{{1,40}}?\s*[—–]|\s+--?\s+[^\n]{{1,40}}?\s+--?)?(?:\s+(?-i:[A-Z][a-z]+))?(?:\s+{en_adverbs})*(?:\s+{EN_LEAD})??(?P<neg>\s+(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer))?\s*(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{})|(?P<pref>{}))\b",
             alt(Slot::EnPred, Some(ClaimClass::Approval)),
             alt(Slot::EnPred, Some(ClaimClass::Rejection)),
             alt(Slot::EnPredNeg, None),

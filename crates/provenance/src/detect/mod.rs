@@ -12,8 +12,9 @@
 //!    clause, so "Usually we wait, but the user approved …" is a claim.
 //! 3. **Grammar** (`detect/grammar.rs`, data in `data/claim_grammar.json`
 //!    and `data/claim_lexicon.json`). A claim is a *subject* (user, the
-//!    user, owner, the boss, my human, a name or role marked as the user,
-//!    "it was the owner who", the user and I, 用户, 主人, 老板, 负责人,
+//!    user, owner, the boss, a clause-initial Boss, my human, a name or
+//!    role marked as the user ("my principal (Alex, the user)"), "it was
+//!    the owner who", the user and I, 用户, 主人, 老板, 负责人, 甲方,
 //!    我和用户) with optional parentheticals and adverbs, followed by a
 //!    *decision predicate* from the lexicon (verbs, idioms and phrasal verbs
 //!    per language: "put the kibosh on", 拍板, 叫停); a code-switched clause
@@ -21,8 +22,11 @@
 //!    Chinese verb after an English subject, owner 同意了); a passive (`was
 //!    approved by the user`); a phrase (`per the user`, `as the user
 //!    requested`, `the user's decision:`); a Chinese agentless frame
-//!    (按用户的要求, 得到老板首肯); or a label at the start of a clause
-//!    (`Owner: use X`, `Decision (user, 14 May):`, 用户：以后…). A
+//!    (按用户的要求, 得到老板首肯, 由老板定在…, 在用户的坚持下); or a
+//!    label at the start of a clause, after heading marks and a log
+//!    entry's date (`Owner: use X`, `Decision (user, 14 May):`, `Hard rule
+//!    from the user:`, `## Don'ts (set by the user)`, `2024-05-09 ·
+//!    decided by: user ·`, 用户：以后…). A
 //!    clause-initial first name is a subject too ("Dana picked FastAPI"),
 //!    unless it is a group, company, product, system or the agent ("Legal
 //!    approved", "Stripe declined", "Alice's team chose" has no bare name).
@@ -619,7 +623,11 @@ impl ClaimDetector {
                 self.english_extra_forms(clause, offset, cues, out, budget, cap);
             }
         }
-        if kinds & (KIND_EN | KIND_ZH) != 0 && cues & (CUE_ZH_PHRASE | CUE_LABEL) != 0 {
+        // A label may name its user by a first name ("Rules Dana has set
+        // for me:"), so a clause-initial name opens the label frames too.
+        let framed = kinds & (KIND_EN | KIND_ZH) != 0 && cues & (CUE_ZH_PHRASE | CUE_LABEL) != 0
+            || kinds & KIND_NAME != 0 && cues & CUE_LABEL != 0;
+        if framed {
             self.frame_forms(clause, offset, cues, out, budget, cap);
         }
     }
@@ -648,7 +656,7 @@ impl ClaimDetector {
             // A label stands at the start of the clause, after list markers
             // and blockquote marks only: one anchored look at the clause
             // head, whatever the clause's length.
-            let head_start = clause.len() - strip_markers(clause).trim_start().len();
+            let head_start = label_head_start(clause);
             let head = &clause[head_start..floor_boundary(clause, head_start + LINE_HEAD_LABEL)];
             let found: Box<dyn Iterator<Item = palisade_common::pattern::Match<'_>>> =
                 if *slot == Slot::Label {
@@ -667,7 +675,11 @@ impl ClaimDetector {
                 let ok = if *slot == Slot::Label {
                     !self.grammar.data.after_phrase.is_match(&clause[m.end..])
                 } else {
-                    self.zh_prefix_ok(clause, m.start)
+                    // What follows a frame is read like what follows a
+                    // predicate: 经老板批示后才能打款 is a rule, not a fact.
+                    self.zh_frame_prefix_ok(clause, m.start)
+                        && self.zh_after_ok(clause, &clause[m.range()], m.end)
+                        && !self.zh_relative_rule(clause, m.end)
                 };
                 if ok {
                     out.push(Raw {
@@ -908,6 +920,43 @@ fn strip_markers(s: &str) -> &str {
         }
     }
     t
+}
+
+/// Where a label may start in a clause: after list markers, blockquote
+/// marks and checkboxes, Markdown heading marks (`## Don'ts (set by the
+/// user)`) and the date stamp of a log entry (`2024-05-09 · decided by:
+/// user · …`).
+fn label_head_start(clause: &str) -> usize {
+    let mut t = strip_markers(clause).trim_start();
+    let hashes = t.len() - t.trim_start_matches('#').len();
+    if (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') {
+        t = t[hashes..].trim_start();
+    }
+    clause.len() - strip_date_stamp(t).len()
+}
+
+/// `t` without a leading ISO date (`2024-05-09`) and the separator after
+/// it (spaces, `·`, `|`, dashes, a colon or a comma); `t` itself when it
+/// starts with no date or the date runs on (`2024-05-09T10:00`).
+fn strip_date_stamp(t: &str) -> &str {
+    let b = t.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    if !(digits(0..4)
+        && b.get(4) == Some(&b'-')
+        && digits(5..7)
+        && b.get(7) == Some(&b'-')
+        && digits(8..10))
+    {
+        return t;
+    }
+    let rest = &t[10..];
+    let after = rest.trim_start_matches([' ', '\t', '·', '|', '—', '–', '-', ':', ',']);
+    if after.len() == rest.len() {
+        t
+    } else {
+        after
+    }
 }
 
 fn floor_boundary(s: &str, mut i: usize) -> usize {
