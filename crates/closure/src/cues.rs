@@ -250,10 +250,12 @@ impl CueSet {
                 ("en", _) => format!(r"(?i)(?-u:\b)(?:{})(?:(?-u:\b)|$)", r.pattern),
                 // Accented letters (é, ü, ç) are not ASCII word characters,
                 // so the boundary is spelled out as "not a letter or digit"
-                // and the cue itself is the `c` group. The class is the
-                // same with and without case folding, so it is written
-                // outside `(?i)`: folding 800 Unicode ranges is most of
-                // what compiling it would cost.
+                // and the cue itself is the `c` group. The class is
+                // written outside `(?i)`: folding its 800 Unicode ranges is
+                // most of what compiling it would cost, and folding changes
+                // it only by a few combining marks whose case partner is a
+                // letter (U+0345 folds with ι), which are not word
+                // characters either way.
                 (_, Script::Spaced) => format!(
                     r"(?i)(?:^|(?-i:[^\p{{L}}\p{{N}}_]))(?P<c>(?:{}))(?:(?-i:[^\p{{L}}\p{{N}}_])|$)",
                     r.pattern
