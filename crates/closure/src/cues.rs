@@ -252,10 +252,10 @@ impl CueSet {
                 // so the boundary is spelled out as "not a letter or digit"
                 // and the cue itself is the `c` group. The class is
                 // written outside `(?i)`: folding its 800 Unicode ranges is
-                // most of what compiling it would cost, and folding changes
-                // it only by a few combining marks whose case partner is a
-                // letter (U+0345 folds with ι), which are not word
-                // characters either way.
+                // most of what compiling it would cost. Folding would only
+                // add a few combining marks whose case partner is a letter
+                // (U+0345 folds with ι); outside it they count as the
+                // non-letters they are.
                 (_, Script::Spaced) => format!(
                     r"(?i)(?:^|(?-i:[^\p{{L}}\p{{N}}_]))(?P<c>(?:{}))(?:(?-i:[^\p{{L}}\p{{N}}_])|$)",
                     r.pattern
