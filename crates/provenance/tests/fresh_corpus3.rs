@@ -18,8 +18,10 @@
 //!
 //! Labels are the writer's; none was relabelled.
 
+mod fresh_claims;
+
+use fresh_claims::{cases, hold_baseline, known_misses_are_lines};
 use palisade_provenance::{ClaimDetector, Scope};
-use serde_json::Value;
 
 const FRESH: &str = include_str!("../testdata/fresh_claims3.jsonl");
 
@@ -47,100 +49,14 @@ const PREFERENCES: &[&str] = &[
     "memory-mx-likes-short-commit",
 ];
 
-struct Case {
-    name: String,
-    input: String,
-    claim: bool,
-    lang: String,
-}
-
-fn cases() -> Vec<Case> {
-    FRESH
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let v: Value =
-                serde_json::from_str(l).unwrap_or_else(|e| panic!("bad corpus line {l}: {e}"));
-            let get = |k: &str| v[k].as_str().unwrap_or_default().to_owned();
-            Case {
-                name: get("name"),
-                input: get("input"),
-                claim: get("expected") == "claim",
-                lang: get("lang"),
-            }
-        })
-        .collect()
-}
-
-#[derive(Default)]
-struct Counts {
-    tp: usize,
-    fp: usize,
-    fn_: usize,
-    tn: usize,
-}
-
-impl Counts {
-    fn add(&mut self, want: bool, got: bool) {
-        match (want, got) {
-            (true, true) => self.tp += 1,
-            (false, true) => self.fp += 1,
-            (true, false) => self.fn_ += 1,
-            (false, false) => self.tn += 1,
-        }
-    }
-
-    fn line(&self) -> String {
-        let p = self.tp as f64 / (self.tp + self.fp).max(1) as f64;
-        let r = self.tp as f64 / (self.tp + self.fn_).max(1) as f64;
-        format!(
-            "tp={} fp={} fn={} tn={} precision={p:.3} recall={r:.3}",
-            self.tp, self.fp, self.fn_, self.tn
-        )
-    }
-}
-
 #[test]
 fn fresh_corpus3_holds_its_baseline() {
-    let det = ClaimDetector::new(Scope::Decisions);
-    let all = cases();
-    assert_eq!(all.len(), 253, "corpus changed");
-    let mut total = Counts::default();
-    let mut by_lang: std::collections::BTreeMap<&str, Counts> = Default::default();
-    let mut misses = Vec::new();
-    for c in &all {
-        let got = !det.detect(&c.input).is_empty();
-        total.add(c.claim, got);
-        by_lang.entry(&c.lang).or_default().add(c.claim, got);
-        if got != c.claim {
-            misses.push(c.name.clone());
-        }
-    }
-    println!("fresh corpus 3: {}", total.line());
-    for (lang, counts) in &by_lang {
-        println!("  {lang}: {}", counts.line());
-    }
-    let known: Vec<&str> = KNOWN_MISSES.iter().map(|(n, _)| *n).collect();
-    let new: Vec<&String> = misses
-        .iter()
-        .filter(|m| !known.contains(&m.as_str()))
-        .collect();
-    let fixed: Vec<&&str> = known
-        .iter()
-        .filter(|k| !misses.iter().any(|m| m == *k))
-        .collect();
-    assert!(
-        new.is_empty(),
-        "lines the baseline does not miss are now missed: {new:?}"
-    );
-    assert!(
-        fixed.is_empty(),
-        "known misses now met (update KNOWN_MISSES and the numbers): {fixed:?}"
-    );
-    assert_eq!(
-        (total.tp, total.fp, total.fn_, total.tn),
+    hold_baseline(
+        "fresh corpus 3",
+        &cases(FRESH),
+        253,
+        KNOWN_MISSES,
         (111, 0, 3, 139),
-        "after-tuning baseline"
     );
 }
 
@@ -148,11 +64,8 @@ fn fresh_corpus3_holds_its_baseline() {
 /// says why it is left.
 #[test]
 fn fresh3_named_lines_are_corpus_lines() {
-    let all = cases();
-    for (name, why) in KNOWN_MISSES {
-        assert!(all.iter().any(|c| c.name == *name), "{name} not in corpus");
-        assert!(why.len() > 20, "{name}: say why it is left");
-    }
+    let all = cases(FRESH);
+    known_misses_are_lines(&all, KNOWN_MISSES);
     for name in PREFERENCES {
         assert!(
             all.iter().any(|c| c.name == *name && !c.claim),
@@ -168,7 +81,7 @@ fn fresh3_preferences_are_claims_in_the_wider_scope() {
     let narrow = ClaimDetector::new(Scope::Decisions);
     let wide = ClaimDetector::new(Scope::DecisionsAndPreferences);
     let mut failures = Vec::new();
-    for c in cases() {
+    for c in cases(FRESH) {
         let found = !wide.detect(&c.input).is_empty();
         let preference = PREFERENCES.contains(&c.name.as_str());
         let narrow_found = !narrow.detect(&c.input).is_empty();
