@@ -5,7 +5,7 @@
 //! computes it for custom rules at run time.
 
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
-use regex_syntax::hir::{Class, ClassBytes, ClassBytesRange, Hir, HirKind, Look, Repetition};
+use regex_syntax::hir::Hir;
 
 /// Longest prefix literal kept as a gate (longer ones are cut to a prefix,
 /// which is still a sound gate).
@@ -70,55 +70,10 @@ pub(crate) fn ascii_twin_of(hir: &Hir) -> String {
     ascii(hir).to_string()
 }
 
-/// The ASCII twin of `hir` as a HIR (see [`ascii_twin_of`]).
+/// The ASCII twin of `hir` as a HIR (see [`ascii_twin_of`]): the shared
+/// [`palisade_common::pattern::ascii_twin`].
 pub(crate) fn ascii(h: &Hir) -> Hir {
-    match h.kind() {
-        HirKind::Empty => Hir::empty(),
-        HirKind::Literal(lit) => {
-            if lit.0.is_ascii() {
-                Hir::literal(lit.0.clone())
-            } else {
-                Hir::fail()
-            }
-        }
-        HirKind::Class(class) => {
-            let ranges: Vec<ClassBytesRange> = match class {
-                Class::Unicode(c) => c
-                    .iter()
-                    .filter(|r| r.start().is_ascii())
-                    .map(|r| ClassBytesRange::new(r.start() as u8, r.end().min('\x7f') as u8))
-                    .collect(),
-                Class::Bytes(c) => c
-                    .iter()
-                    .filter(|r| r.start().is_ascii())
-                    .map(|r| ClassBytesRange::new(r.start(), r.end().min(0x7f)))
-                    .collect(),
-            };
-            if ranges.is_empty() {
-                Hir::fail()
-            } else {
-                Hir::class(Class::Bytes(ClassBytes::new(ranges)))
-            }
-        }
-        HirKind::Look(look) => Hir::look(match look {
-            Look::WordUnicode => Look::WordAscii,
-            Look::WordUnicodeNegate => Look::WordAsciiNegate,
-            Look::WordStartUnicode => Look::WordStartAscii,
-            Look::WordEndUnicode => Look::WordEndAscii,
-            Look::WordStartHalfUnicode => Look::WordStartHalfAscii,
-            Look::WordEndHalfUnicode => Look::WordEndHalfAscii,
-            other => *other,
-        }),
-        HirKind::Repetition(r) => Hir::repetition(Repetition {
-            min: r.min,
-            max: r.max,
-            greedy: r.greedy,
-            sub: Box::new(ascii(&r.sub)),
-        }),
-        HirKind::Capture(c) => ascii(&c.sub),
-        HirKind::Concat(v) => Hir::concat(v.iter().map(ascii).collect()),
-        HirKind::Alternation(v) => Hir::alternation(v.iter().map(ascii).collect()),
-    }
+    palisade_common::pattern::ascii_twin(h)
 }
 
 /// Expand the shorthands phrase-rule patterns may use.
