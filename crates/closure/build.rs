@@ -1,7 +1,9 @@
-//! Extracts the literal prefixes of the built-in cue rules' widened
-//! patterns at compile time (`src/literals.rs` over `data/cues.json`), so a
-//! process parses no cue pattern at start-up. The tests run the same
-//! extraction at run time and compare.
+//! Derives at compile time what a process would otherwise compute from
+//! `data/cues.json` at start-up: the literal prefixes of each cue rule's
+//! widened pattern (`src/literals.rs`) and each rule's regex
+//! (`src/source.rs`) parsed and packed with its ASCII twin
+//! (`palisade_common::pattern`), so a process parses no cue pattern. The
+//! tests run the same derivations at run time and compare.
 
 // A build script, not the guard: reading OUT_DIR and writing the generated
 // file is its job (the library itself stays pure).
@@ -13,9 +15,16 @@ use std::fmt::Write as _;
 #[path = "src/literals.rs"]
 mod literals;
 
+#[allow(dead_code)] // the build needs the sources, not the script names
+#[path = "src/source.rs"]
+mod source;
+
+use palisade_common::pattern::{ascii_twin, packed};
+
 fn main() {
     println!("cargo:rerun-if-changed=data/cues.json");
     println!("cargo:rerun-if-changed=src/literals.rs");
+    println!("cargo:rerun-if-changed=src/source.rs");
     let json =
         std::fs::read_to_string("data/cues.json").unwrap_or_else(|e| panic!("data/cues.json: {e}"));
     let rules: Vec<serde_json::Value> =
@@ -35,9 +44,39 @@ fn main() {
         }
     }
     out.push_str("];\n");
+    // Each rule's regex, parsed as `palisade_common::pattern` parses with
+    // its default options, then packed with its twin.
+    let mut blob: Vec<u8> = Vec::new();
+    out.push_str("/// Per built-in rule, its packed regex and twin in `cues.bin`.\n");
+    out.push_str("const BUILT_PACKED: &[[u32; 4]] = &[\n");
+    for rule in &rules {
+        let field = |k: &str| rule.get(k).and_then(|p| p.as_str()).unwrap_or("");
+        let id = field("id");
+        let source = source::rule_source(field("lang"), field("pattern"))
+            .unwrap_or_else(|| panic!("cue rule {id:?}: unknown lang"));
+        let hir = regex_syntax::ParserBuilder::new()
+            .unicode(true)
+            .utf8(true)
+            .build()
+            .parse(&source)
+            .unwrap_or_else(|e| panic!("cue rule {id:?}: {e}"));
+        let mut range = |h: &regex_syntax::hir::Hir| {
+            let start = blob.len();
+            blob.extend(packed::pack(h));
+            (start, blob.len())
+        };
+        let (a, b) = range(&hir);
+        let (c, d) = range(&ascii_twin(&hir));
+        let _ = writeln!(out, "    [{a}, {b}, {c}, {d}],");
+    }
+    out.push_str("];\n");
     let dir = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
     let path = std::path::Path::new(&dir).join("cue_prefixes.rs");
     if let Err(e) = std::fs::write(&path, out) {
+        panic!("cannot write {}: {e}", path.display());
+    }
+    let path = std::path::Path::new(&dir).join("cues.bin");
+    if let Err(e) = std::fs::write(&path, blob) {
         panic!("cannot write {}: {e}", path.display());
     }
 }

@@ -22,6 +22,7 @@
 //! from now on…", "an email telling them that…": a `reported` rule).
 
 use crate::literals::prefix_literals;
+use crate::source::{rule_source, script, Script};
 use aho_corasick::{AhoCorasick, MatchKind};
 use palisade_common::negation::negation_before_in;
 use palisade_common::pattern::{Options, Pattern};
@@ -114,23 +115,6 @@ struct RawRule {
     weak: bool,
 }
 
-/// How a rule's pattern is anchored, by language.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-enum Script {
-    /// Words separated by spaces: whole-word matching.
-    Spaced,
-    /// No spaces between words (Chinese, Japanese): matched as written.
-    Unspaced,
-}
-
-fn script(lang: &str) -> Option<Script> {
-    match lang {
-        "en" | "es" | "pt" | "de" | "fr" => Some(Script::Spaced),
-        "zh" | "ja" => Some(Script::Unspaced),
-        _ => None,
-    }
-}
-
 /// One compiled cue rule.
 #[derive(Clone, Debug)]
 pub struct Cue {
@@ -217,11 +201,7 @@ impl CueSet {
 
     /// Build a set, compiling each rule's regex now (checking it) or on
     /// first use (built-in data, which the tests compile).
-    fn parse(
-        json: &str,
-        compile: Compile,
-        built: Option<BuiltPrefixes>,
-    ) -> Result<CueSet, CueError> {
+    fn parse(json: &str, compile: Compile, built: Option<Built>) -> Result<CueSet, CueError> {
         let raw: Vec<RawRule> = serde_json::from_str(json).map_err(|e| CueError {
             id: String::new(),
             message: format!("invalid rule json: {e}"),
@@ -243,29 +223,15 @@ impl CueSet {
             };
             let script =
                 script(&r.lang).ok_or_else(|| err(format!("unknown lang {:?}", r.lang)))?;
-            let source = match (r.lang.as_str(), script) {
-                // ASCII word boundaries: Unicode `\b` forces the slow
-                // engine on non-ASCII text, and CJK next to a Latin word
-                // is a boundary either way.
-                ("en", _) => format!(r"(?i)(?-u:\b)(?:{})(?:(?-u:\b)|$)", r.pattern),
-                // Accented letters (é, ü, ç) are not ASCII word characters,
-                // so the boundary is spelled out as "not a letter or digit"
-                // and the cue itself is the `c` group. The class is
-                // written outside `(?i)`: folding its 800 Unicode ranges is
-                // most of what compiling it would cost. Folding would only
-                // add a few combining marks whose case partner is a letter
-                // (U+0345 folds with ι); outside it they count as the
-                // non-letters they are.
-                (_, Script::Spaced) => format!(
-                    r"(?i)(?:^|(?-i:[^\p{{L}}\p{{N}}_]))(?P<c>(?:{}))(?:(?-i:[^\p{{L}}\p{{N}}_])|$)",
-                    r.pattern
-                ),
-                (_, Script::Unspaced) => format!("(?i)(?:{})", r.pattern),
-            };
+            let source = rule_source(&r.lang, &r.pattern)
+                .ok_or_else(|| err(format!("unknown lang {:?}", r.lang)))?;
             let regex = match compile {
                 Compile::Now => Pattern::new(&source, Options::default())
                     .map_err(|e| err(format!("bad pattern: {}", e.message)))?,
-                Compile::OnFirstUse => Pattern::lazy(source),
+                Compile::OnFirstUse => match built.and_then(|b| b.packed(cues.len())) {
+                    Some((hir, twin)) => Pattern::prepacked(source, Options::default(), hir, twin),
+                    None => Pattern::lazy(source),
+                },
             };
             sources.push(crate::literals::prefilter_pattern(&r.pattern));
             cues.push(Cue {
@@ -311,7 +277,7 @@ impl CueSet {
                 // tests (every rule regex and prefilter pattern is compiled
                 // there), so the patterns are compiled on first use, not here.
                 #[allow(clippy::expect_used)] // invariant: built-in rule data parses (tested)
-                CueSet::parse(CUES_JSON, Compile::OnFirstUse, Some(BUILT_PREFIXES))
+                CueSet::parse(CUES_JSON, Compile::OnFirstUse, Some(BUILT))
                     .expect("built-in cue rules parse")
             })
             .clone()
@@ -539,7 +505,38 @@ struct Prefilter {
 /// order, extracted by the build script with [`prefix_literals`].
 type BuiltPrefixes = &'static [Option<&'static [&'static str]>];
 
+/// What the build script derived from the built-in rules, in data order:
+/// each rule's literal prefixes, and its regex ([`rule_source`]) parsed and
+/// packed with its ASCII twin ([`palisade_common::pattern::packed`]), so a
+/// process compiles a rule without parsing it.
+#[derive(Clone, Copy)]
+struct Built {
+    prefixes: BuiltPrefixes,
+    /// Per rule, the byte ranges of its packed regex and twin in `blob`.
+    packed: &'static [[u32; 4]],
+    blob: &'static [u8],
+}
+
+impl Built {
+    /// Rule `i`'s packed regex and twin.
+    fn packed(&self, i: usize) -> Option<(&'static [u8], &'static [u8])> {
+        let [a, b, c, d] = *self.packed.get(i)?;
+        let blob = self.blob;
+        Some((
+            blob.get(a as usize..b as usize)?,
+            blob.get(c as usize..d as usize)?,
+        ))
+    }
+}
+
 include!(concat!(env!("OUT_DIR"), "/cue_prefixes.rs"));
+
+/// The built-in rules' derived data.
+const BUILT: Built = Built {
+    prefixes: BUILT_PREFIXES,
+    packed: BUILT_PACKED,
+    blob: include_bytes!(concat!(env!("OUT_DIR"), "/cues.bin")),
+};
 
 /// When a rule's widened pattern must confirm what the literals say.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -560,7 +557,7 @@ impl Prefilter {
     fn new(
         sources: &[String],
         compile: Compile,
-        built: Option<BuiltPrefixes>,
+        built: Option<Built>,
     ) -> Result<Prefilter, String> {
         let mut literals: Vec<String> = Vec::new();
         let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
@@ -586,7 +583,7 @@ impl Prefilter {
                 Compile::OnFirstUse => Pattern::lazy(widened),
             };
             confirm.push((check, regex));
-            let prefixes = match built.and_then(|b| b.get(i)) {
+            let prefixes = match built.and_then(|b| b.prefixes.get(i)) {
                 Some(lits) => lits.map(|l| l.iter().map(|s| (*s).to_owned()).collect()),
                 None => prefix_literals(src),
             };
@@ -761,6 +758,32 @@ mod tests {
                 built.map(|l| l.iter().map(|s| (*s).to_owned()).collect());
             assert_eq!(built, fresh, "{}", rule["id"]);
         }
+    }
+
+    /// The regexes the build script packed are the ones a fresh parse of
+    /// each rule's source gives, and so are their twins.
+    #[test]
+    fn built_patterns_equal_a_fresh_parse() {
+        use palisade_common::pattern::{ascii_twin, packed};
+        let rules: Vec<serde_json::Value> = serde_json::from_str(CUES_JSON).unwrap();
+        assert_eq!(rules.len(), BUILT_PACKED.len());
+        for (i, rule) in rules.iter().enumerate() {
+            let source = rule_source(
+                rule["lang"].as_str().unwrap(),
+                rule["pattern"].as_str().unwrap(),
+            )
+            .unwrap();
+            let fresh = regex_syntax::parse(&source).unwrap();
+            let (hir, twin) = BUILT.packed(i).unwrap();
+            assert_eq!(packed::unpack(hir).as_ref(), Some(&fresh), "{}", rule["id"]);
+            assert_eq!(
+                packed::unpack(twin),
+                Some(ascii_twin(&fresh)),
+                "{}",
+                rule["id"]
+            );
+        }
+        assert!(CueSet::builtin().cues.iter().all(|c| c.regex.is_packed()));
     }
 
     /// A Unicode word boundary (`\b`, `\B`) makes the regex crate's DFA

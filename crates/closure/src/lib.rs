@@ -56,4 +56,5 @@ pub mod promote;
 pub mod redact;
 pub mod schema;
 pub mod session;
+mod source;
 pub mod time;

@@ -31,8 +31,8 @@
 //! what a context rule reads around it), at most [`MAX_ROUNDS`] times.
 
 use palisade_common::mask::preview_line;
+use palisade_common::pattern::Pattern;
 use palisade_secrets::SecretScanner;
-use regex::Regex;
 use serde_json::Value;
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -49,21 +49,21 @@ pub const MAX_ROUNDS: usize = 4;
 /// wanted; the cut lies far beyond any preview limit.
 const PREVIEW_WORK_CHARS: usize = 8192;
 
+/// Each compiled on first use, in the form the text needs (most texts
+/// stop at the trigger, and pay for nothing else).
 struct Patterns {
-    label: Regex,
-    auth: Regex,
+    label: Pattern,
+    auth: Pattern,
     /// One cheap scan that every labelled text matches; texts that do not
     /// match skip the label passes.
-    trigger: Regex,
+    trigger: Pattern,
 }
 
 // ASCII word boundaries (`(?-u:\b)`) keep every pattern on the fast DFA
 // engines even when the text holds non-ASCII (Unicode `\b` does not).
 static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
-    // The patterns are constants checked by the tests below; a failure to
-    // compile them is a programming error caught by every test run.
-    #[allow(clippy::expect_used)] // invariant: constant patterns compile (tested)
-    let re = |p: &str| Regex::new(p).expect("built-in redaction pattern compiles");
+    // Constants the tests below compile (`patterns_compile`).
+    let re = |p: &str| Pattern::lazy(p);
     Patterns {
         label: re(concat!(
             r"(?i)(?P<label>(?-u:\b)(?:[a-z0-9_\-]*(?:api[_\- ]?key|access[_\- ]?key|secret[_\- ]?key|",
@@ -533,6 +533,8 @@ mod tests {
 
     #[test]
     fn patterns_compile_and_are_idempotent() {
+        let p = &*PATTERNS;
+        assert!(p.label.compiles() && p.auth.compiles() && p.trigger.compiles());
         let samples = [
             "password: hunter2, token=abc123",
             "set-cookie: a=b; Path=/",

@@ -91,9 +91,18 @@ impl Default for Options {
 pub struct Pattern {
     source: Box<str>,
     options: Options,
+    /// The parsed pattern and its twin, packed at build time.
+    packed: Option<Packed>,
     hir: OnceLock<Option<Hir>>,
     twin: OnceLock<Option<Regex>>,
     full: OnceLock<Option<Regex>>,
+}
+
+/// A pattern's parse and twin, packed by a build script.
+#[derive(Clone, Copy)]
+struct Packed {
+    hir: &'static [u8],
+    twin: &'static [u8],
 }
 
 /// Why [`Pattern::new`] refused a source.
@@ -128,10 +137,56 @@ impl Pattern {
         Pattern {
             source: source.into(),
             options,
+            packed: None,
             hir: OnceLock::new(),
             twin: OnceLock::new(),
             full: OnceLock::new(),
         }
+    }
+
+    /// `source` with its parse and its ASCII twin done at build time:
+    /// `hir` is [`packed::pack`] of the parsed `source` (parsed with
+    /// `options`), `twin` the same of its [`ascii_twin`]. First use then
+    /// compiles without parsing. Bytes that do not unpack are not trusted:
+    /// the pattern is parsed from `source` as [`Pattern::lazy_with`] would,
+    /// so a stale or damaged table costs time, never matches. The crates'
+    /// tests check that their tables equal a fresh parse.
+    ///
+    /// ```
+    /// use palisade_common::pattern::{ascii_twin, packed, Options, Pattern};
+    /// let source = r"(?i)\bg\w*";
+    /// let hir = regex_syntax::parse(source).unwrap();
+    /// // A build script would write these bytes into OUT_DIR.
+    /// let bytes: &'static [u8] = Box::leak(packed::pack(&hir).into_boxed_slice());
+    /// let twin: &'static [u8] = Box::leak(packed::pack(&ascii_twin(&hir)).into_boxed_slice());
+    /// let p = Pattern::prepacked(source, Options::default(), bytes, twin);
+    /// assert_eq!(p.find("Let's GOne").map(|m| m.as_str()), Some("GOne"));
+    /// assert!(p.is_packed());
+    /// // Damaged bytes fall back to the source.
+    /// let q = Pattern::prepacked(source, Options::default(), &[0xff], &[0xff]);
+    /// assert_eq!(q.find("a göt").map(|m| m.as_str()), Some("göt"));
+    /// assert_eq!(q.find("a got").map(|m| m.as_str()), Some("got"));
+    /// ```
+    pub fn prepacked(
+        source: impl Into<Box<str>>,
+        options: Options,
+        hir: &'static [u8],
+        twin: &'static [u8],
+    ) -> Pattern {
+        Pattern {
+            packed: Some(Packed { hir, twin }),
+            ..Pattern::lazy_with(source, options)
+        }
+    }
+
+    /// Whether the pattern was given its parse at build time
+    /// ([`Pattern::prepacked`]).
+    ///
+    /// ```
+    /// assert!(!palisade_common::pattern::Pattern::lazy("x").is_packed());
+    /// ```
+    pub fn is_packed(&self) -> bool {
+        self.packed.is_some()
     }
 
     /// `source`, checked now: an error names the pattern and the problem.
@@ -153,6 +208,7 @@ impl Pattern {
         Ok(Pattern {
             source: source.into(),
             options,
+            packed: None,
             hir: OnceLock::from(Some(hir)),
             twin: OnceLock::from(Some(twin)),
             full: OnceLock::from(Some(full)),
@@ -192,15 +248,27 @@ impl Pattern {
 
     fn hir(&self) -> Option<&Hir> {
         self.hir
-            .get_or_init(|| parse(&self.source, self.options).ok())
+            .get_or_init(|| {
+                self.packed
+                    .and_then(|p| packed::unpack(p.hir))
+                    .or_else(|| parse(&self.source, self.options).ok())
+            })
             .as_ref()
+    }
+
+    /// The twin's pattern: unpacked when it was packed, else derived.
+    fn twin_hir(&self) -> Option<Hir> {
+        match self.packed.and_then(|p| packed::unpack(p.twin)) {
+            Some(twin) => Some(twin),
+            None => Some(ascii_twin(self.hir()?)),
+        }
     }
 
     /// The compiled form for ASCII (`twin`) or other text.
     fn form(&self, twin: bool) -> Option<&Regex> {
         if twin {
             self.twin
-                .get_or_init(|| compile_twin(&ascii_twin(self.hir()?), self.options).ok())
+                .get_or_init(|| compile_twin(&self.twin_hir()?, self.options).ok())
                 .as_ref()
         } else {
             self.full
@@ -449,14 +517,15 @@ pub fn ascii_twin(h: &Hir) -> Hir {
         }
         HirKind::Class(class) => {
             let ranges: Vec<ClassBytesRange> = match class {
+                // Ranges are sorted: the ASCII ones come first.
                 Class::Unicode(c) => c
                     .iter()
-                    .filter(|r| r.start().is_ascii())
+                    .take_while(|r| r.start().is_ascii())
                     .map(|r| ClassBytesRange::new(r.start() as u8, r.end().min('\x7f') as u8))
                     .collect(),
                 Class::Bytes(c) => c
                     .iter()
-                    .filter(|r| r.start().is_ascii())
+                    .take_while(|r| r.start().is_ascii())
                     .map(|r| ClassBytesRange::new(r.start(), r.end().min(0x7f)))
                     .collect(),
             };
