@@ -24,6 +24,7 @@
 use crate::literals::prefix_literals;
 use crate::source::{rule_source, script, Script};
 use aho_corasick::{AhoCorasick, MatchKind};
+use palisade_common::literals::PairTable;
 use palisade_common::negation::negation_before_in;
 use palisade_common::pattern::{Options, Pattern};
 use palisade_common::quotes::quoted_spans;
@@ -491,8 +492,13 @@ enum Compile {
 #[derive(Debug)]
 struct Prefilter {
     /// The prefix literals of every rule (ASCII lower-cased, matched ASCII
-    /// case-insensitively); `None` when there are none to search for.
-    ac: Option<AhoCorasick>,
+    /// case-insensitively), for short texts: nothing to build.
+    table: PairTable,
+    /// The same literals as an automaton, built the first time a text of
+    /// [`AUTOMATON_MIN`] bytes or more is searched (`None`: it failed to
+    /// build, and every rule is then present in such a text).
+    ac: OnceLock<Option<AhoCorasick>>,
+    literals: Vec<String>,
     /// The rules that own each literal of `ac`.
     owners: Vec<Vec<usize>>,
     /// Rules without a finite prefix set: present in every text.
@@ -546,6 +552,10 @@ enum Confirm {
     CurlyApostrophe,
     Always,
 }
+
+/// Texts at least this long are searched with the literals' automaton;
+/// shorter ones with the table, which costs nothing to build.
+const AUTOMATON_MIN: usize = 16 * 1024;
 
 /// Non-ASCII characters whose simple case fold is an ASCII letter (`ſ` is
 /// `s`, the Kelvin sign is `k`): the ASCII case-insensitive literal search
@@ -603,44 +613,63 @@ impl Prefilter {
                 None => always.push(i),
             }
         }
-        let ac = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .build(&literals);
-        let ac = match ac {
-            Ok(ac) => Some(ac),
-            // No automaton: every rule is present (never for the built-in
-            // data, whose prefilter the tests build).
-            Err(_) => {
-                always = (0..sources.len()).collect();
-                None
-            }
-        };
         Ok(Prefilter {
-            ac,
+            table: PairTable::new(&literals, true),
+            ac: OnceLock::new(),
+            literals,
             owners,
             always,
             confirm,
         })
     }
 
+    /// Per rule, whether its literals say it may be in `text`, found with
+    /// the automaton or with the table (the two mark the same rules).
+    fn marked(&self, text: &str, automaton: bool) -> Vec<bool> {
+        let mut hit = vec![false; self.confirm.len()];
+        if text.contains(FOLDS_TO_ASCII) {
+            hit.iter_mut().for_each(|h| *h = true);
+            return hit;
+        }
+        for &i in &self.always {
+            hit[i] = true;
+        }
+        let mut mark = |lit: usize| {
+            for &i in &self.owners[lit] {
+                hit[i] = true;
+            }
+        };
+        if !automaton {
+            self.table.for_each(text.as_bytes(), |lit, _, _| mark(lit));
+        } else if let Some(ac) = self.automaton() {
+            for m in ac.find_overlapping_iter(text) {
+                mark(m.pattern().as_usize());
+            }
+        } else {
+            hit.iter_mut().for_each(|h| *h = true);
+        }
+        hit
+    }
+
+    /// The automaton over the literals, built on first use (`None`: it
+    /// could not be built; never for the built-in data, which the tests
+    /// search).
+    fn automaton(&self) -> Option<&AhoCorasick> {
+        self.ac
+            .get_or_init(|| {
+                AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .match_kind(MatchKind::Standard)
+                    .build(&self.literals)
+                    .ok()
+            })
+            .as_ref()
+    }
+
     /// The rules present in `text`, in rule order.
     fn present(&self, text: &str) -> Vec<usize> {
         let n = self.confirm.len();
-        let mut hit = vec![false; n];
-        match &self.ac {
-            Some(ac) if !text.contains(FOLDS_TO_ASCII) => {
-                for &i in &self.always {
-                    hit[i] = true;
-                }
-                for m in ac.find_overlapping_iter(text) {
-                    for &i in &self.owners[m.pattern().as_usize()] {
-                        hit[i] = true;
-                    }
-                }
-            }
-            _ => hit.iter_mut().for_each(|h| *h = true),
-        }
+        let hit = self.marked(text, text.len() >= AUTOMATON_MIN);
         let curly = text.contains('’');
         (0..n)
             .filter(|&i| {
@@ -757,6 +786,28 @@ mod tests {
             let built: Option<Vec<String>> =
                 built.map(|l| l.iter().map(|s| (*s).to_owned()).collect());
             assert_eq!(built, fresh, "{}", rule["id"]);
+        }
+    }
+
+    /// The literal table (short texts) and the automaton (long ones) mark
+    /// the same rules, on every rule's examples and on all of them at once.
+    #[test]
+    fn prefilter_table_and_automaton_agree() {
+        let set = CueSet::builtin();
+        let mut texts: Vec<String> = set
+            .cues
+            .iter()
+            .flat_map(|c| c.examples.iter().chain(&c.negative_examples).cloned())
+            .collect();
+        texts.push(texts.join(" "));
+        texts.push(texts.last().map(|t| t.to_uppercase()).unwrap_or_default());
+        assert!(set.prefilter.automaton().is_some());
+        for t in &texts {
+            assert_eq!(
+                set.prefilter.marked(t, false),
+                set.prefilter.marked(t, true),
+                "{t}"
+            );
         }
     }
 

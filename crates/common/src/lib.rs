@@ -46,6 +46,7 @@ pub mod automaton;
 #[path = "../../../tests/support/corpora.rs"]
 mod corpora;
 pub mod lazy;
+pub mod literals;
 pub mod mask;
 pub mod negation;
 pub mod normalize;

@@ -1,0 +1,244 @@
+//! Which literals of a fixed set occur in a short text, found without
+//! building an automaton.
+//!
+//! A guard gates its rules by literal keywords, and an Aho-Corasick
+//! automaton over a few thousand keywords costs 10–25 million instructions
+//! to build, several milliseconds: more than the whole scan of the short
+//! text a one-shot process (a host hook, one `check` line) reads. A
+//! [`PairTable`] costs a sort of the keywords to build and finds every
+//! occurrence in one pass: at each offset the text's next two bytes are
+//! looked up in a bit set of the keywords' first two bytes, and only the
+//! keywords that start with that pair are compared there. The work is
+//! linear in the text, times at most the largest group of keywords that
+//! share a first pair (a property of the rule data, not of the text).
+//! Long texts are still better served by an automaton, which pays for its
+//! build in fewer comparisons; callers switch at a length of their choice.
+//!
+//! ```
+//! use palisade_common::literals::PairTable;
+//! let t = PairTable::new(["pass", "key", "k", "password"], true);
+//! let mut found = Vec::new();
+//! t.for_each(b"My PASSWORD key", |lit, start, end| found.push((lit, start, end)));
+//! assert_eq!(found, [(0, 3, 7), (3, 3, 11), (2, 12, 13), (1, 12, 15)]);
+//! ```
+
+/// A set of literals, each found wherever it occurs (overlapping
+/// occurrences included), optionally ignoring ASCII case.
+#[derive(Clone, Debug)]
+pub struct PairTable {
+    /// The literals as compared (ASCII lower-cased when case-insensitive).
+    lits: Vec<Box<[u8]>>,
+    /// One bit per two-byte prefix that some literal starts with.
+    pairs: Box<[u64]>,
+    /// `(prefix, literal)` for the literals of two bytes or more, sorted.
+    by_pair: Vec<(u16, u32)>,
+    /// One bit per byte that is a whole literal.
+    singles: [u64; 4],
+    /// `(byte, literal)` for the one-byte literals, sorted.
+    by_byte: Vec<(u8, u32)>,
+    /// Empty literals: present in every text.
+    empty: Vec<u32>,
+    ascii_case_insensitive: bool,
+}
+
+const PAIR_WORDS: usize = (1 << 16) / 64;
+
+impl PairTable {
+    /// The table of `literals` (their order gives the indices reported),
+    /// compared ASCII case-insensitively when asked.
+    ///
+    /// ```
+    /// let t = palisade_common::literals::PairTable::new(["ab"], false);
+    /// assert_eq!(t.len(), 1);
+    /// assert!(!t.is_empty());
+    /// ```
+    pub fn new<I, L>(literals: I, ascii_case_insensitive: bool) -> PairTable
+    where
+        I: IntoIterator<Item = L>,
+        L: AsRef<[u8]>,
+    {
+        let fold = |b: &u8| {
+            if ascii_case_insensitive {
+                b.to_ascii_lowercase()
+            } else {
+                *b
+            }
+        };
+        let lits: Vec<Box<[u8]>> = literals
+            .into_iter()
+            .map(|l| l.as_ref().iter().map(fold).collect())
+            .collect();
+        let mut t = PairTable {
+            lits: Vec::new(),
+            pairs: vec![0u64; PAIR_WORDS].into_boxed_slice(),
+            by_pair: Vec::new(),
+            singles: [0; 4],
+            by_byte: Vec::new(),
+            empty: Vec::new(),
+            ascii_case_insensitive,
+        };
+        for (i, lit) in (0u32..).zip(&lits) {
+            match **lit {
+                [] => t.empty.push(i),
+                [b] => {
+                    set(&mut t.singles, usize::from(b));
+                    t.by_byte.push((b, i));
+                }
+                [a, b, ..] => {
+                    let key = u16::from_be_bytes([a, b]);
+                    set(&mut t.pairs, usize::from(key));
+                    t.by_pair.push((key, i));
+                }
+            }
+        }
+        t.by_pair.sort_unstable();
+        t.by_byte.sort_unstable();
+        t.lits = lits;
+        t
+    }
+
+    /// How many literals the table holds.
+    pub fn len(&self) -> usize {
+        self.lits.len()
+    }
+
+    /// Whether the table holds no literal.
+    pub fn is_empty(&self) -> bool {
+        self.lits.is_empty()
+    }
+
+    /// Call `found(literal, start, end)` for every occurrence of every
+    /// literal in `text`, by start offset, then by literal order within
+    /// the group of literals sharing the first two bytes (one-byte
+    /// literals first). An empty literal is reported once, at offset 0.
+    ///
+    /// ```
+    /// use palisade_common::literals::PairTable;
+    /// let t = PairTable::new(["aa", ""], false);
+    /// let mut found = Vec::new();
+    /// t.for_each(b"aaa", |lit, start, _| found.push((lit, start)));
+    /// assert_eq!(found, [(1, 0), (0, 0), (0, 1)]);
+    /// ```
+    pub fn for_each(&self, text: &[u8], mut found: impl FnMut(usize, usize, usize)) {
+        for &i in &self.empty {
+            found(i as usize, 0, 0);
+        }
+        let fold = |b: u8| {
+            if self.ascii_case_insensitive {
+                b.to_ascii_lowercase()
+            } else {
+                b
+            }
+        };
+        let mut next = text.first().map(|&b| fold(b));
+        for at in 0..text.len() {
+            let Some(b0) = next else { break };
+            next = text.get(at + 1).map(|&b| fold(b));
+            if get(&self.singles, usize::from(b0)) {
+                let from = self.by_byte.partition_point(|&(b, _)| b < b0);
+                for &(_, i) in self.by_byte[from..].iter().take_while(|&&(b, _)| b == b0) {
+                    found(i as usize, at, at + 1);
+                }
+            }
+            let Some(b1) = next else { continue };
+            let key = u16::from_be_bytes([b0, b1]);
+            if !get(&self.pairs, usize::from(key)) {
+                continue;
+            }
+            let from = self.by_pair.partition_point(|&(k, _)| k < key);
+            let rest = text.get(at..).unwrap_or_default();
+            for &(_, i) in self.by_pair[from..].iter().take_while(|&&(k, _)| k == key) {
+                let lit = &self.lits[i as usize];
+                let Some(window) = rest.get(..lit.len()) else {
+                    continue;
+                };
+                let same = if self.ascii_case_insensitive {
+                    window.eq_ignore_ascii_case(lit)
+                } else {
+                    window == &**lit
+                };
+                if same {
+                    found(i as usize, at, at + lit.len());
+                }
+            }
+        }
+    }
+}
+
+fn set(bits: &mut [u64], i: usize) {
+    if let Some(w) = bits.get_mut(i / 64) {
+        *w |= 1 << (i % 64);
+    }
+}
+
+fn get(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use aho_corasick::{AhoCorasick, MatchKind};
+    use proptest::prelude::*;
+
+    fn ours(lits: &[String], text: &str, ci: bool) -> Vec<(usize, usize, usize)> {
+        let mut v = Vec::new();
+        PairTable::new(lits, ci).for_each(text.as_bytes(), |l, s, e| v.push((l, s, e)));
+        v.sort_unstable();
+        v
+    }
+
+    fn reference(lits: &[String], text: &str, ci: bool) -> Vec<(usize, usize, usize)> {
+        let nonempty: Vec<(usize, &String)> = lits
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.is_empty())
+            .collect();
+        let ac = AhoCorasick::builder()
+            .ascii_case_insensitive(ci)
+            .match_kind(MatchKind::Standard)
+            .build(nonempty.iter().map(|(_, l)| l.as_bytes()))
+            .unwrap();
+        let mut v: Vec<(usize, usize, usize)> = ac
+            .find_overlapping_iter(text)
+            .map(|m| (nonempty[m.pattern().as_usize()].0, m.start(), m.end()))
+            .collect();
+        v.extend(
+            lits.iter()
+                .enumerate()
+                .filter(|(_, l)| l.is_empty())
+                .map(|(i, _)| (i, 0, 0)),
+        );
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn finds_what_aho_corasick_finds() {
+        let lits: Vec<String> = ["he", "she", "his", "hers", "h", "é", "Ké", "ss"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        for text in ["ushers", "SHE said HIS", "ké Ké KÉ", "", "h", "sss"] {
+            for ci in [false, true] {
+                assert_eq!(
+                    ours(&lits, text, ci),
+                    reference(&lits, text, ci),
+                    "{text:?} {ci}"
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_aho_corasick(
+            lits in proptest::collection::vec("[abAB\u{e9}]{0,4}", 0..12),
+            text in "[abAB\u{e9} ]{0,40}",
+            ci in any::<bool>(),
+        ) {
+            prop_assert_eq!(ours(&lits, &text, ci), reference(&lits, &text, ci));
+        }
+    }
+}
