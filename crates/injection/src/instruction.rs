@@ -27,6 +27,7 @@ use aho_corasick::dfa::{self, DFA};
 use aho_corasick::nfa::contiguous;
 use aho_corasick::MatchKind;
 use palisade_common::automaton::{walk_streams, INTERLEAVE_MIN, STREAMS};
+use palisade_common::literals::PairTable;
 use palisade_common::quotes::quoted_spans;
 use palisade_common::Span;
 use regex_automata::meta::Regex as Lean;
@@ -213,9 +214,14 @@ fn prefix_gate(pattern: &str) -> Option<Vec<String>> {
 
 /// One keyword automaton: pattern index → keyword index, longest keyword.
 struct KeywordSet {
-    /// A contiguous NFA: cheap to build (start-up), fast enough for
-    /// messages.
-    nfa: contiguous::NFA,
+    /// The keywords by their first two bytes: no automaton to build, so a
+    /// one-shot process (a host hook, one `check` line) does not pay for
+    /// one; it serves texts shorter than [`AUTOMATON_MIN`].
+    table: PairTable,
+    /// A contiguous NFA, built the first time a text of
+    /// [`AUTOMATON_MIN`] bytes or more is searched (`None`: it failed to
+    /// build; the table then serves).
+    nfa: OnceLock<Option<contiguous::NFA>>,
     /// ASCII keywords only: a DFA, built the first time a long text is
     /// searched (it marks exactly what the NFA marks, faster per byte,
     /// and costs several times the NFA to build). `None`: no DFA (the
@@ -235,6 +241,11 @@ struct KeywordSet {
 /// Texts at least this long are searched with the keyword DFA.
 const DFA_MIN: usize = 64 * 1024;
 
+/// Texts at least this long are searched with an automaton rather than
+/// the pair table (which compares every keyword sharing a text position's
+/// first two bytes, and costs nothing to build).
+const AUTOMATON_MIN: usize = 16 * 1024;
+
 impl KeywordSet {
     fn build(
         keywords: &[Cow<'static, str>],
@@ -245,18 +256,9 @@ impl KeywordSet {
             return Ok(None);
         }
         let pats: Vec<&str> = which.iter().map(|&k| keywords[k].as_ref()).collect();
-        // Standard match semantics: every state knows all keywords ending
-        // at it, so reporting the matches of each visited state finds every
-        // occurrence (the overlapping search).
-        let err = |e: aho_corasick::BuildError| {
-            Error::new(ErrorKind::Automaton, format!("rule keywords: {e}"))
-        };
-        let nfa = contiguous::Builder::new()
-            .match_kind(MatchKind::Standard)
-            .build(&pats)
-            .map_err(err)?;
         Ok(Some(KeywordSet {
-            nfa,
+            table: PairTable::new(&pats, false),
+            nfa: OnceLock::new(),
             dfa: dense.then(OnceLock::new),
             index: which.to_vec(),
             max_len: pats.iter().map(|p| p.len()).max().unwrap_or(0),
@@ -273,6 +275,21 @@ impl KeywordSet {
             },
             pats: pats.iter().map(|p| (*p).to_owned()).collect(),
         }))
+    }
+
+    /// The contiguous NFA, built on first use. Standard match semantics:
+    /// every state knows all keywords ending at it, so reporting the
+    /// matches of each visited state finds every occurrence (the
+    /// overlapping search).
+    fn nfa(&self) -> Option<&contiguous::NFA> {
+        self.nfa
+            .get_or_init(|| {
+                contiguous::Builder::new()
+                    .match_kind(MatchKind::Standard)
+                    .build(&self.pats)
+                    .ok()
+            })
+            .as_ref()
     }
 
     /// The DFA, built on first use (`None`: this set has none, or it
@@ -311,10 +328,19 @@ impl KeywordSet {
         keyword_rules: &[Vec<usize>],
         on: &mut [bool],
     ) {
-        match long.then(|| self.dfa()).flatten() {
-            Some(d) => self.walk(d, text, streams, keyword_rules, on),
-            None => self.walk(&self.nfa, text, streams, keyword_rules, on),
+        if let Some(d) = long.then(|| self.dfa()).flatten() {
+            return self.walk(d, text, streams, keyword_rules, on);
         }
+        if text.len() >= AUTOMATON_MIN {
+            if let Some(nfa) = self.nfa() {
+                return self.walk(nfa, text, streams, keyword_rules, on);
+            }
+        }
+        self.table.for_each(text, |k, _, _| {
+            for &r in &keyword_rules[self.index[k]] {
+                on[r] = true;
+            }
+        });
     }
 
     /// [`KeywordSet::mark_streams`] with automaton `d`.
@@ -957,6 +983,11 @@ mod tests {
                             set.mark_streams(text.as_bytes(), streams, long, &ins.keyword_rules, &mut on);
                             proptest::prop_assert_eq!(&on, &expected, "{} streams (dfa {}) on {:?}", streams, long, text);
                         }
+                        // The NFA that serves long texts marks what the
+                        // pair table (short texts) marks.
+                        let mut on = vec![false; expected.len()];
+                        set.walk(set.nfa().unwrap(), text.as_bytes(), streams, &ins.keyword_rules, &mut on);
+                        proptest::prop_assert_eq!(&on, &expected, "{} streams (nfa) on {:?}", streams, text);
                     }
                 }
             }
