@@ -6,6 +6,7 @@ use aho_corasick::automaton::{Automaton, StateID};
 use aho_corasick::dfa::DFA;
 use aho_corasick::nfa::contiguous::NFA;
 use palisade_common::automaton::{Step, Stepper};
+use palisade_common::literals::PairTable;
 
 /// Subject triggers and predicate cues, found in one Aho-Corasick pass.
 ///
@@ -23,9 +24,15 @@ use palisade_common::automaton::{Step, Stepper};
 /// order.
 #[derive(Debug)]
 pub(super) struct Cues {
+    /// The same patterns by their first two bytes: nothing to build, so a
+    /// one-shot process (a hook, one `check` line) pays for no automaton;
+    /// it serves texts shorter than [`AUTOMATON_FROM`].
+    table: PairTable,
     /// The NFA of triggers, contrast words and cues, walked byte by byte
-    /// (no prefilter: in claim-dense text it would stop every few bytes).
-    pub(super) ac: Option<NFA>,
+    /// (no prefilter: in claim-dense text it would stop every few bytes),
+    /// built the first time a text of [`AUTOMATON_FROM`] bytes or more
+    /// comes (`None` inside: it failed to build, see `always`).
+    ac: OnceLock<Option<NFA>>,
     /// The same automaton as a DFA, for long texts.
     dfa: OnceLock<Option<DFA>>,
     /// The patterns of `ac`.
@@ -38,6 +45,10 @@ pub(super) struct Cues {
 
 /// Texts at least this long are walked with the DFA.
 pub(super) const DFA_FROM: usize = 64 * 1024;
+
+/// Texts at least this long are walked with an automaton, shorter ones
+/// through the pair table.
+pub(super) const AUTOMATON_FROM: usize = 16 * 1024;
 
 // The cue literals the build script extracted from the lexicon.
 include!(concat!(env!("OUT_DIR"), "/cue_literals.rs"));
@@ -61,7 +72,7 @@ impl Cues {
 
     /// The automaton of the trigger and contrast words followed by the cue
     /// literals with their groups.
-    fn from_literals(cues: impl Iterator<Item = (Vec<u8>, u16)>, mut always: u16) -> Cues {
+    fn from_literals(cues: impl Iterator<Item = (Vec<u8>, u16)>, always: u16) -> Cues {
         let mut literals: Vec<Vec<u8>> = TRIGGER_WORDS
             .iter()
             .chain(CONTRAST_WORDS)
@@ -73,21 +84,44 @@ impl Cues {
             literals.push(lit);
             masks.push(mask);
         }
-        let ac = NFA::builder()
-            .ascii_case_insensitive(true)
-            .prefilter(false)
-            .build(&literals)
-            .ok();
-        if ac.is_none() {
-            always = CUE_ALL;
-        }
         Cues {
-            ac,
+            table: PairTable::new(&literals, true),
+            ac: OnceLock::new(),
             dfa: OnceLock::new(),
             literals,
             masks,
             always,
         }
+    }
+
+    /// Every occurrence of the patterns in `text` as `(end, pattern)`, in
+    /// the order an overlapping automaton walk reports them: by end, then
+    /// the longer pattern first (a state reports its own pattern before
+    /// those of its suffixes), then by pattern.
+    fn table_matches(&self, text: &[u8]) -> Vec<(usize, u32)> {
+        let mut found: Vec<(usize, usize, u32)> = Vec::new();
+        self.table.for_each(text, |id, start, end| {
+            found.push((
+                end,
+                usize::MAX - (end - start),
+                u32::try_from(id).unwrap_or(u32::MAX),
+            ));
+        });
+        found.sort_unstable();
+        found.into_iter().map(|(end, _, id)| (end, id)).collect()
+    }
+
+    /// The NFA of the patterns, built on first use.
+    pub(super) fn nfa(&self) -> Option<&NFA> {
+        self.ac
+            .get_or_init(|| {
+                NFA::builder()
+                    .ascii_case_insensitive(true)
+                    .prefilter(false)
+                    .build(&self.literals)
+                    .ok()
+            })
+            .as_ref()
     }
 
     /// The DFA of the same patterns, built on first use.
@@ -116,7 +150,15 @@ impl Cues {
     /// [`Cues::scan`] with the DFA whatever the text's length.
     #[cfg(test)]
     pub(super) fn scan_with_dfa(&self, text: &str) -> Scan {
-        let mut walk = Walk::with(self, text, true);
+        let mut walk = Walk::with(self, text, Via::Dfa);
+        walk.finish();
+        walk.scan
+    }
+
+    /// [`Cues::scan`] with the NFA whatever the text's length.
+    #[cfg(test)]
+    pub(super) fn scan_with_nfa(&self, text: &str) -> Scan {
+        let mut walk = Walk::with(self, text, Via::Nfa);
         walk.finish();
         walk.scan
     }
@@ -133,6 +175,18 @@ enum Auto<'a> {
 enum Stepping<'a> {
     Nfa(&'a NFA, Stepper<'a, NFA>),
     Dfa(&'a DFA, Stepper<'a, DFA>),
+    /// Every occurrence the pair table found, `(end, pattern)` in the
+    /// order an overlapping automaton walk reports them (by end, then the
+    /// longer pattern first, then by pattern), and the next one to report.
+    Table(Vec<(usize, u32)>, usize),
+}
+
+/// How a [`Walk`] finds the patterns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Via {
+    Table,
+    Nfa,
+    Dfa,
 }
 
 /// The walk of the [`Cues`] automaton over one text, run only as far as the
@@ -160,11 +214,19 @@ pub(super) struct Walk<'a> {
 
 impl<'a> Walk<'a> {
     pub(super) fn new(cues: &'a Cues, text: &'a str) -> Walk<'a> {
-        Walk::with(cues, text, text.len() >= DFA_FROM)
+        let via = if text.len() >= DFA_FROM {
+            Via::Dfa
+        } else if text.len() >= AUTOMATON_FROM {
+            Via::Nfa
+        } else {
+            Via::Table
+        };
+        Walk::with(cues, text, via)
     }
 
-    /// A walk with the DFA (`dfa`) or the NFA.
-    pub(super) fn with(cues: &'a Cues, text: &'a str, dfa: bool) -> Walk<'a> {
+    /// A walk through the table, the NFA or the DFA (`via`; an automaton
+    /// that failed to build falls back to the next simpler one).
+    pub(super) fn with(cues: &'a Cues, text: &'a str, via: Via) -> Walk<'a> {
         let mut walk = Walk {
             cues,
             text,
@@ -174,51 +236,39 @@ impl<'a> Walk<'a> {
             scan: Scan::default(),
         };
         let bytes = text.as_bytes();
-        let start = match (dfa, cues.ac.as_ref()) {
-            (_, None) => None,
-            (true, Some(nfa)) => match cues.dfa() {
-                Some(d) => Stepper::new(d, bytes).ok().map(|s| Stepping::Dfa(d, s)),
-                None => Stepper::new(nfa, bytes).ok().map(|s| Stepping::Nfa(nfa, s)),
-            },
-            (false, Some(nfa)) => Stepper::new(nfa, bytes).ok().map(|s| Stepping::Nfa(nfa, s)),
-        };
-        match start {
-            Some(stepping) => {
-                let (sid, is_match, max_len) = match &stepping {
-                    Stepping::Nfa(a, st) => {
-                        (st.start(), a.is_match(st.start()), a.max_pattern_len())
-                    }
-                    Stepping::Dfa(a, st) => {
-                        (st.start(), a.is_match(st.start()), a.max_pattern_len())
-                    }
-                };
-                walk.max_len = max_len;
-                let auto = match &stepping {
-                    Stepping::Nfa(a, _) => Auto::Nfa(a),
-                    Stepping::Dfa(a, _) => Auto::Dfa(a),
-                };
-                walk.state = Some(stepping);
-                if is_match {
-                    walk.record(auto, sid, 0);
+        let dfa = (via == Via::Dfa).then(|| cues.dfa()).flatten();
+        let nfa = (via != Via::Table && dfa.is_none())
+            .then(|| cues.nfa())
+            .flatten();
+        // An automaton that failed to build, or that has no unanchored
+        // start (aho-corasick's always have one), leaves the table.
+        let stepping = dfa
+            .and_then(|d| Stepper::new(d, bytes).ok().map(|s| Stepping::Dfa(d, s)))
+            .or_else(|| nfa.and_then(|a| Stepper::new(a, bytes).ok().map(|s| Stepping::Nfa(a, s))))
+            .unwrap_or_else(|| Stepping::Table(cues.table_matches(bytes), 0));
+        walk.max_len = cues.literals.iter().map(Vec::len).max().unwrap_or(0);
+        match stepping {
+            Stepping::Table(found, mut next) => {
+                // Empty patterns end before the first byte.
+                while let Some(&(0, id)) = found.get(next) {
+                    walk.record_id(id as usize, 0);
+                    next += 1;
+                }
+                walk.state = Some(Stepping::Table(found, next));
+            }
+            Stepping::Nfa(a, st) => {
+                let sid = st.start();
+                walk.state = Some(Stepping::Nfa(a, st));
+                if a.is_match(sid) {
+                    walk.record(Auto::Nfa(a), sid, 0);
                 }
             }
-            None => {
-                // No automaton (never in a tested build): every clause runs
-                // every form (see `always`); the contrast words are found
-                // one by one.
-                let lower = text.to_ascii_lowercase();
-                for (rank, word) in CONTRAST_WORDS.iter().enumerate() {
-                    let rank = u8::try_from(rank).unwrap_or(u8::MAX);
-                    // No contrast word overlaps itself, so non-overlapping
-                    // occurrences are all occurrences.
-                    for (at, _) in lower.match_indices(word) {
-                        walk.scan.contrasts.push((at, (at + word.len(), rank)));
-                    }
+            Stepping::Dfa(a, st) => {
+                let sid = st.start();
+                walk.state = Some(Stepping::Dfa(a, st));
+                if a.is_match(sid) {
+                    walk.record(Auto::Dfa(a), sid, 0);
                 }
-                walk.scan
-                    .contrasts
-                    .sort_by_key(|&(start, (_, rank))| (start, rank));
-                walk.at = text.len();
             }
         }
         walk
@@ -235,11 +285,16 @@ impl<'a> Walk<'a> {
 
     /// [`Walk::record`] for one automaton type.
     fn record_in<A: Automaton>(&mut self, ac: &A, sid: StateID, end: usize) {
-        let text = self.text;
         for i in 0..ac.match_len(sid) {
-            let pid = ac.match_pattern(sid, i);
-            let id = pid.as_usize();
-            let start = end.saturating_sub(ac.pattern_len(pid));
+            self.record_id(ac.match_pattern(sid, i).as_usize(), end);
+        }
+    }
+
+    /// Record pattern `id`, which ends at `end`.
+    fn record_id(&mut self, id: usize, end: usize) {
+        let text = self.text;
+        {
+            let start = end.saturating_sub(self.cues.literals.get(id).map_or(0, Vec::len));
             if id < TRIGGER_WORDS.len() {
                 if whole_word_trigger(text, start, end) {
                     self.scan.triggers.push((start, trigger_kind(id)));
@@ -267,6 +322,27 @@ impl<'a> Walk<'a> {
     pub(super) fn step(&mut self, limit: usize) -> bool {
         let (step, auto) = match self.state.as_mut() {
             None => return false,
+            Some(Stepping::Table(found, next)) => {
+                let limit = limit.min(self.text.len());
+                let Some(&(end, _)) = found.get(*next).filter(|&&(end, _)| end <= limit) else {
+                    self.at = self.at.max(limit);
+                    if self.at >= self.text.len() {
+                        self.state = None;
+                        return false;
+                    }
+                    return true;
+                };
+                self.at = end;
+                let from = *next;
+                while found.get(*next).is_some_and(|&(e, _)| e == end) {
+                    *next += 1;
+                }
+                let ids: Vec<u32> = found[from..*next].iter().map(|&(_, id)| id).collect();
+                for id in ids {
+                    self.record_id(id as usize, end);
+                }
+                return true;
+            }
             Some(Stepping::Nfa(a, st)) => {
                 let step = st.next_match(limit);
                 self.at = st.position();
@@ -724,10 +800,14 @@ mod cue_tests {
         assert_eq!(a.triggers, b.triggers, "{text:?}");
         assert_eq!(a.cues, b.cues, "{text:?}");
         assert_eq!(a.contrasts, b.contrasts, "{text:?}");
-        let c = det.grammar.cues.scan_with_dfa(text);
-        assert_eq!(c.triggers, b.triggers, "{text:?}");
-        assert_eq!(c.cues, b.cues, "{text:?}");
-        assert_eq!(c.contrasts, b.contrasts, "{text:?}");
+        for c in [
+            det.grammar.cues.scan_with_dfa(text),
+            det.grammar.cues.scan_with_nfa(text),
+        ] {
+            assert_eq!(c.triggers, b.triggers, "{text:?}");
+            assert_eq!(c.cues, b.cues, "{text:?}");
+            assert_eq!(c.contrasts, b.contrasts, "{text:?}");
+        }
     }
 
     /// The literals compiled in by the build script are the ones the
@@ -774,13 +854,14 @@ mod cue_tests {
             let det = &shared().0;
             let text: String = parts.concat();
             let (a, b) = (det.grammar.cues.scan(&text), reference_scan(&det.grammar.cues, &text));
-            let c = det.grammar.cues.scan_with_dfa(&text);
             prop_assert_eq!(&a.triggers, &b.triggers);
             prop_assert_eq!(&a.cues, &b.cues);
             prop_assert_eq!(&a.contrasts, &b.contrasts);
-            prop_assert_eq!(c.triggers, b.triggers);
-            prop_assert_eq!(c.cues, b.cues);
-            prop_assert_eq!(c.contrasts, b.contrasts);
+            for c in [det.grammar.cues.scan_with_dfa(&text), det.grammar.cues.scan_with_nfa(&text)] {
+                prop_assert_eq!(&c.triggers, &b.triggers);
+                prop_assert_eq!(&c.cues, &b.cues);
+                prop_assert_eq!(&c.contrasts, &b.contrasts);
+            }
         }
 
         /// Reading the marks through the lazy walk answers every query as
