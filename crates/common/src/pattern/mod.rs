@@ -30,6 +30,7 @@
 //! ```
 
 pub mod packed;
+pub mod table;
 
 use regex_automata::meta::{self, Regex};
 use regex_automata::util::captures::Captures as MetaCaptures;

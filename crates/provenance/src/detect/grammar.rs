@@ -107,7 +107,7 @@ impl ClaimDetector {
 
 impl Grammar {
     /// The grammar of the built-in lexicon; its patterns compile on first use.
-    fn builtin() -> Grammar {
+    pub(super) fn builtin() -> Grammar {
         let rules = lexicon::builtin_rules();
         let alt = |slot, class| lexicon::alternation(&rules, slot, class).unwrap_or_else(never);
         let fragments = lexicon::builtin_fragments();

@@ -74,7 +74,7 @@
 
 use crate::lexicon::{self, ClaimClass, ExemptionKind, FragmentSlot, Rule, Slot};
 use palisade_common::normalize::{normalize, Normalized};
-use palisade_common::pattern::{Options, Pattern};
+use palisade_common::pattern::{table::PackTable, Options, Pattern};
 use palisade_common::text::{line_content, logical_lines, sentences, starts_list_item};
 use palisade_common::tokens::is_cjk;
 use palisade_common::Span;
@@ -840,8 +840,46 @@ const OPTIONS: Options = Options {
 ///
 /// ASCII word boundaries keep every search on the lazy DFA: a Unicode
 /// `\b` makes the DFA give up on non-ASCII text (curly quotes, CJK).
+///
+/// The built-in grammar's sources come parsed: `data/patterns.pack` holds
+/// each with its packed parse and ASCII twin, so a process compiles them
+/// without parsing (a source the table lacks is parsed from its text).
+/// The test `pattern_pack_is_current` checks the table against the
+/// grammar and writes it again when `PALISADE_BLESS=1` is set.
 fn lazy(pattern: &str) -> Re {
-    Pattern::lazy_with(pattern.replace(r"\b", r"(?-u:\b)"), OPTIONS)
+    let source = pattern.replace(r"\b", r"(?-u:\b)");
+    #[cfg(test)]
+    RECORDED.with(|r| {
+        if let Some(list) = r.borrow_mut().as_mut() {
+            list.push(source.clone());
+        }
+    });
+    PACKS.pattern(&source, OPTIONS)
+}
+
+/// The packed built-in sources (see [`lazy`]).
+static PACKS: std::sync::LazyLock<PackTable> =
+    std::sync::LazyLock::new(|| PackTable::decode(include_bytes!("../../data/patterns.pack")));
+
+#[cfg(test)]
+thread_local! {
+    /// The sources [`lazy`] was given on this thread, while recording.
+    static RECORDED: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The sources of the built-in grammar, as [`lazy`] receives them.
+#[cfg(test)]
+pub(crate) fn builtin_sources() -> Vec<String> {
+    RECORDED.with(|r| *r.borrow_mut() = Some(Vec::new()));
+    let _grammar = Grammar::builtin();
+    RECORDED.with(|r| r.borrow_mut().take()).unwrap_or_default()
+}
+
+/// The table [`PACKS`] is read from, written from the built-in grammar.
+#[cfg(test)]
+pub(crate) fn builtin_pack() -> Vec<u8> {
+    let sources = builtin_sources();
+    PackTable::encode(sources.iter().map(String::as_str), OPTIONS)
 }
 
 /// Compile a built-in pattern now (tests and oracles).
@@ -1097,5 +1135,53 @@ mod tests {
         let t = "ab“cd”ef";
         let b = blank_spans(t, &[Span::new(2, 11)]);
         assert_eq!(b.len(), t.len());
+    }
+}
+
+#[cfg(test)]
+mod pack_tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// `data/patterns.pack` is the table of the grammar as it is now: every
+    /// built-in source is packed, and nothing else. After a change to the
+    /// grammar or the lexicon, `PALISADE_BLESS=1 cargo test -p
+    /// palisade-provenance pattern_pack_is_current` writes it again.
+    #[test]
+    #[allow(clippy::disallowed_methods)] // a test that rewrites its data file when asked; never in the library
+    fn pattern_pack_is_current() {
+        let fresh = builtin_pack();
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/patterns.pack");
+        if std::env::var_os("PALISADE_BLESS").is_some_and(|v| v == "1") {
+            std::fs::write(path, &fresh).unwrap();
+            return;
+        }
+        let shipped = include_bytes!("../../data/patterns.pack");
+        assert!(
+            shipped[..] == fresh[..],
+            "data/patterns.pack is stale ({} bytes, the grammar gives {}): run \
+             PALISADE_BLESS=1 cargo test -p palisade-provenance pattern_pack_is_current",
+            shipped.len(),
+            fresh.len()
+        );
+        let sources = builtin_sources();
+        assert!(sources.len() > 20, "{} sources", sources.len());
+        for s in &sources {
+            let p = PACKS.pattern(s, OPTIONS);
+            assert!(p.is_packed(), "{s} is not in the table");
+            // The packed parse compiles to what the text compiles to.
+            let plain = Pattern::lazy_with(s.as_str(), OPTIONS);
+            for text in [
+                "The user decided to use Postgres.",
+                "用户决定用 A，不用 B",
+                "",
+            ] {
+                let (a, b) = (
+                    p.find(text).map(|m| m.range()),
+                    plain.find(text).map(|m| m.range()),
+                );
+                assert_eq!(a, b, "{s} on {text:?}");
+            }
+        }
     }
 }
