@@ -53,6 +53,7 @@ pub mod normalize;
 pub mod pattern;
 pub mod quotes;
 pub mod quotes_intl;
+pub mod required;
 pub mod span;
 pub mod text;
 pub mod time;

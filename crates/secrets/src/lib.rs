@@ -60,7 +60,7 @@
 
 pub mod error;
 mod filters;
-mod required;
+use palisade_common::required;
 
 use aho_corasick::automaton::Automaton;
 use aho_corasick::nfa::contiguous;

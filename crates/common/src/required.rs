@@ -17,6 +17,16 @@
 //! alternations (the union of the branches' first and last bytes) are
 //! followed; anything else (a class with non-ASCII members, an optional
 //! part) ends a run. Look-around assertions consume nothing and are skipped.
+//!
+//! The same test lets a rule that is compiled on first use stay uncompiled
+//! on a text that cannot hold a match (the tool-call rules).
+//!
+//! ```
+//! use palisade_common::required::Required;
+//! let r = Required::of_pattern(r"\bsk-[A-Za-z0-9]{20}").unwrap();
+//! assert!(r.occurs_in(b"key sk-abcdefghijklmnopqrst"));
+//! assert!(!r.occurs_in(b"no key here"));
+//! ```
 
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
@@ -197,7 +207,7 @@ const MAX_RUNS: usize = 3;
 /// What every match of a pattern contains: runs of bytes, and, when no
 /// match can hold a line break, that a match lies within one line.
 #[derive(Clone, Debug)]
-pub(crate) struct Required {
+pub struct Required {
     /// Cheapest first.
     runs: Vec<Run>,
     single_line: bool,
@@ -263,7 +273,13 @@ impl Required {
     /// match lies within one line (no match can hold `\n`, and the pattern
     /// does not test for the end of the text, which a line's end is not);
     /// `None` when it has no such run.
-    pub(crate) fn of(hir: &Hir) -> Option<Required> {
+    ///
+    /// ```
+    /// let hir = regex_syntax::parse("(?i)rm +-rf").unwrap();
+    /// let r = palisade_common::required::Required::of(&hir).unwrap();
+    /// assert!(r.occurs_in(b"sudo RM -rf /") && !r.occurs_in(b"ls -la"));
+    /// ```
+    pub fn of(hir: &Hir) -> Option<Required> {
         let mut all = Vec::new();
         pieces(hir, &mut all);
         let mut runs: Vec<((u32, usize), Run)> = Vec::new();
@@ -305,19 +321,36 @@ impl Required {
     }
 
     /// Whether every match lies within one line.
-    pub(crate) fn single_line(&self) -> bool {
+    ///
+    /// ```
+    /// use palisade_common::required::Required;
+    /// assert!(Required::of_pattern("ab[0-9]").unwrap().single_line());
+    /// assert!(!Required::of_pattern(r"ab\s+cd").unwrap().single_line());
+    /// ```
+    pub fn single_line(&self) -> bool {
         self.single_line
     }
 
     /// Whether every run occurs in `hay` (when one does not, no match of
     /// the pattern lies inside `hay`).
-    pub(crate) fn occurs_in(&self, hay: &[u8]) -> bool {
+    ///
+    /// ```
+    /// let r = palisade_common::required::Required::of_pattern("x=[0-9]").unwrap();
+    /// assert!(r.occurs_in(b"a x=1") && !r.occurs_in(b"x = 1"));
+    /// ```
+    pub fn occurs_in(&self, hay: &[u8]) -> bool {
         self.runs.iter().all(|r| r.occurs_in(hay))
     }
 
     /// The run of `pattern`, parsed as the scanner compiles it; `None` when
     /// it has none or does not parse.
-    pub(crate) fn of_pattern(pattern: &str) -> Option<Required> {
+    ///
+    /// ```
+    /// use palisade_common::required::Required;
+    /// assert!(Required::of_pattern("a?").is_none());
+    /// assert!(Required::of_pattern("(").is_none());
+    /// ```
+    pub fn of_pattern(pattern: &str) -> Option<Required> {
         let hir = regex_syntax::ParserBuilder::new()
             .build()
             .parse(pattern)
@@ -355,13 +388,20 @@ impl Run {
     }
 }
 
-#[cfg(test)]
 impl Required {
     /// The cheapest run's width in bytes.
-    pub(crate) fn len(&self) -> usize {
-        self.runs[0].classes.len()
+    ///
+    /// ```
+    /// let r = palisade_common::required::Required::of_pattern("abc").unwrap();
+    /// assert_eq!(r.width(), 3);
+    /// ```
+    pub fn width(&self) -> usize {
+        self.runs.first().map_or(0, |r| r.classes.len())
     }
+}
 
+#[cfg(test)]
+impl Required {
     /// Whether the cheapest run is found by these bytes.
     fn anchored_by(&self, bytes: &[u8]) -> bool {
         matches!(&self.runs[0].find, Anchor::Bytes(b) if b == bytes)
@@ -379,7 +419,7 @@ mod tests {
         )
         .expect("a run");
         // 22 characters, a dot, six, a dot, 27.
-        assert_eq!(r.len(), 22 + 1 + 6 + 1 + 27);
+        assert_eq!(r.width(), 22 + 1 + 6 + 1 + 27);
         assert!(r.anchored_by(b"."));
         assert!(
             !r.single_line(),
@@ -435,9 +475,9 @@ mod tests {
         // `k` folds to the Kelvin sign under Unicode case-insensitivity, so
         // it is no byte; `ey` is.
         let r = Required::of_pattern(r"(?i)key").expect("a run");
-        assert_eq!(r.len(), 2);
+        assert_eq!(r.width(), 2);
         assert!(r.occurs_in("\u{212a}EY".as_bytes()));
         let r = Required::of_pattern(r"SK(?:x)?[0-9a-f]{32}").expect("a run");
-        assert_eq!(r.len(), 2);
+        assert_eq!(r.width(), 2);
     }
 }
