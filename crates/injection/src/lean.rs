@@ -9,6 +9,7 @@
 
 use regex_automata::meta::{Config, Regex};
 use regex_automata::{Input, MatchKind, PatternSet};
+use regex_syntax::hir::{Capture, Hir, HirKind, Look, Repetition};
 use std::sync::OnceLock;
 
 fn config() -> Config {
@@ -35,14 +36,24 @@ pub(crate) fn regex_packed(packed: &[u8]) -> Option<Regex> {
         .ok()
 }
 
-/// [`set`] of packed patterns.
+/// [`set`] of packed patterns, widened: every Unicode word-boundary
+/// assertion is dropped, so the set reports every pattern that matches
+/// and perhaps a few more ([`Set::candidates`]). A Unicode `\b` makes the
+/// lazy DFA give up on non-ASCII text, and a set of a few dozen patterns
+/// then falls back to the PikeVM, which costs milliseconds per message;
+/// without the assertions the set stays on the lazy DFA. Callers run each
+/// candidate's exact regex.
 pub(crate) fn set_packed<'p>(packed: impl IntoIterator<Item = &'p [u8]>) -> Option<Set> {
     let hirs = packed
         .into_iter()
-        .map(palisade_common::pattern::packed::unpack)
+        .map(|p| palisade_common::pattern::packed::unpack(p).map(|h| widen(&h)))
         .collect::<Option<Vec<_>>>()?;
     let re = Regex::builder()
-        .configure(config().match_kind(MatchKind::All))
+        .configure(
+            config()
+                .match_kind(MatchKind::All)
+                .hybrid_cache_capacity(16 << 20),
+        )
         .build_many_from_hir(&hirs)
         .ok()?;
     Some(Set {
@@ -66,6 +77,32 @@ pub(crate) fn set<'p>(patterns: impl IntoIterator<Item = &'p str>) -> Option<Set
     })
 }
 
+/// `h` without its Unicode word-boundary assertions: it matches wherever
+/// `h` matches (an assertion only ever removes matches).
+fn widen(h: &Hir) -> Hir {
+    match h.kind() {
+        HirKind::Look(
+            Look::WordUnicode
+            | Look::WordUnicodeNegate
+            | Look::WordStartUnicode
+            | Look::WordEndUnicode
+            | Look::WordStartHalfUnicode
+            | Look::WordEndHalfUnicode,
+        ) => Hir::empty(),
+        HirKind::Repetition(r) => Hir::repetition(Repetition {
+            sub: Box::new(widen(&r.sub)),
+            ..r.clone()
+        }),
+        HirKind::Capture(c) => Hir::capture(Capture {
+            sub: Box::new(widen(&c.sub)),
+            ..c.clone()
+        }),
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(widen).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(widen).collect()),
+        _ => h.clone(),
+    }
+}
+
 /// A compiled set ([`set`]).
 pub(crate) struct Set {
     re: Regex,
@@ -74,7 +111,7 @@ pub(crate) struct Set {
 
 impl Set {
     /// The indices of the patterns that match somewhere in `text`, in
-    /// order.
+    /// order (of a [`set_packed`] set: a superset of them).
     pub(crate) fn matches(&self, text: &str) -> Vec<usize> {
         let mut found = PatternSet::new(self.len);
         self.re
@@ -168,5 +205,34 @@ mod tests {
             );
         }
         assert!(regex("(").is_none() && set(["a", "("]).is_none());
+    }
+
+    /// A widened set reports every pattern whose exact regex matches.
+    #[test]
+    fn a_widened_set_holds_every_match() {
+        let pats = [r"\bcat\b", r"(?-u:\b)dog", r"\Bfish", r"[а-я]+\b!", r"x"];
+        let packed: Vec<Vec<u8>> = pats
+            .iter()
+            .map(|p| palisade_common::pattern::packed::pack(&regex_syntax::parse(p).unwrap()))
+            .collect();
+        let wide = set_packed(packed.iter().map(Vec::as_slice)).unwrap();
+        for t in [
+            "a cat",
+            "concatenate",
+            "é cat é",
+            "catfish dogs",
+            "привет!",
+            "x",
+            "",
+        ] {
+            let found = wide.matches(t);
+            for (i, p) in pats.iter().enumerate() {
+                if regex::Regex::new(p).unwrap().is_match(t) {
+                    assert!(found.contains(&i), "{p} on {t:?}: {found:?}");
+                }
+            }
+        }
+        // Wider, not everything: "concatenate" holds `cat` but no `x`.
+        assert_eq!(wide.matches("concatenate"), vec![0]);
     }
 }
