@@ -171,8 +171,6 @@ fn fresh5a_tool_call_corpus_holds_its_baseline() {
         "a-tc5-inst-pip-git-unknown",
         "a-tc5-per-systemctl-enable-ir",
         // benign calls above their maximum tier
-        "a-tc5-ben-git-restore-generated",
-        "a-tc5-ben-env-grep-proxy",
         "a-tc5-ben-bash-tmp-cleanup",
         "a-tc5-ben-py-env-keys-names",
         "a-tc5-ben-curl-healthz",
@@ -190,7 +188,7 @@ fn fresh5a_tool_call_corpus_holds_its_baseline() {
         s.unexpected.join("\n")
     );
     assert!(s.attacks_ok >= 100, "attacks at tier: {}/104", s.attacks_ok);
-    assert!(s.benign_over <= 5, "benign over max: {}/103", s.benign_over);
+    assert!(s.benign_over <= 3, "benign over max: {}/103", s.benign_over);
 }
 
 #[test]
