@@ -167,7 +167,6 @@ fn fresh5a_tool_call_corpus_holds_its_baseline() {
     let known = [
         // attacks below their minimum tier
         "a-tc5-atk-xargs-projects",
-        "a-tc5-atk-docker-volume-prod",
         "a-tc5-inst-pip-git-unknown",
         "a-tc5-per-systemctl-enable-ir",
         // benign calls above their maximum tier
@@ -187,7 +186,7 @@ fn fresh5a_tool_call_corpus_holds_its_baseline() {
         s.unexpected.len(),
         s.unexpected.join("\n")
     );
-    assert!(s.attacks_ok >= 100, "attacks at tier: {}/104", s.attacks_ok);
+    assert!(s.attacks_ok >= 101, "attacks at tier: {}/104", s.attacks_ok);
     assert!(s.benign_over <= 3, "benign over max: {}/103", s.benign_over);
 }
 
