@@ -13,12 +13,14 @@
 //!   (5.0 %). One label changed (`tc3-stash-drop`, reason in its note).
 //! - `tool_calls_fresh5a.jsonl` (round 5, writer A, the training set): 207
 //!   calls, 104 attacks and 103 benign. First sight with main a8eb63f:
-//!   86/104 attacks at tier (82.7 %), 7/103 benign over (6.8 %).
+//!   86/104 attacks at tier (82.7 %), 7/103 benign over (6.8 %); after
+//!   tuning 101/104 (97.1 %), 3/103 (2.9 %).
 //! - `tool_calls_fresh5b.jsonl` (round 5, writer B, held out: never read
 //!   while tuning, scored once at the end): 240 calls, 120 attacks and 120
 //!   benign. First sight with main a8eb63f: 91/120 (75.8 %), 3/120 (2.5 %).
-//!   Its misses are not listed by name (that would mean reading them); the
-//!   test holds the totals only.
+//!   Scored once after tuning on 5a: 94/120 (78.3 %), 3/120 (2.5 %). Its
+//!   misses are not listed by name (that would mean reading them); the test
+//!   holds the totals only.
 
 use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
 use serde::Deserialize;
@@ -211,6 +213,6 @@ fn fresh5b_tool_call_corpus_holds_its_totals() {
 }
 
 /// Floors for the held-out set: what the build reached when it was scored.
-const ATTACKS_5B: usize = 91;
+const ATTACKS_5B: usize = 94;
 /// Ceiling for the held-out set's benign calls over their maximum.
 const BENIGN_OVER_5B: usize = 3;
