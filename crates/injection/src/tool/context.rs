@@ -285,6 +285,8 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             }
             "tool.data_destroy" if scratch => return false,
             "tool.data_destroy" if local => f.tier = f.tier.min(Tier::Flag),
+            // A dev/test/tmp namespace, bucket or release: recreated at will.
+            "tool.cloud_delete" if local => f.tier = f.tier.min(Tier::Flag),
             // `git clean` in a scratch checkout, or one that keeps chosen
             // files (`-e .env`): the person chose what goes.
             "tool.git_clean" if !prod && (local || keeps_chosen) => {

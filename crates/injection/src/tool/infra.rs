@@ -45,8 +45,31 @@ pub(crate) fn container_prune(inv: &Invocation) -> Option<Hit> {
         (Some("volume" | "image" | "container" | "network" | "builder"), Some("prune")) => {
             Some(Hit::new("tool.container_prune", Tier::Flag))
         }
+        // `docker [-H ssh://host] volume rm NAME…`: a volume is a service's
+        // stored data (a database's files); the target's context (prod,
+        // dev) sets the final tier.
+        _ if removes_volume(inv) => Some(Hit::new("tool.data_destroy", Tier::Quarantine)),
         _ => None,
     }
+}
+
+/// `volume rm|remove` after the global options (`-H`/`--host`,
+/// `--context`, `--config`, `-l` take a value).
+fn removes_volume(inv: &Invocation) -> bool {
+    let args = inv.args();
+    let mut i = 0usize;
+    while let Some(a) = args.get(i) {
+        if !a.starts_with('-') {
+            break;
+        }
+        let takes = matches!(
+            a.as_str(),
+            "-H" | "--host" | "-c" | "--context" | "--config" | "-l" | "--log-level"
+        );
+        i += if takes { 2 } else { 1 };
+    }
+    args.get(i).is_some_and(|a| a == "volume")
+        && args.get(i + 1).is_some_and(|a| a == "rm" || a == "remove")
 }
 
 /// `kubectl delete`: a namespace, everything (`--all`), volumes or nodes
@@ -124,7 +147,12 @@ pub(crate) fn cloud_delete(inv: &Invocation) -> Option<Hit> {
         "helm" => has("uninstall") || has("delete"),
         _ => false,
     };
-    deletes.then_some(Hit::new("tool.cloud_delete", Tier::Quarantine))
+    // `--dryrun` / `--dry-run` (aws, helm, pulumi…): only lists what would go.
+    let dry = args
+        .iter()
+        .any(|a| a == "--dryrun" || a == "--dry-run" || a.starts_with("--dry-run="));
+    let tier = if dry { Tier::Flag } else { Tier::Quarantine };
+    deletes.then_some(Hit::new("tool.cloud_delete", tier))
 }
 
 /// Turning host defences off: flushing or opening the firewall, disabling
@@ -173,4 +201,32 @@ pub(crate) fn guard_off(inv: &Invocation) -> Option<Hit> {
             .get(1)
             .is_some_and(|v| matches!(*v, "disable" | "uninstall" | "remove" | "rm"));
     off.then_some(Hit::new("tool.guard_off", Tier::Quarantine))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first(cmd: &str) -> Option<Hit> {
+        let script = palisade_shell::commands_run(cmd);
+        script.commands.first().and_then(container_prune)
+    }
+
+    #[test]
+    fn volume_removal_after_global_options() {
+        for cmd in [
+            "docker volume rm pgdata",
+            "docker -H ssh://ops@db-1 volume rm -f pgdata",
+            "docker --context remote volume remove data",
+        ] {
+            assert_eq!(first(cmd).map(|h| h.id), Some("tool.data_destroy"), "{cmd}");
+        }
+        for cmd in [
+            "docker volume ls",
+            "docker -H ssh://x volume inspect data",
+            "docker rm web",
+        ] {
+            assert_eq!(first(cmd), None, "{cmd}");
+        }
+    }
 }

@@ -79,6 +79,9 @@ pub(crate) fn git(inv: &Invocation) -> Option<Hit> {
         "checkout" if has("--") || has("-f") || has("--force") || has(".") => {
             local("tool.git_checkout_discard")
         }
+        // Restoring only generated output (`src/generated/`, `dist/`):
+        // the tools write those files again; no one's edits are in them.
+        "restore" if regenerable_only(rest) => None,
         "restore" if !has("--staged") || has("--worktree") => local("tool.git_restore"),
         "branch" if has("-D") || (has("--delete") && has("--force")) => {
             local("tool.git_branch_delete")
@@ -104,5 +107,52 @@ pub(crate) fn git(inv: &Invocation) -> Option<Hit> {
             Some(Hit::new(super::persistence::PERSISTENCE_PATH, Tier::Flag))
         }
         _ => None,
+    }
+}
+
+/// Directory names whose contents a build writes, not a person.
+const GENERATED_DIRS: &[&str] = &[
+    "generated",
+    "__generated__",
+    "gen",
+    "dist",
+    "build",
+    "target",
+    "node_modules",
+];
+
+/// `git restore … -- PATH…` where every path lies in a generated-output
+/// directory (and at least one path is named).
+fn regenerable_only(rest: &[String]) -> bool {
+    let paths: Vec<&String> = match rest.iter().position(|a| a == "--") {
+        Some(at) => rest.get(at + 1..).unwrap_or(&[]).iter().collect(),
+        None => rest.iter().filter(|a| !a.starts_with('-')).collect(),
+    };
+    !paths.is_empty()
+        && paths.iter().all(|p| {
+            !p.starts_with('/')
+                && !p.contains("..")
+                && p.split('/').any(|seg| GENERATED_DIRS.contains(&seg))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn restore_of_generated_output_only() {
+        assert!(regenerable_only(&words("--source=HEAD -- src/generated/")));
+        assert!(regenerable_only(&words("dist/app.js build/")));
+        assert!(!regenerable_only(&words(
+            "--source=HEAD -- src/ src/generated/"
+        )));
+        assert!(!regenerable_only(&words("--source=HEAD -- .")));
+        assert!(!regenerable_only(&words("--worktree")));
+        assert!(!regenerable_only(&words("-- ../generated")));
     }
 }
