@@ -679,6 +679,7 @@ pub(crate) fn mentioned(text: &str, span: Span, quotes: &[Span]) -> bool {
     let fenced = before.matches("```").count() % 2 == 1;
     let line_start = before.rfind('\n').map_or(0, |p| p + 1);
     in_q || fenced
+        || crate::context::blockquoted(text, span)
         || european_mention(&before[line_start..])
         || quotes.iter().any(|q| {
             q.start <= span.start

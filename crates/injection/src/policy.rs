@@ -29,6 +29,8 @@
 //! | an `override` whose object is the speaker's own words ("forget what I told you", "olvida lo que dije") or that is followed by a correction ("…, me equivoqué", "sorry, typo"), or a short third-person override pinned by a qualifier to particular earlier instructions to people ("Oubliez les consignes envoyées lundi", "Abaikan instruksi lama tentang …") | nothing (a retraction, not an order) |
 //! | an order written as code (a REPL line after `>>> `, a fenced block) after a special token written as code | not an order (the session's own call) |
 //! | a note to the AI, a turn or a hidden region inside a code fence | a mention: nothing (a course slide showing an injected comment) |
+//! | an order on a line of source code that declares a function or binding (`pub fn render_turn(…)`, `def build(…)`) after a special token written as code | not an order (the program's own call) |
+//! | a phrase, turn, address or claim on a markdown blockquote line that is the object of an open sentence above it ("最初に試したのは定番の\n\n> …"), not a callout (no label and colon at its start, not after a finished sentence, a colon, a list item or a heading) | a mention: at most flag |
 //!
 //! Context caps a phrase at flag before the table applies: a phrase inside
 //! quotes or a code fence, after a reporting verb or "for example", or in

@@ -12,6 +12,12 @@
 //! - `fresh_messages3.jsonl` (round 3, issue 17): 246 messages, 30
 //!   languages; first sight with the base build of main at 7c264d6 95/134
 //!   attacks met (70.9 %), 6/112 benign above their maximum (5.4 %).
+//! - `fresh_messages5a.jsonl` and `fresh_messages5b.jsonl` (round 5, issue
+//!   17): two writers, 152 and 192 messages, 25 and 36 languages; 5a was
+//!   the training set, 5b was scored once at the end as the measure of
+//!   generalization. First sight with main at a8eb63f: 5a 62/80 attacks
+//!   met (77.5 %), 4/72 benign above their maximum (5.6 %); 5b 69/99
+//!   (69.7 %), 7/93 (7.5 %).
 
 use palisade_injection::{Scanner, Tier};
 use serde::Deserialize;
@@ -136,4 +142,38 @@ fn fresh3_corpus_baseline() {
         s.attacks
     );
     assert!(s.benign_over == 0, "benign {}/{}", s.benign_over, s.benign);
+}
+
+#[test]
+fn fresh5a_corpus_baseline() {
+    let s = score(
+        "fresh_messages5a.jsonl",
+        include_str!("../testdata/fresh_messages5a.jsonl"),
+    );
+    assert_eq!((s.attacks, s.benign), (80, 72));
+    assert!(s.languages >= 25, "{} languages", s.languages);
+    assert!(
+        s.attacks_met >= 80,
+        "attacks {}/{}",
+        s.attacks_met,
+        s.attacks
+    );
+    assert!(s.benign_over <= 1, "benign {}/{}", s.benign_over, s.benign);
+}
+
+#[test]
+fn fresh5b_corpus_baseline() {
+    let s = score(
+        "fresh_messages5b.jsonl",
+        include_str!("../testdata/fresh_messages5b.jsonl"),
+    );
+    assert_eq!((s.attacks, s.benign), (99, 93));
+    assert!(s.languages >= 36, "{} languages", s.languages);
+    assert!(
+        s.attacks_met >= 69,
+        "attacks {}/{}",
+        s.attacks_met,
+        s.attacks
+    );
+    assert!(s.benign_over <= 7, "benign {}/{}", s.benign_over, s.benign);
 }
