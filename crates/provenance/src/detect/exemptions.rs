@@ -15,6 +15,7 @@ pub(super) struct DataExemptions {
     pub(super) kv_scalar_value: Re,
     pub(super) quoted_field: Re,
     pub(super) after_predicate: Re,
+    pub(super) other_before_clause: Re,
 }
 
 impl DataExemptions {
@@ -30,16 +31,20 @@ impl DataExemptions {
             kv_scalar_value: lazy(&alt(ExemptionKind::KvScalarValue)),
             quoted_field: lazy(&alt(ExemptionKind::QuotedField)),
             after_predicate: lazy(&format!("(?i)^(?:{})", alt(ExemptionKind::AfterPredicate))),
+            other_before_clause: lazy(&format!(
+                "(?i)(?:{})",
+                alt(ExemptionKind::OtherBeforeClause)
+            )),
         }
     }
 }
 
 /// How far back (bytes) the data rules look for a hedge or a report: the
 /// words that make a claim hearsay stand close to its subject.
-const HEDGE_WINDOW: usize = 120;
+pub(super) const HEDGE_WINDOW: usize = 120;
 
 /// The last `n` bytes of `s` (on a char boundary).
-fn near_end(s: &str, n: usize) -> &str {
+pub(super) fn near_end(s: &str, n: usize) -> &str {
     let mut i = s.len().saturating_sub(n);
     while !s.is_char_boundary(i) {
         i += 1;

@@ -340,7 +340,7 @@ impl Grammar {
             en_passive_verb: lazy(&format!("(?i)^(?:{})", alt(Slot::EnPassive, None))),
             frames: rules
                 .iter()
-                .filter(|r| matches!(r.slot, Slot::ZhPhrase | Slot::Label))
+                .filter(|r| matches!(r.slot, Slot::ZhPhrase | Slot::Label | Slot::OtherLang))
                 .map(|r| (r.slot, r.class, lazy(&format!("(?i){}", r.pattern))))
                 .collect(),
             data: DataExemptions::new(),
