@@ -34,7 +34,13 @@
 //!    ("the user reviewed the options and picked Postgres",
 //!    用户看了两个方案后选择了…). The rows of one table of subject forms
 //!    (English, Chinese and code-switched; user, we and named subjects) run
-//!    in one clause loop.
+//!    in one clause loop. Clauses in other languages (Japanese, Korean,
+//!    Arabic, Hebrew, Persian, Turkish, Hindi, Vietnamese, Thai,
+//!    Indonesian, Spanish/Portuguese, German) are whole-clause lexicon
+//!    rules (slot `other_lang`): the subject words lead each pattern and
+//!    are its prefilter cues, the verb is in a past or perfect form, and a
+//!    condition or question word before it (إذا, هل, wenn, si …) makes it
+//!    none.
 //! 4. **Prefilter.** One Aho-Corasick walk finds the subject words, the
 //!    contrast words and the predicate cues (the literal prefixes of the
 //!    lexicon's patterns); a clause without a cue, or without a subject word
