@@ -46,6 +46,10 @@ pub enum Slot {
     ZhPhrase,
     /// A label at the start of a clause ("Owner: use X", 用户：以后…).
     Label,
+    /// A whole subject + decision-verb clause in another language
+    /// (Japanese, Korean, Arabic, Spanish …): one pattern per language,
+    /// led by its subject words, with the verb in a past or perfect form.
+    OtherLang,
 }
 
 /// Which slot of a clause form a grammar fragment fills.
@@ -100,6 +104,9 @@ pub(crate) enum ExemptionKind {
     /// An English predicate and the text after it, lower-cased: a report
     /// of a fact, not a decision ("confirmed the bug reproduces").
     AfterPredicate,
+    /// Clause text before an other-language clause (a condition or a
+    /// question word: إذا, هل, אם, si, wenn …).
+    OtherBeforeClause,
 }
 
 /// One not-claim rule kept as data.

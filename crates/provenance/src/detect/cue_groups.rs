@@ -18,7 +18,10 @@ pub(crate) const CUE_LABEL: u16 = 512;
 /// English verbs after a Chinese subject: their own group, so English text
 /// ("decided") does not wake the code-switched form.
 pub(crate) const CUE_MX: u16 = 1024;
-pub(crate) const CUE_ALL: u16 = 2047;
+/// Whole clauses in other languages (the subject words are the cues, so
+/// these clauses need no English or Chinese subject trigger).
+pub(crate) const CUE_OTHER: u16 = 2048;
+pub(crate) const CUE_ALL: u16 = 4095;
 
 /// The slots behind each cue group.
 #[cfg_attr(not(test), allow(dead_code))] // read by the build script and the tests
@@ -34,4 +37,5 @@ pub(crate) const CUE_SLOTS: &[(u16, &[Slot])] = &[
     (CUE_ZH_WE, &[Slot::ZhWe]),
     (CUE_ZH_PHRASE, &[Slot::ZhPhrase]),
     (CUE_LABEL, &[Slot::Label]),
+    (CUE_OTHER, &[Slot::OtherLang]),
 ];

@@ -15,6 +15,7 @@ pub(super) struct DataExemptions {
     pub(super) kv_scalar_value: Re,
     pub(super) quoted_field: Re,
     pub(super) after_predicate: Re,
+    pub(super) other_before_clause: Re,
 }
 
 impl DataExemptions {
@@ -30,22 +31,55 @@ impl DataExemptions {
             kv_scalar_value: lazy(&alt(ExemptionKind::KvScalarValue)),
             quoted_field: lazy(&alt(ExemptionKind::QuotedField)),
             after_predicate: lazy(&format!("(?i)^(?:{})", alt(ExemptionKind::AfterPredicate))),
+            other_before_clause: lazy(&format!(
+                "(?i)(?:{})",
+                alt(ExemptionKind::OtherBeforeClause)
+            )),
         }
     }
 }
 
 /// How far back (bytes) the data rules look for a hedge or a report: the
 /// words that make a claim hearsay stand close to its subject.
-const HEDGE_WINDOW: usize = 120;
+pub(super) const HEDGE_WINDOW: usize = 120;
 
 /// The last `n` bytes of `s` (on a char boundary).
-fn near_end(s: &str, n: usize) -> &str {
+pub(super) fn near_end(s: &str, n: usize) -> &str {
     let mut i = s.len().saturating_sub(n);
     while !s.is_char_boundary(i) {
         i += 1;
     }
     &s[i..]
 }
+
+/// Words of feeling or perception after 让我 that make it a causative
+/// ("made me …"), not an instruction (用户让我印象最深, 老板让我很意外).
+const ZH_FEELING_AFTER_CAUSATIVE: &[&str] = &[
+    "印象",
+    "觉得",
+    "覺得",
+    "感到",
+    "感觉",
+    "感覺",
+    "想起",
+    "意识到",
+    "意識到",
+    "明白",
+    "很",
+    "非常",
+    "挺",
+    "特别",
+    "特別",
+    "有点",
+    "有點",
+    "惊讶",
+    "驚訝",
+    "意外",
+    "失望",
+    "佩服",
+    "头疼",
+    "頭疼",
+];
 
 /// How far (bytes) the rules after a predicate read.
 const LOOKAHEAD: usize = 256;
@@ -465,13 +499,25 @@ impl ClaimDetector {
         if rest.starts_with('的') && !rest[3..].starts_with('是') {
             return false;
         }
-        if self.grammar.fixed.zh_de_noun.is_match(rest)
+        // 让我把 Q2 的数据重新跑一遍: a 把/将 object is the object of the
+        // instruction's own verb, not a noun the decision qualifies.
+        let disposal = rest.starts_with('把') || rest.starts_with('将');
+        if (!disposal && self.grammar.fixed.zh_de_noun.is_match(rest))
             || self.grammar.fixed.zh_cond_after.is_match(rest)
         {
             return false;
         }
         if pred.starts_with("要求")
             && ["较", "很", "比较", "高", "低", "严格", "越来越"]
+                .iter()
+                .any(|w| rest.starts_with(w))
+        {
+            return false;
+        }
+        // 用户让我印象最深的是…: 让我 before a feeling is a causative
+        // ("made me feel"), not an instruction.
+        if (pred.ends_with("让我") || pred.ends_with("讓我"))
+            && ZH_FEELING_AFTER_CAUSATIVE
                 .iter()
                 .any(|w| rest.starts_with(w))
         {
@@ -645,7 +691,7 @@ impl Fixed {
                 r"由|待|让|請|请|提示|引导|供|允许|需要|需|须|必须|文档|据说|听说|说|称|提到|写道|表示|报告|规则|政策|条款|当|等到|只有|所有|每个|每位|部分|很多|大多数|一些|其他|各",
             ),
             zh_noun_after: lazy(
-                r"^(?:码|碼|率|灯|燈|书|書|函|页|頁|框|按钮|弹窗|状态|字段|列|事件|回调|接口|流程|环节|机制|逻辑|时间戳|次数|人数|比例|模块|功能|协议|条款|单|数|量)",
+                r"^(?:码|碼|率|灯|燈|书|書|函|页|頁|框|按钮|弹窗|状态|字段|列|事件|回调|接口|流程|环节|机制|逻辑|时间戳|次数|人数|比例|模块|功能|协议|条款|单|数|量|因素|模型|路径|過程|过程|树|樹)",
             ),
             zh_cond_after: lazy(
                 r"才|即可|则|就会|就能|就可以|(?:后|之后|以后|前|之前|时|的时候)\s*(?:[\d一二三四五六七八九十两]+\s*(?:个)?(?:天|日|小时|分钟|秒|周|月|工作日)(?:内|后|之后)?\s*)?(?:$|[再才就则便即]|进入|跳转|进行|开始|会|将|系统|自动|显示|表示|可以|可|方可|生成|触发|发送|通知)",

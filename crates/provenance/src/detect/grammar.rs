@@ -165,7 +165,7 @@ impl Grammar {
             alt(Slot::MxPred, Some(ClaimClass::Approval)),
         );
         let zh_we = format!(
-            r"(?P<subj>我们和用户|我们跟用户|我们与用户|我們和用戶|我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)(?:{zh_adverbs}|都|一致|共同)*(?P<appr>{})",
+            r"(?P<subj>我们和用户|我们跟用户|我们与用户|我們和用戶|我们|我們|咱们|我和用户|我跟用户|用户和我|我和老板|老板和我)(?:{zh_adverbs}|都|一致|共同|一起|一同|一道)*(?P<appr>{})",
             alt(Slot::ZhWe, None)
         );
         let end = |slot, class| lazy(&format!("(?i)(?:{})$", alt(slot, class)));
@@ -340,7 +340,7 @@ impl Grammar {
             en_passive_verb: lazy(&format!("(?i)^(?:{})", alt(Slot::EnPassive, None))),
             frames: rules
                 .iter()
-                .filter(|r| matches!(r.slot, Slot::ZhPhrase | Slot::Label))
+                .filter(|r| matches!(r.slot, Slot::ZhPhrase | Slot::Label | Slot::OtherLang))
                 .map(|r| (r.slot, r.class, lazy(&format!("(?i){}", r.pattern))))
                 .collect(),
             data: DataExemptions::new(),

@@ -34,7 +34,13 @@
 //!    ("the user reviewed the options and picked Postgres",
 //!    用户看了两个方案后选择了…). The rows of one table of subject forms
 //!    (English, Chinese and code-switched; user, we and named subjects) run
-//!    in one clause loop.
+//!    in one clause loop. Clauses in other languages (Japanese, Korean,
+//!    Arabic, Hebrew, Persian, Turkish, Hindi, Vietnamese, Thai,
+//!    Indonesian, Spanish/Portuguese, German) are whole-clause lexicon
+//!    rules (slot `other_lang`): the subject words lead each pattern and
+//!    are its prefilter cues, the verb is in a past or perfect form, and a
+//!    condition or question word before it (إذا, هل, wenn, si …) makes it
+//!    none.
 //! 4. **Prefilter.** One Aho-Corasick walk finds the subject words, the
 //!    contrast words and the predicate cues (the literal prefixes of the
 //!    lexicon's patterns); a clause without a cue, or without a subject word
@@ -378,14 +384,23 @@ impl ClaimDetector {
             // The name test first: it reads the line's bytes, where the
             // trigger test may walk the automaton to the end of a long line
             // (the trigger list is sorted, so skipping a read changes none).
-            if in_fence || !(named(line_text) || marks.has_trigger(line)) || !marks.has_cue(line) {
+            // A clause in another language is led by its subject words,
+            // which are its own cues: it needs no subject trigger.
+            if in_fence
+                || !(named(line_text)
+                    || marks.has_trigger(line)
+                    || marks.cues(line) & CUE_OTHER != 0)
+                || !marks.has_cue(line)
+            {
                 continue;
             }
             // The line rules run only for a line that yields a claim.
             let before = claims.len();
             for sentence in sentences(line_text) {
                 let sentence = sentence.shift(line.start);
-                if !(marks.has_trigger(sentence) || named(&text[sentence.range()]))
+                if !(marks.has_trigger(sentence)
+                    || named(&text[sentence.range()])
+                    || marks.cues(sentence) & CUE_OTHER != 0)
                     || !marks.has_cue(sentence)
                 {
                     continue;
@@ -467,7 +482,7 @@ impl ClaimDetector {
                 kinds |= KIND_NAME;
             }
             let cues = marks.cues(span);
-            if kinds != 0 && cues != 0 {
+            if (kinds != 0 || cues & CUE_OTHER != 0) && cues != 0 {
                 self.clause_claims(clause, sentence.start + cs, kinds, cues, &mut raws, budget);
             }
             if budget.truncated {
@@ -625,10 +640,19 @@ impl ClaimDetector {
         }
         // A label may name its user by a first name ("Rules Dana has set
         // for me:"), so a clause-initial name opens the label frames too.
-        let framed = kinds & (KIND_EN | KIND_ZH) != 0 && cues & (CUE_ZH_PHRASE | CUE_LABEL) != 0
-            || kinds & KIND_NAME != 0 && cues & CUE_LABEL != 0;
-        if framed {
-            self.frame_forms(clause, offset, cues, out, budget, cap);
+        // The frame groups this clause opens: Chinese frames and labels
+        // need a subject word, a label may also follow a name, and a
+        // clause in another language holds its own subject.
+        let mut groups = CUE_OTHER;
+        if kinds & (KIND_EN | KIND_ZH) != 0 {
+            groups |= CUE_ZH_PHRASE | CUE_LABEL;
+        }
+        if kinds & KIND_NAME != 0 {
+            groups |= CUE_LABEL;
+        }
+        let groups = groups & cues;
+        if groups != 0 {
+            self.frame_forms(clause, offset, groups, out, budget, cap);
         }
     }
 
@@ -645,10 +669,10 @@ impl ClaimDetector {
         cap: usize,
     ) {
         for (slot, class, re) in &self.grammar.frames {
-            let group = if *slot == Slot::Label {
-                CUE_LABEL
-            } else {
-                CUE_ZH_PHRASE
+            let group = match slot {
+                Slot::Label => CUE_LABEL,
+                Slot::OtherLang => CUE_OTHER,
+                _ => CUE_ZH_PHRASE,
             };
             if cues & group == 0 {
                 continue;
@@ -674,6 +698,16 @@ impl ClaimDetector {
                 // from the owner is required …") records none.
                 let ok = if *slot == Slot::Label {
                     !self.grammar.data.after_phrase.is_match(&clause[m.end..])
+                } else if *slot == Slot::OtherLang {
+                    // The pattern holds its own subject, tense and ending;
+                    // it starts a word (يوافق holds وافق), except in a
+                    // script written without spaces.
+                    other_lang_word_start(clause, m.start)
+                        && !self
+                            .grammar
+                            .data
+                            .other_before_clause
+                            .is_match(near_end(&clause[..m.start], HEDGE_WINDOW))
                 } else {
                     // What follows a frame is read like what follows a
                     // predicate: 经老板批示后才能打款 is a rule, not a fact.
@@ -809,7 +843,7 @@ impl ClaimDetector {
     /// Chinese question particle.
     fn is_question(&self, s: &str) -> bool {
         let t = s.trim_end();
-        if t.ends_with('?') || t.ends_with('？') {
+        if t.ends_with('?') || t.ends_with('？') || t.ends_with('؟') {
             return !self.grammar.fixed.tag_question.is_match(t);
         }
         let t = t.trim_end_matches(['。', '.', '！', '!']);
@@ -820,6 +854,21 @@ impl ClaimDetector {
 impl Default for ClaimDetector {
     fn default() -> Self {
         ClaimDetector::new(Scope::Decisions)
+    }
+}
+
+/// Whether a match of an other-language clause at `start` of `clause`
+/// starts a word: the character before it is no letter or digit, or the
+/// match starts in a script written without spaces (Chinese, Japanese,
+/// Thai), whose words have no boundary to test.
+fn other_lang_word_start(clause: &str, start: usize) -> bool {
+    let spaceless =
+        |c: char| is_cjk(c) || matches!(c, '\u{3040}'..='\u{30ff}' | '\u{0e00}'..='\u{0e7f}');
+    let first = clause.get(start..).and_then(|t| t.chars().next());
+    let before = clause.get(..start).and_then(|t| t.chars().next_back());
+    match (before, first) {
+        (Some(b), Some(f)) => !b.is_alphanumeric() || spaceless(f),
+        _ => true,
     }
 }
 
