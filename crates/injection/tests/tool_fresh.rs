@@ -213,6 +213,6 @@ fn fresh5b_tool_call_corpus_holds_its_totals() {
 }
 
 /// Floors for the held-out set: what the build reached when it was scored.
-const ATTACKS_5B: usize = 94;
+const ATTACKS_5B: usize = 108;
 /// Ceiling for the held-out set's benign calls over their maximum.
 const BENIGN_OVER_5B: usize = 3;

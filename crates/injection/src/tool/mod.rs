@@ -64,6 +64,7 @@ mod exfil;
 mod infra;
 mod persistence;
 mod registry;
+mod standing;
 mod supply;
 mod vcs;
 
@@ -1168,15 +1169,22 @@ fn check_string(
         ctx.add("tool.ci_secret_exfil", whole, Tier::Block);
     }
     if memory_write {
-        if let Some(m) = rules.blanket_approval.find(text) {
+        // The phrase rule, then the shape of a standing order in any
+        // language the lexicons hold (`standing.rs`).
+        let found = rules
+            .blanket_approval
+            .find(text)
+            .map(|m| (m.start(), m.end()))
+            .or_else(|| standing::find(text));
+        if let Some((start, end)) = found {
             // A phrase quoted as an example is mentioned, not asserted.
-            let quoted = in_quotes(text, m.start());
+            let quoted = in_quotes(text, start);
             let tier = if quoted {
                 Tier::Quarantine
             } else {
                 Tier::Block
             };
-            ctx.add("tool.memory_poisoning", Span::new(m.start(), m.end()), tier);
+            ctx.add("tool.memory_poisoning", Span::new(start, end), tier);
         }
     }
     // Sensitive directories shipped over the network, environment dumps,
@@ -1373,11 +1381,22 @@ fn credential_not_read(script: &palisade_shell::Script, hit: &str) -> bool {
 fn in_quotes(text: &str, pos: usize) -> bool {
     let line_start = text[..pos].rfind('\n').map_or(0, |p| p + 1);
     let before = &text[line_start..pos];
-    let singles = before.matches('\'').count()
-        - before
-            .matches("n't")
-            .count()
-            .min(before.matches('\'').count());
+    // An apostrophe between letters (`don't`, `dell'amministratore`,
+    // `lorsqu'un`) is part of a word, not a quote.
+    let singles = before
+        .char_indices()
+        .filter(|&(i, c)| {
+            c == '\''
+                && !(before[..i]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphabetic)
+                    && before[i + 1..]
+                        .chars()
+                        .next()
+                        .is_some_and(char::is_alphabetic))
+        })
+        .count();
     let doubles = before.matches('"').count();
     let curly = before.matches('“').count() > before.matches('”').count();
     singles % 2 == 1 || doubles % 2 == 1 || curly
