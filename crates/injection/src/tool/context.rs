@@ -144,6 +144,11 @@ fn build() -> Option<Rules> {
     })
 }
 
+/// Whether `text` names a production system (`context.prod_target`).
+pub(super) fn names_production(text: &str) -> bool {
+    rules().is_some_and(|r| r.prod.is_match(head(text, CONTEXT_BYTES)))
+}
+
 fn rules() -> Option<&'static Rules> {
     static RULES: OnceLock<Option<Rules>> = OnceLock::new();
     RULES.get_or_init(build).as_ref()
