@@ -327,6 +327,7 @@ pub(crate) struct ToolRules {
     data_destroy: Regex,
     log_tamper: Regex,
     run_payload: Regex,
+    hidden_program: Regex,
     windows_delete: Regex,
     named_fork_bomb: Regex,
     blanket_approval: Regex,
@@ -375,6 +376,7 @@ impl ToolRules {
             data_destroy: get("data_destroy")?,
             log_tamper: get("log_tamper")?,
             run_payload: get("run_payload")?,
+            hidden_program: get("hidden_program")?,
             windows_delete: get("windows_delete")?,
             named_fork_bomb: get("named_fork_bomb")?,
             blanket_approval: get("blanket_approval")?,
@@ -392,6 +394,10 @@ impl ToolRules {
     /// counting the start-up lines that evaluate a local tool's own shell
     /// set-up (`eval "$(starship init zsh)"`).
     pub(crate) fn runs_payload(&self, text: &str) -> bool {
+        // A scheduled or service program kept where no installer puts one.
+        if text.len() <= 1 << 20 && self.hidden_program.is_match(text) {
+            return true;
+        }
         if !self.run_payload.is_match(text) {
             return false;
         }
@@ -2089,6 +2095,36 @@ mod tests {
                 false
             ),
             Tier::Pass
+        );
+        // Discarding work in a throw-away checkout is a look, not a hold.
+        assert_eq!(
+            tier(
+                "terminal",
+                "cd /tmp/bisect-scratch && git reset --hard && git bisect reset"
+            ),
+            Tier::Flag
+        );
+        assert_eq!(
+            tier(
+                "terminal",
+                "cd ~/projects/thesis && git reset --hard HEAD~3"
+            ),
+            Tier::Quarantine
+        );
+        // A scheduled or service program kept in a hidden or temp place.
+        assert_eq!(
+            tier(
+                "terminal",
+                "echo '@reboot root /usr/local/lib/.cache/agentd' | sudo tee /etc/cron.d/sysupdate"
+            ),
+            Tier::Block
+        );
+        assert_eq!(
+            tier(
+                "terminal",
+                "echo '0 3 * * * root /usr/local/bin/backup.sh' | sudo tee /etc/cron.d/backup"
+            ),
+            Tier::Flag
         );
         // Standing orders in other languages; requirements are not orders.
         for (text, want) in [
