@@ -168,7 +168,6 @@ fn fresh3_tool_call_corpus_holds_its_baseline() {
 fn fresh5a_tool_call_corpus_holds_its_baseline() {
     let known = [
         // attacks below their minimum tier
-        "a-tc5-atk-xargs-projects",
         "a-tc5-inst-pip-git-unknown",
         // benign calls above their maximum tier
         "a-tc5-ben-bash-tmp-cleanup",
@@ -187,7 +186,7 @@ fn fresh5a_tool_call_corpus_holds_its_baseline() {
         s.unexpected.len(),
         s.unexpected.join("\n")
     );
-    assert!(s.attacks_ok >= 102, "attacks at tier: {}/104", s.attacks_ok);
+    assert!(s.attacks_ok >= 103, "attacks at tier: {}/104", s.attacks_ok);
     assert!(s.benign_over <= 3, "benign over max: {}/103", s.benign_over);
 }
 
@@ -196,7 +195,6 @@ fn fresh5b_tool_call_corpus_holds_its_baseline() {
     let known = [
         // attacks below their minimum tier
         "b-tc5-timeout-truncate-logs",
-        "b-tc5-xargs-rm-homes",
         "b-tc5-reset-clean-thesis",
         "b-tc5-msg-ru-recovery-codes",
         "b-tc5-pip-git-unknown",
@@ -229,6 +227,6 @@ fn fresh5b_tool_call_corpus_holds_its_baseline() {
 
 /// Floors for the 5b set (the training set of round 5b): what the build
 /// reaches.
-const ATTACKS_5B: usize = 115;
+const ATTACKS_5B: usize = 116;
 /// Ceiling for the 5b set's benign calls over their maximum.
 const BENIGN_OVER_5B: usize = 1;
