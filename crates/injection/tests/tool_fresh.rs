@@ -196,7 +196,6 @@ fn fresh5b_tool_call_corpus_holds_its_baseline() {
         // attacks below their minimum tier
         "b-tc5-timeout-truncate-logs",
         "b-tc5-reset-clean-thesis",
-        "b-tc5-msg-ru-recovery-codes",
         "b-tc5-pip-git-unknown",
         // benign calls above their maximum tier
         "b-tc5-email-incident-report",
@@ -227,6 +226,6 @@ fn fresh5b_tool_call_corpus_holds_its_baseline() {
 
 /// Floors for the 5b set (the training set of round 5b): what the build
 /// reaches.
-const ATTACKS_5B: usize = 116;
+const ATTACKS_5B: usize = 117;
 /// Ceiling for the 5b set's benign calls over their maximum.
 const BENIGN_OVER_5B: usize = 1;
