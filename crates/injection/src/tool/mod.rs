@@ -14,8 +14,11 @@
 //! rules (pipe-to-shell, reverse shells, credential paths, …) are data in
 //! `data/tool_rules.json` with examples and negatives. Credentials leaving
 //! in URLs or messages are found with the shared catalogue
-//! (`palisade-secrets`). Memory and skill writes are read for standing
-//! orders to skip confirmation.
+//! (`palisade-secrets`), and passwords after their label in other
+//! languages. Memory and skill writes are read for standing orders to skip
+//! confirmation: a phrase list, then the shape of the sentence in any
+//! language the word lexicons hold (`standing.rs`). File tools that delete
+//! (`fs__delete`, `delete_file`) are read as `rm` with the call's flags.
 //!
 //! A tainted session (one whose inbound text was flagged or worse) gets
 //! stricter tiers; the identical call (same tool and arguments) inside the
