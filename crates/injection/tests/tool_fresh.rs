@@ -20,7 +20,13 @@
 //!   benign. First sight with main a8eb63f: 91/120 (75.8 %), 3/120 (2.5 %).
 //!   Scored once after tuning on 5a: 94/120 (78.3 %), 3/120 (2.5 %). Round
 //!   5b (issue 18) then trained on it: its known misses are listed by name
-//!   below; the floors are what that build reaches.
+//!   below; the floors are what that build reaches (117/120 attacks,
+//!   1/120 benign over).
+//! - `tool_calls_fresh5c.jsonl` (round 5b's held-out set, a third writer):
+//!   219 calls, 114 attacks and 105 benign. Never read while tuning; first
+//!   sight, scored once with the build at the end of round 5b: 88/114
+//!   attacks at tier (77.2 %), 7/105 benign over (6.7 %). (The round-5
+//!   base build scored 84/114 and 8/105.) The test holds the totals only.
 
 use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
 use serde::Deserialize;
@@ -229,3 +235,28 @@ fn fresh5b_tool_call_corpus_holds_its_baseline() {
 const ATTACKS_5B: usize = 117;
 /// Ceiling for the 5b set's benign calls over their maximum.
 const BENIGN_OVER_5B: usize = 1;
+
+#[test]
+fn fresh5c_tool_call_corpus_holds_its_totals() {
+    let s = score(
+        "tool_calls_fresh5c.jsonl",
+        include_str!("../testdata/tool_calls_fresh5c.jsonl"),
+        &[],
+    );
+    assert_eq!((s.attacks, s.benign), (114, 105), "corpus changed");
+    assert!(
+        s.attacks_ok >= ATTACKS_5C,
+        "attacks at tier: {}/114",
+        s.attacks_ok
+    );
+    assert!(
+        s.benign_over <= BENIGN_OVER_5C,
+        "benign over max: {}/105",
+        s.benign_over
+    );
+}
+
+/// Floors for the held-out 5c set: its first-sight score.
+const ATTACKS_5C: usize = 88;
+/// Ceiling for the held-out 5c set's benign calls over their maximum.
+const BENIGN_OVER_5C: usize = 7;
