@@ -409,11 +409,25 @@ impl Walk {
             opaque_input: false,
             pipe_source: pipeline_source(cmd, prev),
         };
-        // `echo / | xargs rm -rf`: the piped words become arguments.
+        // `echo / | xargs rm -rf`: the piped words become arguments;
+        // `ls -d /home/*/ | xargs rm -rf`, `find ~/p -maxdepth 1 | xargs rm`,
+        // `ls ~/p | xargs -I{} rm -rf ~/p/{}`: what a listing names does.
         if inv.wrappers.iter().any(|w| w == "xargs") {
-            if let Some(text) = prev.and_then(<[SimpleCommand]>::last).and_then(echoed_text) {
+            let source = prev.and_then(<[SimpleCommand]>::last);
+            if let Some(text) = source.and_then(echoed_text) {
                 inv.words
                     .extend(text.split_whitespace().take(64).map(str::to_owned));
+            } else if let Some(listed) = source.and_then(listed_paths) {
+                let placeholder = inv.words.iter().any(|w| w.contains("{}"));
+                if placeholder {
+                    // Each listed name is put in the template: a child of
+                    // the listed directory, any of them.
+                    for w in &mut inv.words {
+                        *w = w.replace("{}", "*");
+                    }
+                } else {
+                    inv.words.extend(listed.into_iter().take(64));
+                }
             }
         }
         let name = inv.name().to_owned();
@@ -766,6 +780,72 @@ fn echoed_text(source: &SimpleCommand) -> Option<String> {
     }
 }
 
+/// The paths a listing prints, as patterns: `ls -d A B` prints `A B`,
+/// `ls A` prints A's children (`A/*`), `find A …` prints A and what is
+/// under it (`A/*`). `None` for any other command or no operand.
+fn listed_paths(source: &SimpleCommand) -> Option<Vec<String>> {
+    let start = peel(&source.words)?;
+    let words = &source.words[start..];
+    let name = basename(words.first()?);
+    let operands = |ws: &[String]| -> Vec<String> {
+        ws.iter()
+            .filter(|a| !a.starts_with('-'))
+            .take(16)
+            .cloned()
+            .collect()
+    };
+    let child = |p: &str| format!("{}/*", p.trim_end_matches('/'));
+    match name {
+        "ls" => {
+            let dirs_only = words[1..]
+                .iter()
+                .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('d'))
+                || words.iter().any(|a| a == "--directory");
+            let paths = operands(&words[1..]);
+            if paths.is_empty() {
+                return None;
+            }
+            Some(if dirs_only {
+                paths
+            } else {
+                paths.iter().map(|p| child(p)).collect()
+            })
+        }
+        "find" => {
+            // Only an unfiltered listing names everything under its
+            // operands; `-name '*.pyc'`, `-mtime +7` pick some.
+            let picks = words[1..].iter().any(|a| {
+                a.starts_with('-')
+                    && !matches!(
+                        a.as_str(),
+                        "-maxdepth"
+                            | "-mindepth"
+                            | "-type"
+                            | "-print"
+                            | "-print0"
+                            | "-L"
+                            | "-H"
+                            | "-P"
+                            | "-xdev"
+                            | "-mount"
+                    )
+            });
+            if picks {
+                return None;
+            }
+            // Operands come before the first expression word.
+            let paths: Vec<String> = words[1..]
+                .iter()
+                .take_while(|a| !a.starts_with('-') && !a.starts_with('(') && *a != "!")
+                .take(16)
+                .map(|p| child(p))
+                .collect();
+            (!paths.is_empty()).then_some(paths)
+        }
+        _ => None,
+    }
+}
+
 /// The text fed to a command's stdin when it is visible in the command
 /// string: heredocs and here-strings, or a pipeline from `echo`/`printf`/
 /// `cat <<EOF`, through `base64 -d` (decoded) when it passes one.
@@ -887,6 +967,36 @@ mod tests {
         ] {
             assert!(runs_rm_root(input), "{input:?} → {:?}", runs(input));
         }
+    }
+
+    #[test]
+    fn xargs_reads_what_a_listing_names() {
+        let rm_args = |input: &str| -> Vec<String> {
+            commands_run(input)
+                .commands
+                .iter()
+                .find(|c| c.name() == "rm")
+                .map(|c| c.args().to_vec())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            rm_args("ls -d /home/*/ | xargs -n1 sudo rm -rf"),
+            ["-rf", "/home/*/"]
+        );
+        assert_eq!(
+            rm_args("ls ~/projects | xargs -I{} rm -rf ~/projects/{}"),
+            ["-rf", "~/projects/*"]
+        );
+        assert_eq!(
+            rm_args("find /srv/cache -mindepth 1 -maxdepth 1 | xargs rm -rf"),
+            ["-rf", "/srv/cache/*"]
+        );
+        assert_eq!(
+            rm_args("find . -name '*.pyc' -print0 | xargs -0 rm -f"),
+            ["-f"]
+        );
+        // Not a listing: nothing is added.
+        assert_eq!(rm_args("cat list.txt | xargs rm -f"), ["-f"]);
     }
 
     #[test]

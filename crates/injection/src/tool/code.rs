@@ -98,6 +98,7 @@ pub(crate) fn read(code: &str) -> CodeFindings {
     };
     let mut names: HashMap<String, String> = HashMap::new();
     let mut fetched: Vec<&str> = Vec::new();
+    let mut buckets: Vec<(&str, String)> = Vec::new();
     for c in p.assign.captures_iter(code).take(MAX_NAMES * 4) {
         let (Some(name), Some(rhs)) = (c.get(1), c.get(2)) else {
             continue;
@@ -113,6 +114,36 @@ pub(crate) fn read(code: &str) -> CodeFindings {
         }
         if let Some(v) = fold(rhs.as_str().trim(), &names) {
             names.insert(name.as_str().to_owned(), v);
+        }
+        if buckets.len() < 16 {
+            if let Some(b) = bucket_of(rhs.as_str(), &names) {
+                buckets.push((name.as_str(), b));
+            }
+        }
+    }
+    // Emptying an S3 bucket from the SDK (`bucket.objects.all().delete()`,
+    // `bucket.object_versions.delete()`, `….Bucket("x").objects.delete()`)
+    // is `aws s3 rm --recursive` on it.
+    for line in code.lines().take(4096) {
+        let t = line.trim_start();
+        // Every object (`.objects.`, `.object_versions.`) or the bucket
+        // itself (`bucket.delete()`), not one named object.
+        let wipes = t.contains(".objects.") || t.contains(".object_versions.");
+        if !t.contains(".delete(") || out.commands.len() >= 32 {
+            continue;
+        }
+        let bucket = bucket_of(t, &names).or_else(|| {
+            buckets
+                .iter()
+                .find(|(n, _)| t.strip_prefix(n).is_some_and(|r| r.starts_with('.')))
+                .map(|(_, b)| b.clone())
+        });
+        let whole_bucket = buckets.iter().any(|(n, _)| {
+            t.strip_prefix(n)
+                .is_some_and(|r| r.trim_start().starts_with(".delete("))
+        });
+        if let Some(b) = bucket.filter(|_| wipes || whole_bucket) {
+            out.commands.push(format!("aws s3 rm s3://{b} --recursive"));
         }
     }
     let lower = code.to_ascii_lowercase();
@@ -520,6 +551,33 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
     {
         return Some("~".into());
     }
+    // The interpreter itself: `[sys.executable, '-m', 'pip', …]` runs pip.
+    match lower.as_str() {
+        "sys.executable" => return Some("python3".into()),
+        "process.execpath" | "process.argv[0]" => return Some("node".into()),
+        _ => {}
+    }
+    // A glob names the paths its pattern names: `Dir.glob("/var/lib/mysql/*")`,
+    // `glob.glob(…)`, `Dir["…"]`.
+    if lower.starts_with("dir.glob(")
+        || lower.starts_with("glob.glob(")
+        || lower.starts_with("glob(")
+    {
+        let open = e.find('(')? + 1;
+        return split_top(call_args(e, open))
+            .first()
+            .and_then(|a| fold(a, names));
+    }
+    if let Some(inner) = compact
+        .strip_prefix("Dir[")
+        .and_then(|r| r.strip_suffix(']'))
+    {
+        return fold(inner, names);
+    }
+    // `['pro', 'duction'].join('')`: a list of constants joined.
+    if let Some(value) = joined_list(&compact, names) {
+        return Some(value);
+    }
     if let Some(inner) = lower
         .strip_prefix("path(")
         .or_else(|| lower.strip_prefix("pathlib.path("))
@@ -532,6 +590,40 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
         return names.get(e).cloned();
     }
     None
+}
+
+/// The bucket an expression opens: `….Bucket("name")` with a constant name.
+fn bucket_of(expr: &str, names: &HashMap<String, String>) -> Option<String> {
+    let at = expr.find(".Bucket(")?;
+    let args = call_args(expr, at + ".Bucket(".len());
+    let name = fold(split_top(args).first()?, names)?;
+    (!name.is_empty() && !name.contains(char::is_whitespace)).then_some(name)
+}
+
+/// `[a, b].join(sep)` (JavaScript) or `sep.join([a, b])` (Python) with
+/// every element and the separator constant.
+fn joined_list(compact: &str, names: &HashMap<String, String>) -> Option<String> {
+    let (list, sep) = if compact.starts_with('[') {
+        let close = compact.rfind("].join(")?;
+        let sep = compact[close + "].join(".len()..].strip_suffix(')')?;
+        (&compact[1..close], if sep.is_empty() { "','" } else { sep })
+    } else {
+        let at = compact.find(".join([")?;
+        let list = compact[at + ".join([".len()..].strip_suffix("])")?;
+        (list, &compact[..at])
+    };
+    let sep = fold(sep, names)?;
+    let mut out = String::new();
+    for (i, item) in split_top(list).into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(&sep);
+        }
+        out.push_str(&fold(item, names)?);
+        if out.len() > MAX_ARGS {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 /// Split at top-level `+`.
@@ -636,6 +728,11 @@ fn literal(e: &str, names: &HashMap<String, String>) -> Option<String> {
     }
     let template = q == '`';
     if !(fstring || template) {
+        // Perl's `"… $ENV{HOME} …"` and Ruby's `"… #{ENV['HOME']} …"`
+        // interpolate the environment: the shell's `${HOME}`.
+        if q == '"' && (inner.contains("$ENV{") || inner.contains("#{ENV[")) {
+            return Some(env_interpolated(inner));
+        }
         return Some(inner.to_owned());
     }
     // Interpolate `{name}` / `${name}`; unknown expressions stay unknown.
@@ -659,6 +756,38 @@ fn literal(e: &str, names: &HashMap<String, String>) -> Option<String> {
     }
     out.push_str(rest);
     Some(out)
+}
+
+/// `$ENV{NAME}`, `$ENV{'NAME'}`, `#{ENV['NAME']}`, `#{ENV.fetch('NAME')}`
+/// written as the shell's `${NAME}`; anything else kept as it is.
+fn env_interpolated(inner: &str) -> String {
+    let mut out = String::with_capacity(inner.len());
+    let mut rest = inner;
+    loop {
+        let perl = rest.find("$ENV{");
+        let ruby = rest.find("#{ENV");
+        let (at, open_len, close) = match (perl, ruby) {
+            (Some(p), r) if r.is_none_or(|r| p < r) => (p, "$ENV{".len(), '}'),
+            (_, Some(r)) => (r, "#{ENV".len(), '}'),
+            _ => break,
+        };
+        let after = &rest[at + open_len..];
+        let Some(end) = after.find(close) else {
+            break;
+        };
+        let name: String = after[..end]
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let name = name.strip_prefix("fetch").unwrap_or(&name);
+        out.push_str(&rest[..at]);
+        out.push_str("${");
+        out.push_str(name);
+        out.push('}');
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A socket whose descriptors go to a shell.
@@ -702,6 +831,25 @@ mod tests {
     #[test]
     fn folds_paths() {
         let n = HashMap::new();
+        assert_eq!(
+            fold("['pro', 'duction'].join('')", &n).as_deref(),
+            Some("production")
+        );
+        assert_eq!(fold("'/'.join(['', 'etc'])", &n).as_deref(), Some("/etc"));
+        assert_eq!(fold("sys.executable", &n).as_deref(), Some("python3"));
+        assert_eq!(
+            fold("Dir.glob(\"/var/lib/mysql/*\")", &n).as_deref(),
+            Some("/var/lib/mysql/*")
+        );
+        assert_eq!(
+            fold("\"rm -rf $ENV{HOME}\"", &n).as_deref(),
+            Some("rm -rf ${HOME}")
+        );
+        assert_eq!(
+            fold("\"rm -rf #{ENV['HOME']}/x\"", &n).as_deref(),
+            Some("rm -rf ${HOME}/x")
+        );
+        assert_eq!(fold("['a', b].join('')", &n), None);
         assert_eq!(fold("os.path.expanduser('~')", &n).as_deref(), Some("~"));
         assert_eq!(fold("\"/\" + \"etc\"", &n).as_deref(), Some("/etc"));
         assert_eq!(
@@ -742,6 +890,19 @@ mod tests {
         ] {
             assert!(!read(code).delete, "{code}");
         }
+    }
+
+    #[test]
+    fn sdk_bucket_wipes_read_as_commands() {
+        let f = read("import boto3\nbucket = boto3.resource(\"s3\").Bucket(\"acme-\" + \"prod\" + \"-invoices\")\nbucket.object_versions.delete()\n");
+        assert_eq!(
+            f.commands,
+            ["aws s3 rm s3://acme-prod-invoices --recursive"]
+        );
+        let f = read("import boto3\nb = boto3.resource('s3').Bucket('logs')\nfor o in b.objects.filter(Prefix='x'):\n    print(o.key)\n");
+        assert!(f.commands.is_empty());
+        let f = read("b = boto3.resource('s3').Bucket('logs')\nb.Object('k.txt').delete()\n");
+        assert!(f.commands.is_empty());
     }
 
     #[test]

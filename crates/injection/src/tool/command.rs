@@ -198,7 +198,20 @@ pub(super) fn analyze_code_calls(
         ctx.add("tool.code_remote_exec", at, Tier::Block);
     }
     for command in &found.commands {
+        let before = ctx.findings.len();
         analyze_command(rules, ctx, command, depth + 1, at, None);
+        // The folded command names the target the program spelled in
+        // pieces (`['pro', 'duction'].join('')`): weigh it by that name.
+        if super::context::names_production(command) {
+            for f in &mut ctx.findings[before..] {
+                if matches!(
+                    f.rule.reason(),
+                    "tool.data_destroy" | "tool.cloud_delete" | "tool.kubectl_delete"
+                ) {
+                    f.tier = Tier::Block;
+                }
+            }
+        }
     }
 }
 

@@ -81,6 +81,7 @@ struct Rules {
     prod: Regex,
     local: Regex,
     scratch_db: Regex,
+    scratch_checkout: Regex,
     vendor: Regex,
     public_host: Regex,
     security_path: Regex,
@@ -135,6 +136,7 @@ fn build() -> Option<Rules> {
         prod: get("context.prod_target")?,
         local: get("context.local_target")?,
         scratch_db: get("context.scratch_db")?,
+        scratch_checkout: get("context.scratch_checkout")?,
         vendor: get("context.vendor_installer")?,
         public_host: get("context.public_read_host")?,
         security_path: get("context.security_content_path")?,
@@ -142,6 +144,11 @@ fn build() -> Option<Rules> {
         network_send: get("tool.code_network_send")?,
         scoped,
     })
+}
+
+/// Whether `text` names a production system (`context.prod_target`).
+pub(super) fn names_production(text: &str) -> bool {
+    rules().is_some_and(|r| r.prod.is_match(head(text, CONTEXT_BYTES)))
 }
 
 fn rules() -> Option<&'static Rules> {
@@ -252,6 +259,7 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
     let prod = any(&r.prod);
     let local = !prod && any(&r.local);
     let scratch = !prod && any(&r.scratch_db);
+    let scratch_checkout = !prod && c.command_tool && any(&r.scratch_checkout);
     let hosts: Vec<&str> = c
         .strings
         .iter()
@@ -290,6 +298,16 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             // `git clean` in a scratch checkout, or one that keeps chosen
             // files (`-e .env`): the person chose what goes.
             "tool.git_clean" if !prod && (local || keeps_chosen) => {
+                f.tier = f.tier.min(Tier::Flag);
+            }
+            // Local git work discarded in a throw-away checkout.
+            "tool.git_reset_hard"
+            | "tool.git_checkout_discard"
+            | "tool.git_restore"
+            | "tool.git_stash_drop"
+            | "tool.git_branch_delete"
+                if scratch_checkout =>
+            {
                 f.tier = f.tier.min(Tier::Flag);
             }
             "tool.pipe_to_shell" if all_vendor => f.tier = f.tier.min(Tier::Quarantine),

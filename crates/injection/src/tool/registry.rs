@@ -137,6 +137,10 @@ pub(crate) const RULES: &[CommandRule] = &[
         check: supply::install_from_url,
     },
     CommandRule {
+        names: &["python*", "py", "pypy*"],
+        check: supply::module_install,
+    },
+    CommandRule {
         names: &["gpg", "gpg2"],
         check: exfil::secret_key_export,
     },

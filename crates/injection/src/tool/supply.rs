@@ -54,6 +54,18 @@ fn known(host: &str) -> bool {
         || host.starts_with("127.")
 }
 
+/// `python -m pip install …`, `py -m pip …`: the installer run as a module
+/// reads as the installer.
+pub(crate) fn module_install(inv: &Invocation) -> Option<Hit> {
+    let args = inv.args();
+    let module = args.iter().position(|a| a == "-m")?;
+    let name = args.get(module + 1)?.as_str();
+    if !matches!(name, "pip" | "pip3" | "uv" | "pipx") {
+        return None;
+    }
+    install_from_url(inv)
+}
+
 /// The install rule.
 pub(crate) fn install_from_url(inv: &Invocation) -> Option<Hit> {
     let args = inv.args();
