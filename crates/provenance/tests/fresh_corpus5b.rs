@@ -17,7 +17,9 @@
 //! labels; a place phrase or a talk with someone between a Chinese subject
 //! and its verb; a causative's 我 object before a 的 noun; a cleft with
 //! "not X" interposed; a long phrase between paired dashes after the
-//! subject; a quoted reply, 回了个“行”), so from here
+//! subject; a quoted reply, 回了个“行”; a meeting or call phrase between
+//! a subject and a Chinese verb; a past time word before a Chinese subject
+//! or opening a time clause before it, 上周复盘的时候老板拍板了), so from here
 //! on it is a **regression baseline, not evidence** of accuracy; the
 //! held-out `fresh_corpus5c` measures generalization.
 //!
@@ -48,10 +50,6 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
         "'你上个月说过 …' addresses the user in the second person (你), the Chinese twin of 'You told me'",
     ),
     (
-        "b-claim-mx-hardwrap-staging",
-        "a hard wrap between the subject (Owner 在周四的 Zoom call 上) and the verb on an indented continuation line; the logical-line join does not read such a wrap as one line (as 5a's a-zh-hardwrap-boss)",
-    ),
-    (
         "b-none-en-long-vendor-thread",
         "false claim: a company name (Acme) at the head of a list item reads as a clause-initial first name; company names are not in the stop list",
     ),
@@ -68,7 +66,7 @@ fn fresh_corpus5b_holds_its_baseline() {
         &cases(FRESH),
         203,
         KNOWN_MISSES,
-        (88, 2, 5, 108),
+        (89, 2, 4, 108),
     );
 }
 

@@ -462,6 +462,8 @@ impl ClaimDetector {
             Some(c) if is_cjk(c) && !frame => {
                 (cleft && !window.ends_with(['不', '非']))
                     || ZH_PREV_OK.iter().any(|w| window.ends_with(w))
+                    || (window.ends_with("的时候") || window.ends_with('时'))
+                        && ZH_PAST_TIME.iter().any(|w| window.contains(w))
             }
             _ => true,
         }
