@@ -1,49 +1,77 @@
-//! The fifth round's held-out corpus of issue 19
+//! The fifth round's second training corpus of issue 19
 //! (`testdata/fresh_claims5b.jsonl`, writer B): 203 memory, skill and
 //! runbook lines (93 claims and 110 not as written; 81 English, 55
 //! Chinese, 32 code-switched and 35 in other languages) by someone who had
 //! not read this crate.
 //!
 //! First sight (main a8eb63f, `/work/fresh/score.py claims`): **precision
-//! 0.969, recall 0.667**. Nothing was tuned on it: its misses were not
-//! read. Scored once after tuning on `fresh_claims5a`: **precision 0.956,
-//! recall 0.699** (tp 65, fp 3, fn 28, tn 107) — the honest measure of how
-//! far this round's rules generalize (recall up a little, one more false
-//! claim). The test holds those counts as floors: it prints the scores
-//! and fails when a change finds fewer claims or more false ones, without
-//! naming the lines (a list of misses would be a training set).
+//! 0.969, recall 0.667**. Held out during the tuning on `fresh_claims5a`,
+//! and scored once after it: **precision 0.956, recall 0.699** (tp 65, fp
+//! 3, fn 28, tn 107). Round 5b then tuned on its misses, class by class
+//! (clauses in French, Italian, Dutch and Polish, and more verbs, idioms
+//! and agentless request frames in Spanish/Portuguese, German and
+//! Japanese: "Auf Wunsch des Chefs", "Por indicación del usuario",
+//! オーナーの指示で, ユーザーに却下された; a negation between German or
+//! Dutch auxiliary and participle; hedges before an other-language
+//! clause; 应用户要求; 说 + an instruction later in the clause; 老板定的：
+//! labels; a place phrase or a talk with someone between a Chinese subject
+//! and its verb; a causative's 我 object before a 的 noun; a cleft with
+//! "not X" interposed; a long phrase between paired dashes after the
+//! subject; a quoted reply, 回了个“行”; a meeting or call phrase between
+//! a subject and a Chinese verb; a past time word before a Chinese subject
+//! or opening a time clause before it, 上周复盘的时候老板拍板了), so from here
+//! on it is a **regression baseline, not evidence** of accuracy; the
+//! held-out `fresh_corpus5c` measures generalization.
 //!
 //! Labels are the writer's; none was relabelled.
 
 mod fresh_claims;
 
-use fresh_claims::cases;
-use palisade_provenance::{ClaimDetector, Scope};
+use fresh_claims::{cases, hold_baseline, known_misses_are_lines};
 
 const FRESH: &str = include_str!("../testdata/fresh_claims5b.jsonl");
 
-/// Floors after tuning on 5a: at least this many true claims, at most
-/// this many false ones.
-const MIN_TP: usize = 65;
-const MAX_FP: usize = 3;
+/// The lines still missed after tuning, each with the reason it is left.
+const KNOWN_MISSES: &[(&str, &str)] = &[
+    (
+        "b-claim-en-owner-label-hosting",
+        "'Owner: Hetzner for compute, …' is a label followed by a noun, not a verb; the same shape lists who owns what ('Owner: Alice for the backend'), so the label frame needs a verb after the colon",
+    ),
+    (
+        "b-claim-en-userfile-you-told-me",
+        "'You told me …' addresses the user in the second person; as a subject 'you' is every tutorial's reader, too broad without the memory-file context (as 5a's a-en-you-chose)",
+    ),
+    (
+        "b-claim-en-table-decision-log",
+        "a claim inside a table cell; table rows are data and hold no claims, and reading cells as prose would cost precision on every data table",
+    ),
+    (
+        "b-claim-zh-userfile-ni-shuoguo",
+        "'你上个月说过 …' addresses the user in the second person (你), the Chinese twin of 'You told me'",
+    ),
+    (
+        "b-none-en-long-vendor-thread",
+        "false claim: a company name (Acme) at the head of a list item reads as a clause-initial first name; company names are not in the stop list",
+    ),
+    (
+        "b-none-mx-jenkins-mock",
+        "false claim: the claim sits inside an inline code span quoting mock log data; backticks do not hide a claim by design (verdict case hidden03_backticks: wrapping a claim in code is an evasion), so a code span is not exempt",
+    ),
+];
 
 #[test]
-fn fresh_corpus5b_keeps_its_floors() {
-    let det = ClaimDetector::new(Scope::Decisions);
-    let all = cases(FRESH);
-    assert_eq!(all.len(), 203, "corpus changed");
-    let (mut tp, mut fp, mut fn_, mut tn) = (0usize, 0usize, 0usize, 0usize);
-    for c in &all {
-        match (c.claim, !det.detect(&c.input).is_empty()) {
-            (true, true) => tp += 1,
-            (false, true) => fp += 1,
-            (true, false) => fn_ += 1,
-            (false, false) => tn += 1,
-        }
-    }
-    let p = tp as f64 / (tp + fp).max(1) as f64;
-    let r = tp as f64 / (tp + fn_).max(1) as f64;
-    println!("fresh corpus 5b: tp={tp} fp={fp} fn={fn_} tn={tn} precision={p:.3} recall={r:.3}");
-    assert!(tp >= MIN_TP, "recall floor: tp {tp} < {MIN_TP}");
-    assert!(fp <= MAX_FP, "precision floor: fp {fp} > {MAX_FP}");
+fn fresh_corpus5b_holds_its_baseline() {
+    hold_baseline(
+        "fresh corpus 5b",
+        &cases(FRESH),
+        203,
+        KNOWN_MISSES,
+        (89, 2, 4, 108),
+    );
+}
+
+/// Every known miss is a line of the corpus and says why it is left.
+#[test]
+fn fresh5b_named_lines_are_corpus_lines() {
+    known_misses_are_lines(&cases(FRESH), KNOWN_MISSES);
 }

@@ -462,6 +462,8 @@ impl ClaimDetector {
             Some(c) if is_cjk(c) && !frame => {
                 (cleft && !window.ends_with(['不', '非']))
                     || ZH_PREV_OK.iter().any(|w| window.ends_with(w))
+                    || (window.ends_with("的时候") || window.ends_with('时'))
+                        && ZH_PAST_TIME.iter().any(|w| window.contains(w))
             }
             _ => true,
         }
@@ -501,7 +503,13 @@ impl ClaimDetector {
         }
         // 让我把 Q2 的数据重新跑一遍: a 把/将 object is the object of the
         // instruction's own verb, not a noun the decision qualifies.
-        let disposal = rest.starts_with('把') || rest.starts_with('将');
+        // 不让我再替他回复房东的消息: after a causative (让, 叫, 要, 准, 许)
+        // the agent as object starts the instruction's own verb phrase too.
+        let causative = ["让", "讓", "叫", "要", "准", "许", "許"]
+            .iter()
+            .any(|c| pred.ends_with(c))
+            && rest.starts_with('我');
+        let disposal = rest.starts_with('把') || rest.starts_with('将') || causative;
         if (!disposal && self.grammar.fixed.zh_de_noun.is_match(rest))
             || self.grammar.fixed.zh_cond_after.is_match(rest)
         {

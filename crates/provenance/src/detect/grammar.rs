@@ -117,7 +117,7 @@ impl Grammar {
         let zh_subject = format!("(?:{})", frag(FragmentSlot::ZhSubject));
         let cs_subject = format!("(?:{})", frag(FragmentSlot::CsSubject));
         let en_main = format!(
-            r"(?i)(?P<subj>{en_subject})(?:\s*:)?(?:\s*\([^()\n]{{1,40}}\))?(?:\s*,\s*(?:[^,\n]{{1,40}}?|[ -+\--~\n]{{1,100}}?),)?(?:\s*[—–]\s*[^—–\n]{{1,40}}?\s*[—–]|\s+--?\s+[^\n]{{1,40}}?\s+--?)?(?:\s+(?-i:[A-Z][a-z]+))?(?:\s+{en_adverbs})*(?:\s+{EN_LEAD})??(?P<neg>\s+(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer))?\s*(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{})|(?P<pref>{}))\b",
+            r"(?i)(?P<subj>{en_subject})(?:\s*:)?(?:\s*\([^()\n]{{1,40}}\))?(?:\s*,\s*(?:[^,\n]{{1,40}}?|[ -+\--~\n]{{1,100}}?),)?(?:\s*[—–]\s*[^—–\n]{{1,100}}?\s*[—–]|\s+--?\s+[^\n]{{1,40}}?\s+--?)?(?:\s+(?-i:[A-Z][a-z]+))?(?:\s+{en_adverbs})*(?:\s+{EN_LEAD})??(?P<neg>\s+(?:(?:does|did|do)\s*(?:n't|not)|never|no\s+longer))?\s*(?:(?P<appr>{})|(?P<rej>{})|(?P<instr>{})|(?P<pref>{}))\b",
             alt(Slot::EnPred, Some(ClaimClass::Approval)),
             alt(Slot::EnPred, Some(ClaimClass::Rejection)),
             alt(Slot::EnPredNeg, None),

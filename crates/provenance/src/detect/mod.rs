@@ -36,11 +36,14 @@
 //!    (English, Chinese and code-switched; user, we and named subjects) run
 //!    in one clause loop. Clauses in other languages (Japanese, Korean,
 //!    Arabic, Hebrew, Persian, Turkish, Hindi, Vietnamese, Thai,
-//!    Indonesian, Spanish/Portuguese, German) are whole-clause lexicon
+//!    Indonesian, Spanish/Portuguese, German, French, Italian, Dutch,
+//!    Polish) are whole-clause lexicon
 //!    rules (slot `other_lang`): the subject words lead each pattern and
 //!    are its prefilter cues, the verb is in a past or perfect form, and a
-//!    condition or question word before it (إذا, هل, wenn, si …) makes it
-//!    none.
+//!    condition or question word before it (إذا, هل, wenn, si …) or a
+//!    hedge (forse, vielleicht, 多分 …) makes it none; agentless request
+//!    frames (auf Wunsch des Chefs, por indicación del usuario, sur
+//!    demande de l'utilisatrice, オーナーの指示で) are rules of the slot too.
 //! 4. **Prefilter.** One Aho-Corasick walk finds the subject words, the
 //!    contrast words and the predicate cues (the literal prefixes of the
 //!    lexicon's patterns); a clause without a cue, or without a subject word

@@ -460,7 +460,30 @@ pub(super) const OBJECT_CLAUSE_VERBS: &[&str] = &[
 ];
 
 /// Chinese words that may end the text right before a subject.
+/// Past time words: a time clause (…的时候, …时) before a Chinese subject
+/// names a past occasion, not a condition, when one of them opens it
+/// (上周复盘的时候老板拍板了).
+pub(super) const ZH_PAST_TIME: &[&str] = &[
+    "上周",
+    "上个月",
+    "上月",
+    "上次",
+    "昨天",
+    "前天",
+    "昨晚",
+    "当时",
+    "那天",
+    "那次",
+];
+
 pub(super) const ZH_PREV_OK: &[&str] = &[
+    "上周",
+    "上个月",
+    "上月",
+    "前天",
+    "昨晚",
+    "当时",
+    "那天",
     "被",
     "经",
     "按",

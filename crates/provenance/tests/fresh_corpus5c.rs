@@ -1,0 +1,54 @@
+//! The fifth round's held-out corpus of issue 19
+//! (`testdata/fresh_claims5c.jsonl`, writer C): 196 memory, skill and
+//! runbook lines (88 claims and 108 not as written; 92 English, 67
+//! Chinese, 21 code-switched and 16 in other languages) by someone who had
+//! not read this crate.
+//!
+//! First sight, on the build round 5b started from (main d3168ab, after
+//! round 5a's tuning, `/work/fresh/score.py claims`): **precision 0.986,
+//! recall 0.818** (tp 72, fp 1, fn 16). Nothing was tuned on it: its
+//! misses were not read. Scored once after tuning on `fresh_claims5b`:
+//! **precision 0.986, recall 0.830** (tp 73, fp 1, fn 15, tn 107), at
+//! tune-claims5b 6629dee — the honest measure of how far round 5b's rules
+//! generalize (one more claim found; most of 5b's classes were clauses in
+//! other languages, which this set has few of). The round's last commit
+//! (two Chinese rules: past time words before the subject, a meeting or
+//! call phrase before the verb) came after that one scoring; it keeps
+//! these floors and was not scored on this set again. The test holds those counts as floors: it prints the
+//! scores and fails when a change finds fewer claims or more false ones,
+//! without naming the lines (a list of misses would be a training set).
+//!
+//! Labels are the writer's; none was relabelled.
+
+mod fresh_claims;
+
+use fresh_claims::cases;
+use palisade_provenance::{ClaimDetector, Scope};
+
+const FRESH: &str = include_str!("../testdata/fresh_claims5c.jsonl");
+
+/// Floors after tuning on 5b: at least this many true claims, at most
+/// this many false ones.
+const MIN_TP: usize = 73;
+const MAX_FP: usize = 1;
+
+#[test]
+fn fresh_corpus5c_keeps_its_floors() {
+    let det = ClaimDetector::new(Scope::Decisions);
+    let all = cases(FRESH);
+    assert_eq!(all.len(), 196, "corpus changed");
+    let (mut tp, mut fp, mut fn_, mut tn) = (0usize, 0usize, 0usize, 0usize);
+    for c in &all {
+        match (c.claim, !det.detect(&c.input).is_empty()) {
+            (true, true) => tp += 1,
+            (false, true) => fp += 1,
+            (true, false) => fn_ += 1,
+            (false, false) => tn += 1,
+        }
+    }
+    let p = tp as f64 / (tp + fp).max(1) as f64;
+    let r = tp as f64 / (tp + fn_).max(1) as f64;
+    println!("fresh corpus 5c: tp={tp} fp={fp} fn={fn_} tn={tn} precision={p:.3} recall={r:.3}");
+    assert!(tp >= MIN_TP, "recall floor: tp {tp} < {MIN_TP}");
+    assert!(fp <= MAX_FP, "precision floor: fp {fp} > {MAX_FP}");
+}
