@@ -725,6 +725,25 @@ impl Scanner {
                 b.start
             ));
             out.push(f);
+        } else if let Some(o) = found
+            .iter()
+            .filter(|f| {
+                f.layer == Layer::Instruction
+                    && f.tier >= Tier::Quarantine
+                    && family(f.rule.reason()) == "override"
+            })
+            .map(|f| f.span)
+            .find(|o| {
+                addresses
+                    .iter()
+                    .any(|a| a.start <= o.start && o.start - a.start <= policy::VOCATIVE_WINDOW)
+            })
+        {
+            // "Asistente, ignora las instrucciones anteriores": the override
+            // is addressed to the agent, so it is the order itself.
+            let mut f = Finding::new(Layer::Instruction, "l2.hijack", o, Tier::Block);
+            f.detail = Some("an override addressed to the AI".into());
+            out.push(f);
         } else if let Some(o) = conceal.iter().find_map(|c| {
             orders
                 .iter()
