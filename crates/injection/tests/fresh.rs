@@ -170,7 +170,7 @@ fn fresh5b_corpus_baseline() {
     assert_eq!((s.attacks, s.benign), (99, 93));
     assert!(s.languages >= 36, "{} languages", s.languages);
     assert!(
-        s.attacks_met >= 80,
+        s.attacks_met >= 94,
         "attacks {}/{}",
         s.attacks_met,
         s.attacks
