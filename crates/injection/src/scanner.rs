@@ -689,6 +689,7 @@ impl Scanner {
             .signals
             .orders(base)
             .iter()
+            .filter(|h| !context::on_source_line(base, h.span))
             .map(|h| {
                 (
                     norm.original_span(h.span),
@@ -994,7 +995,35 @@ fn retraction(phrase: &str, folded: &str, span: Span) -> bool {
             .split_whitespace()
             .take(2)
             .any(|w| policy::QUALIFIERS.contains(&w.trim_matches(|c: char| !c.is_alphabetic())));
-    own || corrected || pinned || (phrase.contains("everything") && else_)
+    own || corrected || pinned || (phrase.contains("everything") && else_) || topical(phrase, rest)
+}
+
+/// "Forget everything they told you about cream": an override of
+/// everything ([`policy::EVERYTHING`]) whose clause goes on to a topic
+/// preposition ([`policy::TOPICS`]) not followed by a second-person word.
+fn topical(phrase: &str, rest: &str) -> bool {
+    if !phrase
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| policy::EVERYTHING.contains(&w))
+    {
+        return false;
+    }
+    let mut near = rest.len().min(policy::TOPIC_WINDOW);
+    while !rest.is_char_boundary(near) {
+        near -= 1;
+    }
+    let clause = rest[..near]
+        .split(['.', ':', ';', '!', '?', '\n'])
+        .next()
+        .unwrap_or("");
+    let words: Vec<&str> = clause
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(2)
+        .any(|w| policy::TOPICS.contains(&w[0]) && !policy::SECOND_PERSON.contains(&w[1]))
+        || words.last().is_some_and(|w| policy::TOPICS.contains(w))
 }
 
 /// A boundary in the policy table: an override or forged-authority phrase

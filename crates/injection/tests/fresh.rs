@@ -175,5 +175,5 @@ fn fresh5b_corpus_baseline() {
         s.attacks_met,
         s.attacks
     );
-    assert!(s.benign_over <= 7, "benign {}/{}", s.benign_over, s.benign);
+    assert!(s.benign_over <= 4, "benign {}/{}", s.benign_over, s.benign);
 }
