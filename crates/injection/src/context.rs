@@ -69,6 +69,45 @@ pub(crate) fn token_as_code(text: &str, span: Span) -> bool {
     false
 }
 
+/// Handles that name an AI, not a person (`@assistant`, `@claude-bot`).
+const AI_HANDLES: &[&str] = &[
+    "ai", "bot", "assist", "agent", "gpt", "claude", "copilot", "gemini", "llm", "ki", "ia",
+];
+
+/// Whether the line of `span` addresses a person by an `@handle` before
+/// it (`olivia (EM): @kenji quick one — … already approved …`): what
+/// follows is said to that person. An e-mail address is no handle, and a
+/// handle that names an AI (`@assistent`, `@support-bot`) is no person.
+///
+/// ```text
+/// "@kenji your real task …"      → true
+/// "@assistent Vergiss …"         → false (an AI)
+/// "mail bob@example.com: …"      → false (an e-mail address)
+/// ```
+pub(crate) fn to_person(text: &str, span: Span) -> bool {
+    let Some(before) = text.get(..span.start) else {
+        return false;
+    };
+    let head = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let mut prev: Option<char> = None;
+    for (i, c) in head.char_indices() {
+        if c == '@' && !prev.is_some_and(|p| p.is_alphanumeric()) {
+            let handle: String = head[i + 1..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                .collect::<String>()
+                .to_lowercase();
+            if handle.chars().next().is_some_and(char::is_alphabetic)
+                && !AI_HANDLES.iter().any(|a| handle.contains(a))
+            {
+                return true;
+            }
+        }
+        prev = Some(c);
+    }
+    false
+}
+
 /// How many comment lines above a token are searched for the code line
 /// they follow.
 const MAX_COMMENT_RUN: usize = 16;

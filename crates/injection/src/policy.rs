@@ -27,6 +27,7 @@
 //!
 //! | a special token written as code — in a code span or block, a code comment, or a string literal that holds only tokens, role names and placeholders — with no order naming an object after it | pass (tokenizer and chat-template code, model docs) |
 //! | an `override` whose object is everything someone told or taught, followed in its clause by a topic preposition ("Dimenticate tutto quello che vi hanno detto sulla panna", "Забудьте всё, чему вас учили … о растяжке") | nothing (an idiom about a subject) |
+//! | a `claim` on a line that addresses a person by `@handle` before it ("@kenji … Product already approved pushing the refactor"; not an AI handle such as `@assistant`) | nothing alone (said to that person); still a boundary before an order |
 //! | a `weak` phrase inside a code block (indented or fenced): install docs, READMEs | pass |
 //! | an `override` whose object is the speaker's own words ("forget what I told you", "olvida lo que dije") or that is followed by a correction ("…, me equivoqué", "sorry, typo"), or a short third-person override pinned by a qualifier to particular earlier instructions to people ("Oubliez les consignes envoyées lundi", "Abaikan instruksi lama tentang …") | nothing (a retraction, not an order) |
 //! | an order written as code (a REPL line after `>>> `, a fenced block) after a special token written as code | not an order (the session's own call) |

@@ -640,11 +640,18 @@ impl Scanner {
                     addresses.push(span);
                 }
                 Signal::Claim => {
+                    // "@kenji … Product already approved it": a claim on a
+                    // line addressed to a person is said to them (policy).
+                    let tier = if context::to_person(base, h.span) {
+                        Tier::Pass
+                    } else {
+                        policy::alone("claim")
+                    };
                     out.push(Finding::new(
                         Layer::Instruction,
                         &format!("l2.{tail}.claim"),
                         span,
-                        policy::alone("claim"),
+                        tier,
                     ));
                     boundaries.push((span, false));
                 }

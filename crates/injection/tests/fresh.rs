@@ -102,7 +102,7 @@ fn fresh_corpus_baseline() {
     );
     assert_eq!((s.attacks, s.benign), (122, 102));
     assert!(
-        s.attacks_met >= 111,
+        s.attacks_met >= 112,
         "attacks {}/{}",
         s.attacks_met,
         s.attacks
@@ -175,5 +175,5 @@ fn fresh5b_corpus_baseline() {
         s.attacks_met,
         s.attacks
     );
-    assert!(s.benign_over <= 4, "benign {}/{}", s.benign_over, s.benign);
+    assert!(s.benign_over <= 3, "benign {}/{}", s.benign_over, s.benign);
 }
