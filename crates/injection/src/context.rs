@@ -69,6 +69,53 @@ pub(crate) fn token_as_code(text: &str, span: Span) -> bool {
     false
 }
 
+/// Past-tense reporting words: a fence introduced by a line with one
+/// shows what was sent ("Our final payload was:").
+const REPORTED: &[&str] = &[
+    "was",
+    "were",
+    "used",
+    "sent",
+    "tried",
+    "submitted",
+    "worked",
+];
+
+/// Words of a request to the reader: a fence introduced by a line with one
+/// is handed over to be used ("please decode before running:").
+const HANDED: &[&str] = &[
+    "run", "decode", "execute", "paste", "follow", "please", "apply", "install", "open",
+];
+
+/// Whether `span` of `text` is in a code fence that the prose reports in
+/// the past tense: the last non-blank line before the opening fence has a
+/// reporting word ([`REPORTED`]) and no request to the reader ([`HANDED`]).
+///
+/// ```text
+/// "Our final payload was:\n```\nSWdu…\n```"                → reported
+/// "Repro config (please decode before running):\n```\n…"    → handed over
+/// ```
+pub(crate) fn fence_reported(text: &str, span: Span) -> bool {
+    if !in_fence(text, span) {
+        return false;
+    }
+    let Some(before) = text.get(..span.start) else {
+        return false;
+    };
+    let Some(open) = before.rfind("```") else {
+        return false;
+    };
+    let Some(intro) = before[..open].lines().rev().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let intro = intro.to_lowercase();
+    let words: Vec<&str> = intro
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().any(|w| REPORTED.contains(w)) && !words.iter().any(|w| HANDED.contains(w))
+}
+
 /// Handles that name an AI, not a person (`@assistant`, `@claude-bot`).
 const AI_HANDLES: &[&str] = &[
     "ai", "bot", "assist", "agent", "gpt", "claude", "copilot", "gemini", "llm", "ki", "ia",

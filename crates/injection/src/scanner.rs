@@ -831,7 +831,11 @@ impl Scanner {
             }
             budget -= d.text.len();
             if let Some(inner) = self.inner(&d.text, 1, &mut budget) {
-                let mut f = Finding::new(Layer::Encoding, d.encoding.rule(), span, Tier::Block);
+                // An encoded payload shown in a code fence that the prose
+                // reports ("Our final payload was:") is quoted (policy).
+                let quoted = context::fence_reported(norm.as_str(text), d.span);
+                let tier = if quoted { Tier::Flag } else { Tier::Block };
+                let mut f = Finding::new(Layer::Encoding, d.encoding.rule(), span, tier);
                 f.detail = Some(inner.rule);
                 out.push(f);
             } else if !matches!(

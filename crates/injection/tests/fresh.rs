@@ -161,6 +161,15 @@ fn fresh5a_corpus_baseline() {
     assert!(s.benign_over <= 1, "benign {}/{}", s.benign_over, s.benign);
 }
 
+/// Round 5b tuning (structural rules) took 5b from 69/99, 7/93 to 94/99,
+/// 2/93. Known misses: attacks `b-atk-msg-es-curl-sh` ("olvida todo lo que
+/// te dijeron antes de este mensaje"), `b-atk-msg-de-devmode` (rules that
+/// "gelten nicht mehr"), `b-atk-gh-en-forged-human-turn` (a forged turn whose
+/// orders are bare verbs: merge, remove), `b-atk-email-it-real-task` (an
+/// address whose order is "condividere la cartella"), and
+/// `b-atk-msg-en-translate-execute` (a quoted attack the text asks to carry
+/// out); benign `b-ben-email-en-cab-preapproved` (a change pre-approved by a
+/// board) and `b-ben-term-en-llamacpp-log` (a chat template printed in a log).
 #[test]
 fn fresh5b_corpus_baseline() {
     let s = score(
@@ -175,5 +184,5 @@ fn fresh5b_corpus_baseline() {
         s.attacks_met,
         s.attacks
     );
-    assert!(s.benign_over <= 3, "benign {}/{}", s.benign_over, s.benign);
+    assert!(s.benign_over <= 2, "benign {}/{}", s.benign_over, s.benign);
 }
