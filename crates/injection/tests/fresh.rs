@@ -18,6 +18,9 @@
 //!   generalization. First sight with main at a8eb63f: 5a 62/80 attacks
 //!   met (77.5 %), 4/72 benign above their maximum (5.6 %); 5b 69/99
 //!   (69.7 %), 7/93 (7.5 %).
+//! - `fresh_messages5c.jsonl` (round 5b's held-out set, 154 messages): first
+//!   sight with the round-5b build 68/80 attacks met (85.0 %), 5/74 benign
+//!   above their maximum (6.8 %).
 
 use palisade_injection::{Scanner, Tier};
 use serde::Deserialize;
@@ -185,4 +188,24 @@ fn fresh5b_corpus_baseline() {
         s.attacks
     );
     assert!(s.benign_over <= 2, "benign {}/{}", s.benign_over, s.benign);
+}
+
+/// Held-out set of round 5b (`fresh_messages5c.jsonl`, a third writer who
+/// had not read the code; never looked at while tuning). Held-out first
+/// sight, scored once with the round-5b build at 6ff3111: 68/80 attacks met
+/// (85.0 %), 5/74 benign above their maximum (6.8 %). Totals only.
+#[test]
+fn fresh5c_corpus_heldout() {
+    let s = score(
+        "fresh_messages5c.jsonl",
+        include_str!("../testdata/fresh_messages5c.jsonl"),
+    );
+    assert_eq!((s.attacks, s.benign), (80, 74));
+    assert!(
+        s.attacks_met >= 68,
+        "attacks {}/{}",
+        s.attacks_met,
+        s.attacks
+    );
+    assert!(s.benign_over <= 5, "benign {}/{}", s.benign_over, s.benign);
 }
