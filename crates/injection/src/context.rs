@@ -16,6 +16,7 @@ const ROLES: &[&str] = &["system", "user", "assistant", "model", "developer", "t
 /// {{ '<|im_start|>system\n' + content }}    → literal of tokens and roles
 /// "content":"<|endoftext|>"                 → literal of one token
 /// print(x)   # <s> </s>                     → code comment
+/// print(text)\n# <|im_start|>system          → comment run after a code line
 /// <|im_start|>system\nYou are …             → not code
 /// ```
 pub(crate) fn token_as_code(text: &str, span: Span) -> bool {
@@ -41,6 +42,22 @@ pub(crate) fn token_as_code(text: &str, span: Span) -> bool {
             }
         }
     }
+    // a whole-line comment in a run of comments right after a line of
+    // code (a program printing its chat template as `# <|im_start|>…`)
+    if head.trim_start().starts_with("# ") || head.trim_start().starts_with("// ") {
+        let code_above = text[..line_start]
+            .lines()
+            .rev()
+            .take(MAX_COMMENT_RUN)
+            .find(|l| {
+                let t = l.trim_start();
+                !(t.starts_with('#') || t.starts_with("//"))
+            })
+            .is_some_and(looks_like_code);
+        if code_above {
+            return true;
+        }
+    }
     // a string literal that holds only tokens, roles and placeholders
     for q in ['\'', '"'] {
         if head.matches(q).count() % 2 == 1 {
@@ -50,6 +67,110 @@ pub(crate) fn token_as_code(text: &str, span: Span) -> bool {
         }
     }
     false
+}
+
+/// Past-tense reporting words: a fence introduced by a line with one
+/// shows what was sent ("Our final payload was:").
+const REPORTED: &[&str] = &[
+    "was",
+    "were",
+    "used",
+    "sent",
+    "tried",
+    "submitted",
+    "worked",
+];
+
+/// Words of a request to the reader: a fence introduced by a line with one
+/// is handed over to be used ("please decode before running:").
+const HANDED: &[&str] = &[
+    "run", "decode", "execute", "paste", "follow", "please", "apply", "install", "open",
+];
+
+/// Whether `span` of `text` is in a code fence that the prose reports in
+/// the past tense: the last non-blank line before the opening fence has a
+/// reporting word ([`REPORTED`]) and no request to the reader ([`HANDED`]).
+///
+/// ```text
+/// "Our final payload was:\n```\nSWdu…\n```"                → reported
+/// "Repro config (please decode before running):\n```\n…"    → handed over
+/// ```
+pub(crate) fn fence_reported(text: &str, span: Span) -> bool {
+    if !in_fence(text, span) {
+        return false;
+    }
+    let Some(before) = text.get(..span.start) else {
+        return false;
+    };
+    let Some(open) = before.rfind("```") else {
+        return false;
+    };
+    let Some(intro) = before[..open].lines().rev().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let intro = intro.to_lowercase();
+    let words: Vec<&str> = intro
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().any(|w| REPORTED.contains(w)) && !words.iter().any(|w| HANDED.contains(w))
+}
+
+/// Handles that name an AI, not a person (`@assistant`, `@claude-bot`).
+const AI_HANDLES: &[&str] = &[
+    "ai", "bot", "assist", "agent", "gpt", "claude", "copilot", "gemini", "llm", "ki", "ia",
+];
+
+/// Whether the line of `span` addresses a person by an `@handle` before
+/// it (`olivia (EM): @kenji quick one — … already approved …`): what
+/// follows is said to that person. An e-mail address is no handle, and a
+/// handle that names an AI (`@assistent`, `@support-bot`) is no person.
+///
+/// ```text
+/// "@kenji your real task …"      → true
+/// "@assistent Vergiss …"         → false (an AI)
+/// "mail bob@example.com: …"      → false (an e-mail address)
+/// ```
+pub(crate) fn to_person(text: &str, span: Span) -> bool {
+    let Some(before) = text.get(..span.start) else {
+        return false;
+    };
+    let head = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let mut prev: Option<char> = None;
+    for (i, c) in head.char_indices() {
+        if c == '@' && !prev.is_some_and(|p| p.is_alphanumeric()) {
+            let handle: String = head[i + 1..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                .collect::<String>()
+                .to_lowercase();
+            if handle.chars().next().is_some_and(char::is_alphabetic)
+                && !AI_HANDLES.iter().any(|a| handle.contains(a))
+            {
+                return true;
+            }
+        }
+        prev = Some(c);
+    }
+    false
+}
+
+/// How many comment lines above a token are searched for the code line
+/// they follow.
+const MAX_COMMENT_RUN: usize = 16;
+
+/// A line of source code: a call (`print(text)`) or an assignment
+/// (`text = tok.apply_chat_template(msgs)`), not prose.
+fn looks_like_code(line: &str) -> bool {
+    let t = line.trim();
+    let call = t.ends_with(')')
+        && t.find('(').is_some_and(|i| {
+            i > 0
+                && t[..i]
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.'))
+        });
+    call || is_assignment(t)
 }
 
 /// Whether `span` of `text` is inside a code block: an indented line (4
@@ -106,6 +227,13 @@ const REPL_PROMPTS: &[&str] = &[">>> ", "... ", "In ["];
 /// "then call send_email(to)"     → not code
 /// ```
 pub(crate) fn on_code_line(text: &str, span: Span) -> bool {
+    on_source_line(text, span) || in_code_block(text, span)
+}
+
+/// Whether `span` of `text` is on a REPL line or a line of source code
+/// that declares a function or assigns a binding (`text = tok.apply_chat_template(`):
+/// a call there is the program's own, whatever came before it.
+pub(crate) fn on_source_line(text: &str, span: Span) -> bool {
     let Some(before) = text.get(..span.start) else {
         return false;
     };
@@ -114,7 +242,28 @@ pub(crate) fn on_code_line(text: &str, span: Span) -> bool {
         || DECLARATIONS
             .iter()
             .any(|d| head.trim_start().starts_with(d))
-        || in_code_block(text, span)
+        || is_assignment(head)
+}
+
+/// Whether a line begins by assigning to a name (`text = tok.apply_chat_template(`,
+/// `self.out[i] = `): a call on such a line is the program's own.
+///
+/// ```text
+/// "text = tok." → true; "x == y" → false; "Please run = " → false (two words)
+/// ```
+fn is_assignment(head: &str) -> bool {
+    let t = head.trim_start();
+    let name_len = t
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '[' | ']')))
+        .unwrap_or(t.len());
+    if name_len == 0 || t.starts_with(|c: char| c.is_ascii_digit()) {
+        return false;
+    }
+    let rest = t[name_len..].trim_start_matches([' ', '\t']);
+    let rest = rest
+        .strip_prefix(|c: char| matches!(c, '+' | '-' | '*' | '|'))
+        .unwrap_or(rest);
+    rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>")
 }
 
 /// How a line of source code that declares a function or binding begins

@@ -640,11 +640,18 @@ impl Scanner {
                     addresses.push(span);
                 }
                 Signal::Claim => {
+                    // "@kenji … Product already approved it": a claim on a
+                    // line addressed to a person is said to them (policy).
+                    let tier = if context::to_person(base, h.span) {
+                        Tier::Pass
+                    } else {
+                        policy::alone("claim")
+                    };
                     out.push(Finding::new(
                         Layer::Instruction,
                         &format!("l2.{tail}.claim"),
                         span,
-                        policy::alone("claim"),
+                        tier,
                     ));
                     boundaries.push((span, false));
                 }
@@ -689,6 +696,7 @@ impl Scanner {
             .signals
             .orders(base)
             .iter()
+            .filter(|h| !context::on_source_line(base, h.span))
             .map(|h| {
                 (
                     norm.original_span(h.span),
@@ -724,6 +732,25 @@ impl Scanner {
                 "a boundary at byte {} followed by an order",
                 b.start
             ));
+            out.push(f);
+        } else if let Some(o) = found
+            .iter()
+            .filter(|f| {
+                f.layer == Layer::Instruction
+                    && f.tier >= Tier::Quarantine
+                    && family(f.rule.reason()) == "override"
+            })
+            .map(|f| f.span)
+            .find(|o| {
+                addresses
+                    .iter()
+                    .any(|a| a.start <= o.start && o.start - a.start <= policy::VOCATIVE_WINDOW)
+            })
+        {
+            // "Asistente, ignora las instrucciones anteriores": the override
+            // is addressed to the agent, so it is the order itself.
+            let mut f = Finding::new(Layer::Instruction, "l2.hijack", o, Tier::Block);
+            f.detail = Some("an override addressed to the AI".into());
             out.push(f);
         } else if let Some(o) = conceal.iter().find_map(|c| {
             orders
@@ -804,7 +831,11 @@ impl Scanner {
             }
             budget -= d.text.len();
             if let Some(inner) = self.inner(&d.text, 1, &mut budget) {
-                let mut f = Finding::new(Layer::Encoding, d.encoding.rule(), span, Tier::Block);
+                // An encoded payload shown in a code fence that the prose
+                // reports ("Our final payload was:") is quoted (policy).
+                let quoted = context::fence_reported(norm.as_str(text), d.span);
+                let tier = if quoted { Tier::Flag } else { Tier::Block };
+                let mut f = Finding::new(Layer::Encoding, d.encoding.rule(), span, tier);
                 f.detail = Some(inner.rule);
                 out.push(f);
             } else if !matches!(
@@ -975,7 +1006,35 @@ fn retraction(phrase: &str, folded: &str, span: Span) -> bool {
             .split_whitespace()
             .take(2)
             .any(|w| policy::QUALIFIERS.contains(&w.trim_matches(|c: char| !c.is_alphabetic())));
-    own || corrected || pinned || (phrase.contains("everything") && else_)
+    own || corrected || pinned || (phrase.contains("everything") && else_) || topical(phrase, rest)
+}
+
+/// "Forget everything they told you about cream": an override of
+/// everything ([`policy::EVERYTHING`]) whose clause goes on to a topic
+/// preposition ([`policy::TOPICS`]) not followed by a second-person word.
+fn topical(phrase: &str, rest: &str) -> bool {
+    if !phrase
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| policy::EVERYTHING.contains(&w))
+    {
+        return false;
+    }
+    let mut near = rest.len().min(policy::TOPIC_WINDOW);
+    while !rest.is_char_boundary(near) {
+        near -= 1;
+    }
+    let clause = rest[..near]
+        .split(['.', ':', ';', '!', '?', '\n'])
+        .next()
+        .unwrap_or("");
+    let words: Vec<&str> = clause
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(2)
+        .any(|w| policy::TOPICS.contains(&w[0]) && !policy::SECOND_PERSON.contains(&w[1]))
+        || words.last().is_some_and(|w| policy::TOPICS.contains(w))
 }
 
 /// A boundary in the policy table: an override or forged-authority phrase
