@@ -17,11 +17,12 @@ use palisade_common::literals::PairTable;
 /// of its cues are in it: a predicate match starts with one of its slot's
 /// prefixes, so the skip never loses a claim.
 ///
-/// The automaton is a contiguous NFA, cheap to build; a text of
-/// [`DFA_FROM`] bytes or more is walked with the same patterns' DFA, built
-/// the first time such a text comes (the DFA walks faster but costs tens
-/// of milliseconds to build). Both report the same matches in the same
-/// order.
+/// A text shorter than [`AUTOMATON_FROM`] is read through a pair table
+/// (nothing to build; every occurrence found up front, then handed out
+/// in the automaton's order). Longer texts are walked lazily with a
+/// contiguous NFA, built on first use, and from [`DFA_FROM`] bytes with
+/// the same patterns' DFA (it walks faster but costs tens of milliseconds
+/// to build). All three report the same matches in the same order.
 #[derive(Debug)]
 pub(super) struct Cues {
     /// The same patterns by their first two bytes: nothing to build, so a
@@ -31,7 +32,7 @@ pub(super) struct Cues {
     /// The NFA of triggers, contrast words and cues, walked byte by byte
     /// (no prefilter: in claim-dense text it would stop every few bytes),
     /// built the first time a text of [`AUTOMATON_FROM`] bytes or more
-    /// comes (`None` inside: it failed to build, see `always`).
+    /// comes (`None` inside: it failed to build, and the table serves).
     ac: OnceLock<Option<NFA>>,
     /// The same automaton as a DFA, for long texts.
     dfa: OnceLock<Option<DFA>>,
