@@ -46,7 +46,7 @@ pub(crate) fn regex_packed(packed: &[u8]) -> Option<Regex> {
 pub(crate) fn set_packed<'p>(packed: impl IntoIterator<Item = &'p [u8]>) -> Option<Set> {
     let hirs = packed
         .into_iter()
-        .map(|p| palisade_common::pattern::packed::unpack(p).map(|h| widen(&h)))
+        .map(|p| palisade_common::pattern::packed::unpack(p).map(widened))
         .collect::<Option<Vec<_>>>()?;
     let re = Regex::builder()
         .configure(
@@ -75,6 +75,25 @@ pub(crate) fn set<'p>(patterns: impl IntoIterator<Item = &'p str>) -> Option<Set
         re,
         len: pats.len(),
     })
+}
+
+/// `h` without its Unicode word-boundary assertions, or `h` itself when
+/// it has none (an ASCII twin never has).
+fn widened(h: Hir) -> Hir {
+    let looks = h.properties().look_set();
+    let unicode_word = [
+        Look::WordUnicode,
+        Look::WordUnicodeNegate,
+        Look::WordStartUnicode,
+        Look::WordEndUnicode,
+        Look::WordStartHalfUnicode,
+        Look::WordEndHalfUnicode,
+    ];
+    if unicode_word.iter().any(|&l| looks.contains(l)) {
+        widen(&h)
+    } else {
+        h
+    }
 }
 
 /// `h` without its Unicode word-boundary assertions: it matches wherever
