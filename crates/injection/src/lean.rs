@@ -77,19 +77,21 @@ pub(crate) fn set<'p>(patterns: impl IntoIterator<Item = &'p str>) -> Option<Set
     })
 }
 
+/// The Unicode word-boundary assertions a widened set drops.
+const UNICODE_WORD: [Look; 6] = [
+    Look::WordUnicode,
+    Look::WordUnicodeNegate,
+    Look::WordStartUnicode,
+    Look::WordEndUnicode,
+    Look::WordStartHalfUnicode,
+    Look::WordEndHalfUnicode,
+];
+
 /// `h` without its Unicode word-boundary assertions, or `h` itself when
 /// it has none (an ASCII twin never has).
 fn widened(h: Hir) -> Hir {
     let looks = h.properties().look_set();
-    let unicode_word = [
-        Look::WordUnicode,
-        Look::WordUnicodeNegate,
-        Look::WordStartUnicode,
-        Look::WordEndUnicode,
-        Look::WordStartHalfUnicode,
-        Look::WordEndHalfUnicode,
-    ];
-    if unicode_word.iter().any(|&l| looks.contains(l)) {
+    if UNICODE_WORD.iter().any(|&l| looks.contains(l)) {
         widen(&h)
     } else {
         h
@@ -100,14 +102,7 @@ fn widened(h: Hir) -> Hir {
 /// `h` matches (an assertion only ever removes matches).
 fn widen(h: &Hir) -> Hir {
     match h.kind() {
-        HirKind::Look(
-            Look::WordUnicode
-            | Look::WordUnicodeNegate
-            | Look::WordStartUnicode
-            | Look::WordEndUnicode
-            | Look::WordStartHalfUnicode
-            | Look::WordEndHalfUnicode,
-        ) => Hir::empty(),
+        HirKind::Look(l) if UNICODE_WORD.contains(l) => Hir::empty(),
         HirKind::Repetition(r) => Hir::repetition(Repetition {
             sub: Box::new(widen(&r.sub)),
             ..r.clone()
