@@ -204,12 +204,24 @@ struct Run {
 /// costs a pass over the text and rejects less.
 const MAX_RUNS: usize = 3;
 
-/// What every match of a pattern contains: runs of bytes, and, when no
-/// match can hold a line break, that a match lies within one line.
+/// Branches of one alternation followed when a pattern has no run of its
+/// own: more are not worth a pass over the text each.
+const MAX_BRANCHES: usize = 16;
+
+/// Alternations inside alternations followed (`(?:a(?:b|c)|d)`).
+const MAX_DEPTH: usize = 3;
+
+/// What every match of a pattern contains: runs of bytes, or, when the
+/// pattern has none, an alternation every match passes through whose every
+/// branch has its own; and, when no match can hold a line break, that a
+/// match lies within one line.
 #[derive(Clone, Debug)]
 pub struct Required {
     /// Cheapest first.
     runs: Vec<Run>,
+    /// What one of the branches of an alternation contains (empty when
+    /// `runs` decides).
+    any: Vec<Required>,
     single_line: bool,
 }
 
@@ -267,6 +279,98 @@ fn may_contain(hir: &Hir, b: u8) -> bool {
     }
 }
 
+/// The cheapest runs of fixed width that every match of `hir` contains.
+fn runs_of(hir: &Hir) -> Vec<Run> {
+    let mut all = Vec::new();
+    pieces(hir, &mut all);
+    let mut runs: Vec<((u32, usize), Run)> = Vec::new();
+    for run in all.split(|p| matches!(p, Piece::Break)) {
+        let classes: Vec<ByteSet> = run
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Byte(s) => Some(*s),
+                Piece::Break => None,
+            })
+            .collect();
+        let Some((cost, anchor, find)) = anchor_of(&classes) else {
+            continue;
+        };
+        if runs.iter().any(|(_, r)| r.classes == classes) {
+            continue;
+        }
+        // The cheapest anchor, then the longer run.
+        let key = (cost, usize::MAX - classes.len());
+        runs.push((
+            key,
+            Run {
+                classes,
+                anchor,
+                find,
+            },
+        ));
+    }
+    runs.sort_by_key(|(k, _)| *k);
+    runs.truncate(MAX_RUNS);
+    runs.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The alternations every match of `hir` passes through: `hir` itself, or
+/// the parts of its top concatenation (through groups).
+fn spine_alternations(hir: &Hir) -> Vec<&Hir> {
+    match hir.kind() {
+        HirKind::Capture(c) => spine_alternations(&c.sub),
+        HirKind::Alternation(_) => vec![hir],
+        HirKind::Concat(subs) => subs
+            .iter()
+            .filter_map(|sub| {
+                let mut h = sub;
+                while let HirKind::Capture(c) = h.kind() {
+                    h = &c.sub;
+                }
+                matches!(h.kind(), HirKind::Alternation(_)).then_some(h)
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The runs every match of `hir` contains, or else the requirements of the
+/// branches of an alternation every match passes through (the one with the
+/// fewest branches, each with a requirement of its own).
+fn needs(hir: &Hir, depth: usize) -> Option<(Vec<Run>, Vec<Required>)> {
+    let runs = runs_of(hir);
+    if !runs.is_empty() {
+        return Some((runs, Vec::new()));
+    }
+    if depth >= MAX_DEPTH {
+        return None;
+    }
+    let mut best: Option<Vec<Required>> = None;
+    for alt in spine_alternations(hir) {
+        let HirKind::Alternation(branches) = alt.kind() else {
+            continue;
+        };
+        if branches.len() > MAX_BRANCHES || best.as_ref().is_some_and(|b| b.len() <= branches.len())
+        {
+            continue;
+        }
+        let each: Option<Vec<Required>> = branches
+            .iter()
+            .map(|b| {
+                needs(b, depth + 1).map(|(runs, any)| Required {
+                    runs,
+                    any,
+                    single_line: false,
+                })
+            })
+            .collect();
+        if let Some(each) = each {
+            best = Some(each);
+        }
+    }
+    best.map(|any| (Vec::new(), any))
+}
+
 impl Required {
     /// What every match of `hir` contains: its cheapest runs with a
     /// position of at most three bytes (or a literal part), and whether a
@@ -279,43 +383,25 @@ impl Required {
     /// let r = palisade_common::required::Required::of(&hir).unwrap();
     /// assert!(r.occurs_in(b"sudo RM -rf /") && !r.occurs_in(b"ls -la"));
     /// ```
+    ///
+    /// A pattern with no run of its own, such as a list of commands
+    /// (`(?i)\b(?:remove-item|rd)\b.*[a-z]:\\|\$env:`), is taken branch
+    /// by branch: it needs what one of its branches needs.
+    ///
+    /// ```
+    /// let r = palisade_common::required::Required::of_pattern(r"(?i)\bcurl\b|/dev/tcp/").unwrap();
+    /// assert!(r.occurs_in(b"CURL x | sh") && r.occurs_in(b"> /dev/tcp/1.2.3.4/9"));
+    /// assert!(!r.occurs_in(b"ls -la"));
+    /// ```
     pub fn of(hir: &Hir) -> Option<Required> {
-        let mut all = Vec::new();
-        pieces(hir, &mut all);
-        let mut runs: Vec<((u32, usize), Run)> = Vec::new();
-        for run in all.split(|p| matches!(p, Piece::Break)) {
-            let classes: Vec<ByteSet> = run
-                .iter()
-                .filter_map(|p| match p {
-                    Piece::Byte(s) => Some(*s),
-                    Piece::Break => None,
-                })
-                .collect();
-            let Some((cost, anchor, find)) = anchor_of(&classes) else {
-                continue;
-            };
-            if runs.iter().any(|(_, r)| r.classes == classes) {
-                continue;
-            }
-            // The cheapest anchor, then the longer run.
-            let key = (cost, usize::MAX - classes.len());
-            runs.push((
-                key,
-                Run {
-                    classes,
-                    anchor,
-                    find,
-                },
-            ));
-        }
-        runs.sort_by_key(|(k, _)| *k);
-        runs.truncate(MAX_RUNS);
         let looks = hir.properties().look_set();
         let single_line = !may_contain(hir, b'\n')
             && !looks.contains(Look::End)
             && !looks.contains(Look::EndCRLF);
-        (!runs.is_empty()).then(|| Required {
-            runs: runs.into_iter().map(|(_, r)| r).collect(),
+        let (runs, any) = needs(hir, 0)?;
+        Some(Required {
+            runs,
+            any,
             single_line,
         })
     }
@@ -340,6 +426,7 @@ impl Required {
     /// ```
     pub fn occurs_in(&self, hay: &[u8]) -> bool {
         self.runs.iter().all(|r| r.occurs_in(hay))
+            && (self.any.is_empty() || self.any.iter().any(|r| r.occurs_in(hay)))
     }
 
     /// The run of `pattern`, parsed as the scanner compiles it; `None` when
@@ -396,7 +483,10 @@ impl Required {
     /// assert_eq!(r.width(), 3);
     /// ```
     pub fn width(&self) -> usize {
-        self.runs.first().map_or(0, |r| r.classes.len())
+        match self.runs.first() {
+            Some(r) => r.classes.len(),
+            None => self.any.iter().map(Required::width).min().unwrap_or(0),
+        }
     }
 }
 
@@ -468,6 +558,38 @@ mod tests {
         assert!(Required::of_pattern(r"\w+").is_none());
         assert!(Required::of_pattern(r"(?:ab)?").is_none());
         assert!(Required::of_pattern(r"(").is_none());
+    }
+
+    #[test]
+    fn a_list_of_commands_needs_one_of_its_branches() {
+        let r = Required::of_pattern(
+            r"(?i)\b(?:remove-item|rd)\b[^\n]{0,40}?[a-z]:\\|\b(?:del|erase)\b[^\n]{0,40}?\$env:[a-z]+",
+        )
+        .expect("branch by branch");
+        assert!(r.runs.is_empty() && r.any.len() == 2);
+        assert!(r.occurs_in(br"Remove-Item C:\ -Recurse"));
+        assert!(r.occurs_in(b"del /s $env:USERPROFILE"));
+        assert!(!r.occurs_in(b"ls -la"));
+        assert!(!r.occurs_in(b"rd build"), "neither a drive nor $env:");
+    }
+
+    #[test]
+    fn nested_alternations_and_empty_branches() {
+        // `\b(?:curl|wget)\b` inside a concatenation, itself a branch.
+        let r = Required::of_pattern(r"(?i)\b(?:curl|wget)\b|/dev/tcp/").expect("branches");
+        assert!(r.occurs_in(b"WGET -qO- x") && r.occurs_in(b"/dev/tcp/h/1"));
+        assert!(!r.occurs_in(b"git status"));
+        // An empty branch needs nothing, so neither does the pattern.
+        assert!(Required::of_pattern(r"(?:\w+ab|\w+cd|)").is_none());
+        // Too many branches are not followed.
+        let many = |n: u8| {
+            (0..n)
+                .map(|i| format!("{}q{}", char::from(b'a' + i), i % 10))
+                .collect::<Vec<_>>()
+                .join("|")
+        };
+        assert!(Required::of_pattern(&format!("[a-z]*(?:{})", many(16))).is_some());
+        assert!(Required::of_pattern(&format!("[a-z]*(?:{})", many(17))).is_none());
     }
 
     #[test]
