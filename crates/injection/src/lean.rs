@@ -8,8 +8,11 @@
 //! nothing. Matches are identical; only the search strategy differs.
 
 use regex_automata::meta::{Config, Regex};
-use regex_automata::{Input, MatchKind, PatternSet};
+use regex_automata::nfa::thompson::{self, pikevm::PikeVM, WhichCaptures};
+use regex_automata::util::pool::Pool;
+use regex_automata::{hybrid, Input, MatchKind, PatternSet};
 use regex_syntax::hir::{Capture, Hir, HirKind, Look, Repetition};
+use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::sync::OnceLock;
 
 fn config() -> Config {
@@ -48,33 +51,18 @@ pub(crate) fn set_packed<'p>(packed: impl IntoIterator<Item = &'p [u8]>) -> Opti
         .into_iter()
         .map(|p| palisade_common::pattern::packed::unpack(p).map(widened))
         .collect::<Option<Vec<_>>>()?;
-    let re = Regex::builder()
-        .configure(
-            config()
-                .match_kind(MatchKind::All)
-                .hybrid_cache_capacity(16 << 20),
-        )
-        .build_many_from_hir(&hirs)
-        .ok()?;
-    Some(Set {
-        re,
-        len: hirs.len(),
-    })
+    Set::from_hirs(&hirs, 16 << 20)
 }
 
 /// A set of patterns reporting every one that matches (as
 /// `regex::RegexSet::new`). `None` if one does not compile.
 #[cfg(test)]
 pub(crate) fn set<'p>(patterns: impl IntoIterator<Item = &'p str>) -> Option<Set> {
-    let pats: Vec<&str> = patterns.into_iter().collect();
-    let re = Regex::builder()
-        .configure(config().match_kind(MatchKind::All))
-        .build_many(&pats)
-        .ok()?;
-    Some(Set {
-        re,
-        len: pats.len(),
-    })
+    let hirs = patterns
+        .into_iter()
+        .map(|p| regex_syntax::parse(p).ok())
+        .collect::<Option<Vec<_>>>()?;
+    Set::from_hirs(&hirs, 2 << 20)
 }
 
 /// The Unicode word-boundary assertions a widened set drops.
@@ -117,19 +105,78 @@ fn widen(h: &Hir) -> Hir {
     }
 }
 
-/// A compiled set ([`set`]).
+/// Makes a lazy DFA's cache for a [`Set`]'s pool.
+type CacheFn = Box<dyn Fn() -> hybrid::dfa::Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
+/// A compiled set ([`set`]): which patterns match, and nothing else.
+///
+/// A set only answers which of its patterns match somewhere, so it is
+/// built as the forward lazy DFA of an NFA without capture states: no
+/// reverse NFA, no capture slots, no literal analysis, which is what a
+/// meta regex spends most of its build on. When the lazy DFA gives up
+/// (its cache thrashes, or a Unicode word boundary meets non-ASCII text)
+/// the PikeVM answers over the same NFA.
 pub(crate) struct Set {
-    re: Regex,
+    dfa: hybrid::dfa::DFA,
+    caches: Pool<hybrid::dfa::Cache, CacheFn>,
+    pikevm: OnceLock<Option<PikeVM>>,
     len: usize,
 }
 
 impl Set {
+    /// The set of `hirs`, its lazy DFA caching up to `cache` bytes; `None`
+    /// if the NFA is over the size limit.
+    fn from_hirs(hirs: &[Hir], cache: usize) -> Option<Set> {
+        let nfa = thompson::Compiler::new()
+            .configure(
+                thompson::Config::new()
+                    .which_captures(WhichCaptures::None)
+                    .nfa_size_limit(Some(10 << 20)),
+            )
+            .build_many_from_hir(hirs)
+            .ok()?;
+        let dfa = hybrid::dfa::Builder::new()
+            .configure(
+                hybrid::dfa::Config::new()
+                    .match_kind(MatchKind::All)
+                    .cache_capacity(cache)
+                    .skip_cache_capacity_check(true),
+            )
+            .build_from_nfa(nfa)
+            .ok()?;
+        let make = dfa.clone();
+        let caches: CacheFn = Box::new(move || make.create_cache());
+        Some(Set {
+            dfa,
+            caches: Pool::new(caches),
+            pikevm: OnceLock::new(),
+            len: hirs.len(),
+        })
+    }
+
     /// The indices of the patterns that match somewhere in `text`, in
     /// order (of a [`set_packed`] set: a superset of them).
     pub(crate) fn matches(&self, text: &str) -> Vec<usize> {
         let mut found = PatternSet::new(self.len);
-        self.re
-            .which_overlapping_matches(&Input::new(text), &mut found);
+        let input = Input::new(text);
+        let done = {
+            let mut cache = self.caches.get();
+            self.dfa
+                .try_which_overlapping_matches(&mut cache, &input, &mut found)
+                .is_ok()
+        };
+        if !done {
+            found.clear();
+            let vm = self
+                .pikevm
+                .get_or_init(|| PikeVM::new_from_nfa(self.dfa.get_nfa().clone()).ok());
+            if let Some(vm) = vm {
+                vm.which_overlapping_matches(&mut vm.create_cache(), &input, &mut found);
+            } else {
+                // No engine: report every pattern, so callers run them all.
+                return (0..self.len).collect();
+            }
+        }
         found.iter().map(|p| p.as_usize()).collect()
     }
 }
