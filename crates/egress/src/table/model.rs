@@ -341,6 +341,7 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
     // Parse every cell once: its count (if any), and what else it looks like.
     let mut values = Values::new(nrows * ncols);
     let mut kinds = Vec::with_capacity(ncols);
+    let mut headed_counts = Vec::new();
     for (c, header) in headers.iter().enumerate() {
         let mut counts = 0usize;
         let mut others = 0usize;
@@ -370,6 +371,12 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
             }
         }
         let filled = counts + numbers + others;
+        // A column of plain counts whose header says identifier or measure
+        // ("Week", "Cost") may still be the sum of count columns: the
+        // arithmetic decides ([`super::relations::discover_columns`]).
+        if counts > 0 && numbers == 0 && others == 0 && combos == 0 {
+            headed_counts.push(c);
+        }
         let kind = if !header.is_empty() && is_id_like(header) {
             ColKind::Id
         } else if !header.is_empty() && is_measure_header(header) && texts * 2 < filled.max(1) {
@@ -392,10 +399,12 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
         kinds.push(kind);
     }
 
-    // Only count columns keep their values.
+    // Only count columns keep their values (and, until the relations are
+    // found, the columns of counts under an identifier or measure header).
+    headed_counts.retain(|&c| matches!(kinds[c], ColKind::Id | ColKind::Other));
     for r in 0..nrows {
         for (c, kind) in kinds.iter().enumerate() {
-            if *kind != ColKind::Count {
+            if *kind != ColKind::Count && !headed_counts.contains(&c) {
                 values.set(r * ncols + c, None);
             }
         }
@@ -431,10 +440,18 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
     }
     column_totals(&mut model);
     row_equations(&mut model);
-    super::relations::discover_columns(&mut model);
+    super::relations::discover_columns(&mut model, &headed_counts);
+    for &c in &headed_counts {
+        if model.kinds[c] != ColKind::Total {
+            for r in 0..nrows {
+                model.values.set(r * ncols + c, None);
+            }
+        }
+    }
     column_equations(&mut model);
     let labels: Vec<Vec<&str>> = label_cols
         .iter()
+        .filter(|&&c| matches!(model.kinds[c], ColKind::Label | ColKind::Id))
         .map(|&c| (0..nrows).map(|r| clean(cell_text(r, c))).collect())
         .collect();
     super::relations::discover_rows(&mut model, &labels);

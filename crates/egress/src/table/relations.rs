@@ -208,13 +208,23 @@ fn natural_set(
 }
 
 /// Column relations (`target column = Σ member columns` in every row).
-pub(crate) fn discover_columns(m: &mut Model) {
-    let cols: Vec<usize> = (0..m.ncols).filter(|&c| m.is_count_col(c)).collect();
-    if cols.len() < 3 || cols.len() > MAX_COLS || m.nrows == 0 {
+///
+/// `headed`: columns of counts whose header names an identifier or a
+/// measure; they are tried as targets only, and become totals when the
+/// arithmetic holds.
+pub(crate) fn discover_columns(m: &mut Model, headed: &[usize]) {
+    let members: Vec<usize> = (0..m.ncols).filter(|&c| m.is_count_col(c)).collect();
+    let cols: Vec<usize> = {
+        let mut all = members.clone();
+        all.extend(headed.iter().copied().filter(|c| !members.contains(c)));
+        all.sort_unstable();
+        all
+    };
+    if members.len() < 2 || cols.len() < 3 || cols.len() > MAX_COLS || m.nrows == 0 {
         return;
     }
     let complete: Vec<usize> = (0..m.nrows)
-        .filter(|&r| cols.iter().all(|&c| m.values.get(m.idx(r, c)).is_some()))
+        .filter(|&r| members.iter().all(|&c| m.values.get(m.idx(r, c)).is_some()))
         .collect();
     if complete.is_empty() {
         return;
@@ -245,7 +255,11 @@ pub(crate) fn discover_columns(m: &mut Model) {
     };
     let mut new_rels: Vec<(usize, Vec<usize>)> = Vec::new();
     for &t in &order {
-        if sum[t] == 0 {
+        if sum[t] == 0
+            || complete
+                .iter()
+                .any(|&r| m.values.get(m.idx(r, t)).is_none())
+        {
             continue;
         }
         // Members of relations this target already has are not tried again.
@@ -256,7 +270,7 @@ pub(crate) fn discover_columns(m: &mut Model) {
             .flat_map(|(_, ms)| ms.iter().copied())
             .collect();
         for leaves_only in [true, false] {
-            let cands: Vec<usize> = cols
+            let cands: Vec<usize> = members
                 .iter()
                 .copied()
                 .filter(|&c| {

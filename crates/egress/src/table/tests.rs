@@ -1172,3 +1172,39 @@ fn a_grand_total_over_unlabelled_subtotals_is_a_relation() {
         m.row_rel
     );
 }
+
+/// A column of counts under a header that usually names an identifier or
+/// a period ("Week") is still a total when the numbers say so: the Sat and
+/// Sun counts are bounded by it, so it is a relation, and the id-column
+/// trap (1, 2, 3… that is no sum) stays out.
+#[test]
+fn a_total_under_an_identifier_header_is_found_by_its_numbers() {
+    let text = "Site,Mon,Tue,Wed,Thu,Fri,Sat,Sun,Week\n\
+                Leeds,12,15,11,14,18,6,3,79\n\
+                York,22,25,19,24,30,9,8,137\n\
+                Ripon,7,4,9,6,11,2,1,40\n\
+                Hull,30,33,28,35,41,14,12,193\n";
+    let raws = parse::find_tables(text);
+    let m = model::build(&raws[0], MARKER);
+    assert_eq!(m.col_rel.len(), 1, "{:?}", m.col_rel);
+    assert_eq!(m.col_rel[0].0, 8);
+    assert_eq!(m.col_rel[0].1, (1..8).collect::<Vec<_>>());
+    let opts = TableOptions {
+        threshold: 10,
+        ..TableOptions::default()
+    };
+    let out = scan(text, &opts);
+    // Every hidden count has room: Leeds's weekend (6 + 3 = 79 − 70) needs
+    // a weekday beside it.
+    assert!(out.tables[0].audit_passed() && out.tables[0].loss.totals == 0);
+    let leeds = out.text.lines().nth(1).unwrap_or("");
+    assert!(leeds.matches(MARKER).count() >= 3, "{leeds}");
+    // The trap: an `id` column of 1..n is no one's total.
+    let mut trap = String::from("id,a,b\n");
+    for i in 1..=30u64 {
+        trap.push_str(&format!("{i},{},{}\n", 20 + i % 7, 30 + i % 5));
+    }
+    let raws = parse::find_tables(&trap);
+    let m = model::build(&raws[0], MARKER);
+    assert!(m.col_rel.is_empty(), "{:?}", m.col_rel);
+}
