@@ -288,7 +288,8 @@ impl TableOptions {
 pub enum TableKind {
     /// A Markdown pipe table.
     Markdown,
-    /// Comma- or semicolon-separated lines.
+    /// Comma-, semicolon- or pipe-separated lines (`sqlite3` list mode,
+    /// `psql -A`).
     Csv,
     /// Tab-separated lines.
     Tsv,

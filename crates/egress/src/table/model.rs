@@ -133,7 +133,13 @@ fn measure_header_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?i)(?-u:\b)(?:average|mean|median|avg|amount|salary|salaries|income|price|cost|costs|spend|spending|revenue|turnover|weight|height|bmi|balance)(?-u:\b)|[£$€¥]|平均|金额|均值",
+        concat!(
+            r"(?i)(?-u:\b)(?:average|mean|median|avg|amount|salary|salaries|income|price|cost|costs|spend|spending|revenue|turnover|weight|height|bmi|balance)(?-u:\b)|[£$€¥]|平均|金额|均值",
+            // A unit in brackets: time, size, length, mass, temperature, rate.
+            r"|[(\[](?:ms|µs|us|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|[kmgt]i?b|bytes?|°[cf]|[kc]?m|mm|kg|g|mg|px|rpm|[kmg]?hz|ops/s|req/s|mb/s)[)\]]",
+            // Timings and settings: what a benchmark or an options table reports.
+            r"|(?-u:\b)(?:latency|duration|elapsed|runtime|timeout|throughput|p50|p90|p95|p99|p99\.9|(?:response|run|wall|cpu|build|load|wait)[\s-]?time|default|port)(?-u:\b)|耗时|延迟|默认",
+        ),
     )
 }
 
@@ -807,10 +813,35 @@ mod tests {
             "Cost",
             "Salary band",
             "€",
+            "p50 (ms)",
+            "Latency",
+            "Length of stay (days)",
+            "Size [MB]",
+            "Default",
+            "Timeout",
+            "Response time",
+            "Port",
+            "耗时",
         ] {
             assert!(is_measure_header(t), "{t}");
         }
-        for t in ["Applications", "Approved", "Meant", "Costume", "Patients"] {
+        for t in [
+            "Applications",
+            "Approved",
+            "Meant",
+            "Costume",
+            "Patients",
+            "Full-time",
+            "Part-time",
+            "First-time buyers",
+            "Days",
+            "Minors",
+            "Admins",
+            "Defaulters",
+            "Runs",
+            "Ports of entry",
+            "Males (n)",
+        ] {
             assert!(!is_measure_header(t), "{t}");
         }
         for t in ["%", "Referred %", "Visit rate", "share", "占比"] {

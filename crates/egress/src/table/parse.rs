@@ -477,7 +477,7 @@ fn delimited_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable
     if is_blank(text, &lines[i]) {
         return None;
     }
-    for delim in [b'\t', b',', b';'] {
+    for delim in [b'\t', b',', b';', b'|'] {
         let first = split_delimited(text, &lines[i], delim)?;
         let width = first.len();
         if width < 2 {
@@ -655,6 +655,20 @@ mod tests {
         );
         let c = t[0].rows.cell(1, 2);
         assert_eq!(&text[c.start..c.end], "5");
+    }
+
+    /// `sqlite3` list mode and `psql -A`: pipes between fields, none at the
+    /// edges, no separator line.
+    #[test]
+    fn pipe_separated_lines_are_a_table() {
+        let text =
+            "$ sqlite3 auth.db 'select user, failures from lockouts'\nuser|failures\nmh|7\nak|3\n";
+        let t = find_tables(text);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].header.as_ref().unwrap()[1].text, "failures");
+        assert_eq!(texts(&t[0]), vec![vec!["mh", "7"], vec!["ak", "3"]]);
+        // A pipeline is a line, not a table.
+        assert!(find_tables("$ ps aux | grep node\n").is_empty());
     }
 
     #[test]
