@@ -1,8 +1,9 @@
-//! The fresh-eyes table corpus (`testdata/table_fresh2.jsonl`, written by
-//! someone who had not read the code, with its own LP audit kept outside
-//! the repo): every aggregate table has no small count left visible, every
-//! hidden count audited and wide enough, and a second pass hides nothing
-//! more; record-level tables are flagged and the other texts are not.
+//! The fresh-eyes table corpora (`testdata/table_fresh2.jsonl` and
+//! `table_fresh3.jsonl`, each written by someone who had not read the code,
+//! with their own LP audits kept outside the repo): every aggregate table
+//! has no small count left visible, every hidden count audited and wide
+//! enough, and a second pass hides nothing more; record-level tables are
+//! flagged, and the other texts are neither flagged nor changed.
 
 #![allow(missing_docs)] // integration test crate
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -13,6 +14,7 @@ use serde_json::Value;
 fn cases() -> Vec<Value> {
     include_str!("../testdata/table_fresh2.jsonl")
         .lines()
+        .chain(include_str!("../testdata/table_fresh3.jsonl").lines())
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
@@ -47,6 +49,12 @@ fn fresh_corpus_is_protected_and_flagged() {
                 if r.microdata() {
                     failures.push(format!("{name}: flagged as microdata"));
                 }
+                // The third writer's "none" texts are not counts to vet at
+                // all; the second's include vulnerability counts, which a
+                // count-agnostic guard may hide.
+                if name.starts_with("t3-") && r.text != text {
+                    failures.push(format!("{name}: changed"));
+                }
             }
             _ => {
                 agg += 1;
@@ -76,6 +84,6 @@ fn fresh_corpus_is_protected_and_flagged() {
         }
     }
     eprintln!("fresh corpus: {agg} aggregate, {micro} microdata, {none} other texts");
-    assert!(agg >= 30 && micro >= 5 && none >= 5);
+    assert!(agg >= 70 && micro >= 15 && none >= 15);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
