@@ -456,7 +456,10 @@ fn shortfalls_width(
 }
 
 /// Publish again every complementary cell the component does not need:
-/// totals first, then the largest values.
+/// totals first, then the largest values. A complementary cell that a
+/// reveal leaves exactly determined protects nothing and is published with
+/// it (the attacker can work it out anyway): publishing a grand total
+/// fixes the sum of its hidden members, and one of them may be that sum.
 fn prune_component(sys: &mut System<'_>, prot: &mut Protection, cells: &mut Vec<usize>) {
     let m = sys.m;
     let mut order: Vec<usize> = cells
@@ -472,14 +475,40 @@ fn prune_component(sys: &mut System<'_>, prot: &mut Protection, cells: &mut Vec<
         )
     });
     for q in order {
+        if !prot.hidden[q] {
+            continue; // published with an earlier one
+        }
+        let mut shown = vec![q];
         prot.hidden[q] = false;
-        let rest: Vec<usize> = cells.iter().copied().filter(|&c| c != q).collect();
-        match shortfalls(sys, prot, &rest) {
-            Some((short, _)) if short.is_empty() => {
-                prot.reason[q] = None;
-                *cells = rest;
+        let mut rest: Vec<usize> = cells.iter().copied().filter(|&c| c != q).collect();
+        let kept = loop {
+            match shortfalls(sys, prot, &rest) {
+                Some((short, _)) if short.is_empty() => break true,
+                Some((short, _))
+                    if short
+                        .iter()
+                        .all(|&c| prot.reason[c] == Some(Reason::Complementary)) =>
+                {
+                    // Each is a point now (a complementary cell needs only
+                    // not to be one).
+                    for &c in &short {
+                        prot.hidden[c] = false;
+                        shown.push(c);
+                    }
+                    rest.retain(|c| !short.contains(c));
+                }
+                _ => break false,
             }
-            _ => prot.hidden[q] = true,
+        };
+        if kept {
+            for &c in &shown {
+                prot.reason[c] = None;
+            }
+            *cells = rest;
+        } else {
+            for &c in &shown {
+                prot.hidden[c] = true;
+            }
         }
     }
 }
