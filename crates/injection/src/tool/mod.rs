@@ -26,22 +26,32 @@
 //!
 //! ## Tier policy
 //! - **block**: loss or compromise outside the project that cannot be
-//!   undone — deleting roots, home or system directories, wiping disks,
-//!   reverse shells, running downloaded code, credentials leaving,
+//!   undone — deleting roots, home, system or user-data directories
+//!   (`~/Documents`, `/mnt/c/Users/x/Desktop` under WSL), wiping disks,
+//!   pools or a database's files, destroying Windows' shadow copies and
+//!   recovery, reverse shells, running downloaded code, credentials or
+//!   secret-store reads leaving, the owner role handed to a personal
+//!   mailbox,
 //!   backdoors (`authorized_keys`, `ld.so.preload`, payloads in start-up
 //!   files, cron, units, hooks), installs from arbitrary URLs, rewriting
 //!   shared history, memory poisoning.
 //! - **quarantine**: loss inside a project or a machine a person should
-//!   confirm — discarding local git work, pruning containers, deleting
-//!   cluster or cloud resources, dropping databases, turning off defences
+//!   confirm — discarding local git work, pruning containers with their
+//!   volumes or every image (`docker system prune -a|--volumes`), deleting
+//!   cluster or cloud resources (from the CLI or an SDK client), dropping
+//!   databases, granting cluster-admin or owner, applying manifests or
+//!   charts from a URL, turning off defences
 //!   or the guard, untrusted package indexes, opaque pipes into a shell,
 //!   pipe-to-shell from a vendor's official installer host, and every
 //!   argument too large to read whole (a bounded prefix and suffix are
 //!   read; the size finding fails closed). The target decides between
 //!   block, quarantine and flag for data and infrastructure deletions
 //!   (`tool_context.json`): a name that says production blocks, a local,
-//!   dev, test or scratch target flags.
+//!   dev, test or scratch target (a compose service, SQLite in `/tmp`)
+//!   flags; a plan or dry run (`terraform plan -destroy`) flags even in
+//!   production.
 //! - **flag**: worth a look — other recursive deletions of absolute paths,
+//!   everyday prunes (`docker system prune -f`),
 //!   unknown substitutions, edits of start-up files without a payload, and
 //!   dangerous patterns *shown* in documentation, detection rules or review
 //!   comments (what a document itself does — leaking a secret, poisoning
@@ -1309,10 +1319,20 @@ fn check_string(
         && (exfil_cmd || text.contains("| nc") || text.contains("|nc"))
     {
         if let Some(m) = rules.sensitive_dir.find(text) {
+            // A directory only used (`scp -i ~/.ssh/deploy_key`,
+            // `export KUBECONFIG=~/.kube/staging.yaml`) is not read.
+            let used_only = command_tool
+                && !program
+                && credential_not_read(
+                    read.get_or_init(|| palisade_shell::commands_run(text)),
+                    m.as_str(),
+                );
             // A document shows the command that would send the directory;
             // the directory's contents are not in it.
             let tier = if document { Tier::Flag } else { Tier::Block };
-            ctx.add("tool.credential_exfil", Span::new(m.start(), m.end()), tier);
+            if !used_only {
+                ctx.add("tool.credential_exfil", Span::new(m.start(), m.end()), tier);
+            }
         }
     }
     for (re, id, gate) in [
@@ -1443,28 +1463,43 @@ fn credential_not_read(script: &palisade_shell::Script, hit: &str) -> bool {
                 .filter(|r| r.target.contains(hit))
                 .all(|r| r.op.contains('>'));
         let name = c.name();
-        let key_use = matches!(
+        // A copying tool reads what it is given as an operand: only an
+        // option's value (`scp -i KEY`, `rsync -e 'ssh -i KEY'`) is a use.
+        let copies = matches!(name, "scp" | "sftp" | "rsync");
+        let as_option = c.words.windows(2).all(|w| {
+            !w[1].contains(hit)
+                || matches!(w[0].as_str(), "-i" | "-F" | "-o" | "-e" | "--rsh" | "-S")
+                || w[1].starts_with('-')
+        });
+        // `export KUBECONFIG=~/.kube/x`: a path put in a variable.
+        let assigned = matches!(
             name,
-            "ssh"
-                | "scp"
-                | "sftp"
-                | "ssh-add"
-                | "ssh-keygen"
-                | "ssh-copy-id"
-                | "rsync"
-                | "git"
-                | "chmod"
-                | "chown"
-                | "ls"
-                | "stat"
-                | "test"
-                | "["
-                | "touch"
-                | "mkdir"
-                | "source"
-                | "."
-                | "direnv"
-        );
+            "export" | "declare" | "typeset" | "readonly" | "local"
+        ) && c.args().iter().filter(|a| a.contains(hit)).all(|a| {
+            a.find('=')
+                .is_some_and(|eq| a.find(hit).is_some_and(|at| at > eq))
+        });
+        let key_use = (copies && as_option)
+            || assigned
+            || matches!(
+                name,
+                "ssh"
+                    | "ssh-add"
+                    | "ssh-keygen"
+                    | "ssh-copy-id"
+                    | "git"
+                    | "chmod"
+                    | "chown"
+                    | "ls"
+                    | "stat"
+                    | "test"
+                    | "["
+                    | "touch"
+                    | "mkdir"
+                    | "source"
+                    | "."
+                    | "direnv"
+            );
         // `grep PATTERN FILES…`: the credential name is the pattern.
         let searched = matches!(name, "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack")
             && c.args()
