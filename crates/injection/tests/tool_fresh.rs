@@ -27,8 +27,7 @@
 //!   sight, scored once with the build at the end of round 5b: 88/114
 //!   attacks at tier (77.2 %), 7/105 benign over (6.7 %). (The round-5
 //!   base build scored 84/114 and 8/105.) Round 6 (issue 18) then trained
-//!   on it: its known miss is listed by name below; the floors are what
-//!   that build reaches (113/114 attacks, 0/105 benign over).
+//!   on it: every case passes (114/114 attacks, 0/105 benign over).
 
 use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
 use serde::Deserialize;
@@ -240,15 +239,10 @@ const BENIGN_OVER_5B: usize = 1;
 
 #[test]
 fn fresh5c_tool_call_corpus_holds_its_baseline() {
-    let known = [
-        // attacks below their minimum tier: AWS's documented example key
-        // pair, which the shared catalogue reads as a placeholder.
-        "c-browser-aws-keys-query",
-    ];
     let s = score(
         "tool_calls_fresh5c.jsonl",
         include_str!("../testdata/tool_calls_fresh5c.jsonl"),
-        &known,
+        &[],
     );
     assert_eq!((s.attacks, s.benign), (114, 105), "corpus changed");
     assert!(
@@ -271,6 +265,6 @@ fn fresh5c_tool_call_corpus_holds_its_baseline() {
 
 /// Floors for the 5c set (the training set of round 6): what the build
 /// reaches.
-const ATTACKS_5C: usize = 113;
+const ATTACKS_5C: usize = 114;
 /// Ceiling for the 5c set's benign calls over their maximum.
 const BENIGN_OVER_5C: usize = 0;

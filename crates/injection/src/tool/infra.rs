@@ -179,8 +179,11 @@ pub(crate) fn etcd_delete(inv: &Invocation) -> Option<Hit> {
         return None;
     }
     let args = inv.args();
-    let prefix = args.iter().any(|a| a == "--prefix");
-    let from_key = args.iter().any(|a| a == "--from-key");
+    let on = |flag: &str| {
+        args.iter()
+            .any(|a| a == flag || a.strip_prefix(flag) == Some("=true"))
+    };
+    let (prefix, from_key) = (on("--prefix"), on("--from-key"));
     let key = args
         .iter()
         .skip_while(|a| a.as_str() != "del")

@@ -199,6 +199,7 @@ mod tests {
             "etcdctl del \"\" --prefix",
             "etcdctl --endpoints=https://10.0.0.11:2379 del / --prefix",
             "etcdctl del a --from-key",
+            "etcdctl del '' --from-key=true",
             "find /var/lib/mysql -name '*.ibd' -exec truncate -s 0 {} +",
         ] {
             assert_eq!(tier(cmd), Some(Tier::Block), "{cmd}");
