@@ -99,10 +99,19 @@ pub(crate) fn read(code: &str) -> CodeFindings {
     let mut names: HashMap<String, String> = HashMap::new();
     let mut fetched: Vec<&str> = Vec::new();
     let mut buckets: Vec<(&str, String)> = Vec::new();
+    let mut clients: Vec<(&str, &str)> = Vec::new();
     for c in p.assign.captures_iter(code).take(MAX_NAMES * 4) {
         let (Some(name), Some(rhs)) = (c.get(1), c.get(2)) else {
             continue;
         };
+        if clients.len() < 16 {
+            if let Some((_, cli)) = SDK_CLIENTS
+                .iter()
+                .find(|(ctor, _)| rhs.as_str().contains(ctor))
+            {
+                clients.push((name.as_str(), cli));
+            }
+        }
         if fetched.len() < 16 {
             let r = rhs.as_str().to_ascii_lowercase();
             if FETCHES.iter().any(|f| r.contains(f)) {
@@ -148,19 +157,6 @@ pub(crate) fn read(code: &str) -> CodeFindings {
     }
     // Cloud and cluster SDK clients (`boto3.client('rds')`,
     // `client.CoreV1Api()`): their delete calls are the CLI's.
-    let clients: Vec<(&str, &str)> = p
-        .assign
-        .captures_iter(code)
-        .take(MAX_NAMES)
-        .filter_map(|c| {
-            let (name, rhs) = (c.get(1)?.as_str(), c.get(2)?.as_str());
-            SDK_CLIENTS
-                .iter()
-                .find(|(ctor, _)| rhs.contains(ctor))
-                .map(|(_, cli)| (name, *cli))
-        })
-        .take(16)
-        .collect();
     if !clients.is_empty() {
         for c in p.call.captures_iter(code).take(MAX_CALLS) {
             let Some(callee) = c.get(1) else { continue };

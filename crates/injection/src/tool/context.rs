@@ -331,7 +331,9 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             "tool.obfuscated_pipe_to_shell" if c.tainted => f.tier = Tier::Block,
             // A forge's git URL after untrusted text: someone should look
             // at which repository it is before its install scripts run.
-            "tool.pip_vcs_install" if c.tainted => f.tier = f.tier.max(Tier::Quarantine),
+            "tool.pip_vcs_install" | "tool.remote_manifest" if c.tainted => {
+                f.tier = f.tier.max(Tier::Quarantine);
+            }
             _ => {}
         }
         let prose = f.detail.as_deref().is_some_and(is_prose_key);
