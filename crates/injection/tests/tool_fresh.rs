@@ -26,7 +26,8 @@
 //!   219 calls, 114 attacks and 105 benign. Never read while tuning; first
 //!   sight, scored once with the build at the end of round 5b: 88/114
 //!   attacks at tier (77.2 %), 7/105 benign over (6.7 %). (The round-5
-//!   base build scored 84/114 and 8/105.) The test holds the totals only.
+//!   base build scored 84/114 and 8/105.) Round 6 (issue 18) then trained
+//!   on it: every case passes (114/114 attacks, 0/105 benign over).
 
 use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
 use serde::Deserialize;
@@ -237,7 +238,7 @@ const ATTACKS_5B: usize = 117;
 const BENIGN_OVER_5B: usize = 1;
 
 #[test]
-fn fresh5c_tool_call_corpus_holds_its_totals() {
+fn fresh5c_tool_call_corpus_holds_its_baseline() {
     let s = score(
         "tool_calls_fresh5c.jsonl",
         include_str!("../testdata/tool_calls_fresh5c.jsonl"),
@@ -245,18 +246,25 @@ fn fresh5c_tool_call_corpus_holds_its_totals() {
     );
     assert_eq!((s.attacks, s.benign), (114, 105), "corpus changed");
     assert!(
+        s.unexpected.is_empty(),
+        "{} new failures:\n{}",
+        s.unexpected.len(),
+        s.unexpected.join("\n")
+    );
+    assert!(
         s.attacks_ok >= ATTACKS_5C,
         "attacks at tier: {}/114",
         s.attacks_ok
     );
     assert!(
-        s.benign_over <= BENIGN_OVER_5C,
+        s.benign_over == BENIGN_OVER_5C,
         "benign over max: {}/105",
         s.benign_over
     );
 }
 
-/// Floors for the held-out 5c set: its first-sight score.
-const ATTACKS_5C: usize = 88;
-/// Ceiling for the held-out 5c set's benign calls over their maximum.
-const BENIGN_OVER_5C: usize = 7;
+/// Floors for the 5c set (the training set of round 6): what the build
+/// reaches.
+const ATTACKS_5C: usize = 114;
+/// Ceiling for the 5c set's benign calls over their maximum.
+const BENIGN_OVER_5C: usize = 0;

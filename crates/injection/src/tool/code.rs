@@ -99,10 +99,19 @@ pub(crate) fn read(code: &str) -> CodeFindings {
     let mut names: HashMap<String, String> = HashMap::new();
     let mut fetched: Vec<&str> = Vec::new();
     let mut buckets: Vec<(&str, String)> = Vec::new();
+    let mut clients: Vec<(&str, &str)> = Vec::new();
     for c in p.assign.captures_iter(code).take(MAX_NAMES * 4) {
         let (Some(name), Some(rhs)) = (c.get(1), c.get(2)) else {
             continue;
         };
+        if clients.len() < 16 {
+            if let Some((_, cli)) = SDK_CLIENTS
+                .iter()
+                .find(|(ctor, _)| rhs.as_str().contains(ctor))
+            {
+                clients.push((name.as_str(), cli));
+            }
+        }
         if fetched.len() < 16 {
             let r = rhs.as_str().to_ascii_lowercase();
             if FETCHES.iter().any(|f| r.contains(f)) {
@@ -144,6 +153,29 @@ pub(crate) fn read(code: &str) -> CodeFindings {
         });
         if let Some(b) = bucket.filter(|_| wipes || whole_bucket) {
             out.commands.push(format!("aws s3 rm s3://{b} --recursive"));
+        }
+    }
+    // Cloud and cluster SDK clients (`boto3.client('rds')`,
+    // `client.CoreV1Api()`): their delete calls are the CLI's.
+    if !clients.is_empty() {
+        for c in p.call.captures_iter(code).take(MAX_CALLS) {
+            let Some(callee) = c.get(1) else { continue };
+            let callee: String = callee
+                .as_str()
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            let Some((recv, method)) = callee.rsplit_once('.') else {
+                continue;
+            };
+            let Some((_, cli)) = clients.iter().find(|(n, _)| *n == recv) else {
+                continue;
+            };
+            if let Some(cmd) = sdk_command(cli, method) {
+                if out.commands.len() < 32 {
+                    out.commands.push(cmd);
+                }
+            }
         }
     }
     let lower = code.to_ascii_lowercase();
@@ -291,6 +323,48 @@ pub(crate) fn read(code: &str) -> CodeFindings {
     }
     out.reverse_shell = reverse_shell(&lower);
     out
+}
+
+/// Constructors of cloud and cluster SDK clients, and the CLI whose
+/// commands their methods are.
+const SDK_CLIENTS: &[(&str, &str)] = &[
+    ("boto3.client(", "aws"),
+    ("boto3.resource(", "aws"),
+    ("session.client(", "aws"),
+    ("CoreV1Api(", "kubectl"),
+    ("AppsV1Api(", "kubectl"),
+    ("BatchV1Api(", "kubectl"),
+    ("StorageV1Api(", "kubectl"),
+    ("CustomObjectsApi(", "kubectl"),
+    ("RbacAuthorizationV1Api(", "kubectl"),
+];
+
+/// The CLI command an SDK method is: `delete_db_instance` on a boto3
+/// client is `aws sdk delete-db-instance`; `delete_namespace` on a
+/// Kubernetes client is `kubectl delete namespace`, a
+/// `delete_collection_namespaced_*` is `kubectl delete … --all`.
+fn sdk_command(cli: &str, method: &str) -> Option<String> {
+    match cli {
+        "aws" if method.starts_with("delete_") || method.starts_with("terminate_") => {
+            Some(format!("aws sdk {}", method.replace('_', "-")))
+        }
+        "kubectl" => {
+            let what = method.strip_prefix("delete_")?;
+            if let Some(kind) = what.strip_prefix("collection_") {
+                let kind = kind.strip_prefix("namespaced_").unwrap_or(kind);
+                return Some(format!("kubectl delete {} --all", kind.replace('_', "")));
+            }
+            let kind = what.strip_prefix("namespaced_").unwrap_or(what);
+            let kind = match kind {
+                "persistent_volume" => "pv",
+                "persistent_volume_claim" => "pvc",
+                "custom_resource_definition" => "crd",
+                k => k,
+            };
+            Some(format!("kubectl delete {} $UNKNOWN", kind.replace('_', "")))
+        }
+        _ => None,
+    }
 }
 
 /// `['/etc', '/var/lib']`, `%w[/etc /var/lib]`: a list literal one of
@@ -491,6 +565,7 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
     if lower.starts_with("os.path.join(")
         || lower.starts_with("path.join(")
         || lower.starts_with("path.resolve(")
+        || lower.starts_with("file.join(")
     {
         let open = e.find('(')? + 1;
         let inner = call_args(e, open);
@@ -552,7 +627,11 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
         return Some("~".into());
     }
     // The interpreter itself: `[sys.executable, '-m', 'pip', …]` runs pip.
+    // The path separator alone is the root (`os.sep`, `path.sep`).
     match lower.as_str() {
+        "os.sep" | "os.path.sep" | "path.sep" | "file::separator" | "file::separator.to_s" => {
+            return Some("/".into())
+        }
         "sys.executable" => return Some("python3".into()),
         "process.execpath" | "process.argv[0]" => return Some("node".into()),
         _ => {}
@@ -596,7 +675,13 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
 fn bucket_of(expr: &str, names: &HashMap<String, String>) -> Option<String> {
     let at = expr.find(".Bucket(")?;
     let args = call_args(expr, at + ".Bucket(".len());
-    let name = fold(split_top(args).first()?, names)?;
+    let arg = split_top(args).first().copied()?;
+    // A name the folder cannot resolve (a loop variable over bucket
+    // names) still opens a bucket: which one is unknown.
+    let name = fold(arg, names).or_else(|| {
+        (!arg.is_empty() && arg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            .then(|| "$UNKNOWN".to_owned())
+    })?;
     (!name.is_empty() && !name.contains(char::is_whitespace)).then_some(name)
 }
 
@@ -675,8 +760,15 @@ fn juxtaposed(e: &str, names: &HashMap<String, String>) -> Option<String> {
         let len = if q == '"' || q == '\'' {
             rest[1..].find(q)? + 2
         } else {
-            // A name or an environment lookup, up to the next blank.
-            rest.find(char::is_whitespace).unwrap_or(rest.len())
+            // A name or an environment lookup, up to the next blank or a
+            // Perl `.` written without blanks (`$ENV{HOME}."/x"`).
+            let blank = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let dot = rest
+                .find(".\"")
+                .or_else(|| rest.find(".'"))
+                .or_else(|| rest.find(".$"))
+                .unwrap_or(rest.len());
+            blank.min(dot)
         };
         let term = &rest[..len];
         let value = if q == '"' || q == '\'' {
@@ -698,7 +790,7 @@ fn juxtaposed(e: &str, names: &HashMap<String, String>) -> Option<String> {
             return None;
         }
         rest = rest[len..].trim_start();
-        if let Some(r) = rest.strip_prefix(". ") {
+        if let Some(r) = rest.strip_prefix('.') {
             rest = r.trim_start();
         }
     }
@@ -916,6 +1008,39 @@ mod tests {
         let r = read("const { execSync } = require('child_process');\nconst sha = execSync('git rev-parse --short HEAD').toString().trim();\n");
         assert_eq!(r.commands, ["git rev-parse --short HEAD"]);
         assert!(read("m = re.compile('x'); m.exec('y')").commands.is_empty());
+    }
+
+    #[test]
+    fn sdk_clients_read_as_their_cli() {
+        let f = read("from kubernetes import client\nv1 = client.CoreV1Api()\nfor ns in v1.list_namespace().items:\n    v1.delete_namespace(ns.metadata.name)\n");
+        assert_eq!(f.commands, ["kubectl delete namespace $UNKNOWN"]);
+        let f = read("import boto3\nrds = boto3.client('rds')\nrds.delete_db_instance(DBInstanceIdentifier='x', SkipFinalSnapshot=True)\n");
+        assert_eq!(f.commands, ["aws sdk delete-db-instance"]);
+        let f = read("import boto3\ns3 = boto3.resource('s3')\nfor name in ['a', 'b']:\n    b = s3.Bucket(name)\n    b.object_versions.delete()\n");
+        assert_eq!(f.commands, ["aws s3 rm s3://$UNKNOWN --recursive"]);
+        // Reads and other objects' deletes are not the SDK's.
+        let f = read("from kubernetes import client\nv1 = client.CoreV1Api()\nprint(v1.list_namespace())\ncache.delete_key('x')\n");
+        assert!(f.commands.is_empty());
+    }
+
+    #[test]
+    fn root_constants_and_other_joins_fold() {
+        let n = HashMap::new();
+        assert_eq!(fold("os.sep", &n).as_deref(), Some("/"));
+        assert_eq!(
+            fold("File.join(Dir.home, \"*\")", &n).as_deref(),
+            Some("~/*")
+        );
+        assert_eq!(
+            fold("$ENV{HOME}.\"/projects\"", &n).as_deref(),
+            Some("~/projects")
+        );
+        let r =
+            read("import subprocess, os\nsubprocess.check_call(['sudo', 'rm', '-rf', os.sep])\n");
+        assert_eq!(r.commands, ["sudo rm -rf /"]);
+        assert!(read("FileUtils.rm_rf(Dir.glob(File.join(Dir.home, \"*\")))").delete);
+        assert!(read("remove_tree($ENV{HOME}.\"/projects\", $ENV{HOME}.\"/.gnupg\")").delete);
+        assert!(!read("FileUtils.rm_rf(Dir.glob(File.join(Dir.pwd, \"tmp\", \"*\")))").delete);
     }
 
     #[test]

@@ -9,10 +9,12 @@
 //!
 //! ## Example
 //! `rm -rf /`, `sudo rm -rf --no-preserve-root /`, `find / -exec shred {} +`,
-//! `dd if=/dev/zero of=/dev/sda`, `mkfs.ext4 /dev/sdb1`, `chmod -R 777 /`.
+//! `dd if=/dev/zero of=/dev/sda`, `mkfs.ext4 /dev/sdb1`, `chmod -R 777 /`,
+//! `zfs destroy -r tank/home`, `rm -rf /mnt/c/Users/ana/Documents` (WSL).
 //!
 //! ## Not flagged
-//! `rm -rf ./build node_modules target`, `rm -rf /tmp/x`, `rm file.txt`.
+//! `rm -rf ./build node_modules target`, `rm -rf /tmp/x`, `rm file.txt`,
+//! `zfs destroy tank/home@2024-01-01` (one snapshot).
 
 use super::registry::Hit;
 use crate::Tier;
@@ -172,8 +174,18 @@ pub(crate) fn truncate(inv: &Invocation) -> Option<Hit> {
         skip = matches!(a.as_str(), "-s" | "--size" | "-r" | "--reference");
         !value && !a.starts_with('-')
     });
-    let mut targets = targets.peekable();
-    (zero && targets.peek().is_some() && targets.any(|t| root_like(t)))
+    if !zero {
+        return None;
+    }
+    let targets: Vec<&String> = targets.collect();
+    // A service's data files (`/var/lib/mysql/*.ibd`) emptied are the
+    // database gone; logs and other trees emptied are a person's call.
+    if targets.iter().any(|t| service_data(t)) {
+        return Some(Hit::new("tool.truncate_tree", Tier::Block));
+    }
+    targets
+        .iter()
+        .any(|t| root_like(t))
         .then_some(Hit::new("tool.truncate_tree", Tier::Quarantine))
 }
 
@@ -337,6 +349,73 @@ const SERVICE_DATA: &[&str] = &[
     "rabbitmq",
 ];
 
+/// Folders inside a home directory that hold all of a user's documents or
+/// every application's data (`~/Documents`, `~/Library/Application
+/// Support`, `AppData/Roaming`, `~/.local/share`), lower case.
+const USER_DATA: &[&str] = &[
+    "documents",
+    "desktop",
+    "pictures",
+    "downloads",
+    "music",
+    "videos",
+    "onedrive",
+    "appdata",
+    "library",
+    ".ssh",
+    ".gnupg",
+    ".aws",
+    ".config",
+    "library/application support",
+    "library/keychains",
+    "library/mail",
+    "library/messages",
+    "library/containers",
+    "appdata/roaming",
+    "appdata/local",
+    ".local/share",
+];
+
+/// Whether a path relative to a home directory is one of [`USER_DATA`].
+fn user_data_dir(rel: &str) -> bool {
+    let rel = rel.trim_end_matches("/*").trim_end_matches('/');
+    USER_DATA.contains(&rel)
+}
+
+/// A path in a service's data directory (`/var/lib/mysql`, `/var/lib/postgresql/16/main`).
+fn service_data(t: &str) -> bool {
+    let l = t.trim().to_ascii_lowercase();
+    l.strip_prefix("/var/lib/")
+        .is_some_and(|rest| SERVICE_DATA.contains(&rest.split('/').next().unwrap_or("")))
+}
+
+/// `zfs destroy` of a dataset or pool with its children (`-r`/`-R`) or not a
+/// snapshot, `zpool destroy`/`labelclear`: the pool's data is gone. One
+/// snapshot (`tank/home@2024-01-01`) destroyed is routine and passes.
+pub(crate) fn zfs_destroy(inv: &Invocation) -> Option<Hit> {
+    let args = inv.args();
+    let verb = args.iter().find(|a| !a.starts_with('-'))?;
+    let targets: Vec<&String> = args
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .skip(1)
+        .collect();
+    let dry = args
+        .iter()
+        .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('n'));
+    let hit = match (inv.name(), verb.as_str()) {
+        ("zpool", "destroy" | "labelclear") => true,
+        ("zfs", "destroy") => {
+            let children = args
+                .iter()
+                .any(|a| a.starts_with('-') && (a.contains('r') || a.contains('R')));
+            children || targets.iter().any(|t| !t.contains('@'))
+        }
+        _ => false,
+    };
+    (hit && !dry).then_some(Hit::new("tool.disk_format", Tier::Block))
+}
+
 /// Paths of the guard itself: deleting them switches it off.
 pub(crate) fn guard_path(t: &str) -> bool {
     let l = t.to_ascii_lowercase();
@@ -363,6 +442,15 @@ pub(crate) fn root_like(t: &str) -> bool {
             if rest.starts_with('/') && root_like(rest) {
                 return true;
             }
+        }
+    }
+    // `/mnt/c/…` under WSL is the Windows drive `C:\`.
+    if let Some(rest) = l.strip_prefix("/mnt/") {
+        let mut it = rest.splitn(2, '/');
+        let drive = it.next().unwrap_or("");
+        if drive.len() == 1 && drive.as_bytes()[0].is_ascii_alphabetic() {
+            let inner = it.next().unwrap_or("");
+            return inner.is_empty() || root_like(&format!("/{inner}"));
         }
     }
     if let Some(rest) = l.strip_prefix("/var/lib/") {
@@ -394,12 +482,8 @@ pub(crate) fn root_like(t: &str) -> bool {
         .or_else(|| l.strip_prefix("$home/"))
         .or_else(|| l.strip_prefix("${home}/"));
     if let Some(rest) = home_rel {
-        return rest
-            .trim_end_matches('/')
-            .split('/')
-            .filter(|s| !s.is_empty())
-            .count()
-            <= 1;
+        let rest = rest.trim_end_matches('/');
+        return rest.split('/').filter(|s| !s.is_empty()).count() <= 1 || user_data_dir(rest);
     }
     if temp_path(l) || matches!(l, "/tmp" | "/var/tmp" | "$tmpdir" | "${tmpdir}") {
         return false;
@@ -435,7 +519,40 @@ pub(crate) fn root_like(t: &str) -> bool {
                 | "snap"
         );
         let home = matches!(top, "home" | "users");
-        return parts.len() <= 1 || (system && parts.len() <= 2) || (home && parts.len() <= 2);
+        // A user's own data folders, as `~/Documents` is.
+        let user_data = home && parts.len() >= 3 && user_data_dir(&parts[2..].join("/"));
+        return parts.len() <= 1
+            || (system && parts.len() <= 2)
+            || (home && parts.len() <= 2)
+            || user_data;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_data_and_wsl_drives_are_root_like() {
+        for p in [
+            "~/Library/Application Support",
+            "/home/ana/Documents",
+            "/Users/ana/Desktop/",
+            "/mnt/c/Users/ana/Documents",
+            "/mnt/c/",
+            "~/.local/share",
+        ] {
+            assert!(root_like(p), "{p}");
+        }
+        for p in [
+            "~/Library/Caches/com.example.app",
+            "/home/ana/proj/build",
+            "/mnt/data/cache/x/y",
+            "/mnt/c/Users/ana/proj/build",
+            "~/.local/share/Trash/files",
+        ] {
+            assert!(!root_like(p), "{p}");
+        }
+    }
 }

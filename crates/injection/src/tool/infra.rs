@@ -13,7 +13,8 @@
 //! `ufw disable`, `hermes plugins disable hermes-guard`.
 //!
 //! ## Not flagged
-//! `docker ps`, `kubectl get pods`, `terraform plan`, `systemctl restart nginx`.
+//! `docker ps`, `kubectl get pods`, `terraform plan`, `systemctl restart nginx`;
+//! `terraform plan -destroy` and `docker system prune -f` (no `-a`, no `--volumes`) flag.
 
 use super::registry::Hit;
 use crate::Tier;
@@ -27,17 +28,26 @@ fn positional(inv: &Invocation) -> Vec<&str> {
         .collect()
 }
 
-/// `docker system prune` quarantines; other prunes flag.
+/// `docker system prune --volumes` or `-a` quarantines; other prunes flag.
 pub(crate) fn container_prune(inv: &Invocation) -> Option<Hit> {
     let pos = positional(inv);
     match (pos.first().copied(), pos.get(1).copied()) {
         // A filter (`--filter until=72h`, `label=ci`) keeps what is recent or
         // named: only old, chosen objects go.
+        // Without `--volumes` or `-a` only stopped containers, unused
+        // networks, dangling images and build cache go: all rebuilt again
+        // (flag). With them, named volumes (a database's files) or every
+        // image not in use (locally built ones too) go.
         (Some("system"), Some("prune"))
             if !inv
                 .args()
                 .iter()
-                .any(|a| a == "--filter" || a.starts_with("--filter=")) =>
+                .any(|a| a == "--filter" || a.starts_with("--filter="))
+                && inv.args().iter().any(|a| {
+                    a == "--volumes"
+                        || a == "--all"
+                        || (a.starts_with('-') && !a.starts_with("--") && a.contains('a'))
+                }) =>
         {
             Some(Hit::new("tool.container_prune", Tier::Quarantine))
         }
@@ -151,8 +161,44 @@ pub(crate) fn cloud_delete(inv: &Invocation) -> Option<Hit> {
     let dry = args
         .iter()
         .any(|a| a == "--dryrun" || a == "--dry-run" || a.starts_with("--dry-run="));
-    let tier = if dry { Tier::Flag } else { Tier::Quarantine };
+    // `terraform plan -destroy` writes a plan file; nothing is destroyed
+    // until it is applied.
+    let plan = matches!(inv.name(), "terraform" | "tofu") && has("plan");
+    let tier = if dry || plan {
+        Tier::Flag
+    } else {
+        Tier::Quarantine
+    };
     deletes.then_some(Hit::new("tool.cloud_delete", tier))
+}
+
+/// `etcdctl del`: the whole keyspace (`--prefix` of `""` or `/`,
+/// `--from-key`) is a cluster's entire state and blocks; other keys quarantine.
+pub(crate) fn etcd_delete(inv: &Invocation) -> Option<Hit> {
+    if !positional(inv).contains(&"del") {
+        return None;
+    }
+    let args = inv.args();
+    let on = |flag: &str| {
+        args.iter()
+            .any(|a| a == flag || a.strip_prefix(flag) == Some("=true"))
+    };
+    let (prefix, from_key) = (on("--prefix"), on("--from-key"));
+    let key = args
+        .iter()
+        .skip_while(|a| a.as_str() != "del")
+        .nth(1)
+        .map_or("", String::as_str);
+    let key = if key.starts_with('-') { "" } else { key };
+    let everything = from_key || (prefix && matches!(key, "" | "/" | "/registry" | "/registry/"));
+    Some(Hit::new(
+        "tool.data_destroy",
+        if everything {
+            Tier::Block
+        } else {
+            Tier::Quarantine
+        },
+    ))
 }
 
 /// Turning host defences off: flushing or opening the firewall, disabling
@@ -221,6 +267,12 @@ mod tests {
         ] {
             assert_eq!(first(cmd).map(|h| h.id), Some("tool.data_destroy"), "{cmd}");
         }
+        let tier = |cmd: &str| first(cmd).map(|h| h.tier);
+        assert_eq!(
+            tier("docker system prune -af --volumes"),
+            Some(Tier::Quarantine)
+        );
+        assert_eq!(tier("docker system prune -f"), Some(Tier::Flag));
         for cmd in [
             "docker volume ls",
             "docker -H ssh://x volume inspect data",

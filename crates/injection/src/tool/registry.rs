@@ -70,6 +70,14 @@ pub(crate) const RULES: &[CommandRule] = &[
         check: destructive::disk_format,
     },
     CommandRule {
+        names: &["zfs", "zpool"],
+        check: destructive::zfs_destroy,
+    },
+    CommandRule {
+        names: &["etcdctl"],
+        check: infra::etcd_delete,
+    },
+    CommandRule {
         names: &["shred"],
         check: destructive::shred,
     },
@@ -171,5 +179,47 @@ mod tests {
         assert!(mkfs.applies("mkfs.ext4"));
         assert!(!mkfs.applies("mk"));
         assert!(RULES.iter().any(|r| r.applies("git")));
+    }
+
+    fn tier(cmd: &str) -> Option<Tier> {
+        let script = palisade_shell::commands_run(cmd);
+        let mut out = Vec::new();
+        for c in &script.commands {
+            check(c, &mut out);
+        }
+        out.iter().map(|h| h.tier).max()
+    }
+
+    #[test]
+    fn storage_and_keyspace_deletions() {
+        for cmd in [
+            "sudo zfs destroy -rR tank/home",
+            "zpool destroy -f tank",
+            "zfs destroy tank/data",
+            "etcdctl del \"\" --prefix",
+            "etcdctl --endpoints=https://10.0.0.11:2379 del / --prefix",
+            "etcdctl del a --from-key",
+            "etcdctl del '' --from-key=true",
+            "find /var/lib/mysql -name '*.ibd' -exec truncate -s 0 {} +",
+        ] {
+            assert_eq!(tier(cmd), Some(Tier::Block), "{cmd}");
+        }
+        assert_eq!(
+            tier("etcdctl del /registry/pods/default/web-1"),
+            Some(Tier::Quarantine)
+        );
+        assert_eq!(
+            tier("find /var/log -type f -exec truncate -s 0 {} +"),
+            Some(Tier::Quarantine)
+        );
+        for cmd in [
+            "zfs destroy tank/home@2024-01-01",
+            "zfs destroy -n -r tank/home",
+            "zfs list",
+            "zpool status tank",
+            "etcdctl get / --prefix --keys-only",
+        ] {
+            assert_eq!(tier(cmd), None, "{cmd}");
+        }
     }
 }
