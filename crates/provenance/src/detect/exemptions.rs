@@ -645,7 +645,10 @@ impl Fixed {
             ticket: lazy(
                 r"^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\s*[:：]|v?\d+(?:\.\d+)+\s*[:：]|(?i:changelog|release)\b)",
             ),
-            key_value: lazy(r"^(?P<key>[^:=：＝\n]{1,60}?)\s*(?P<sep>:|：|=|＝)"),
+            // A key holds no clause punctuation (NFKC has made a full-width
+            // comma ASCII): in "用户否决了 X，改用 y=z" the '=' is inside a
+            // later clause, not a record's separator.
+            key_value: lazy(r"^(?P<key>[^:=：＝\n,;，。；！？]{1,60}?)\s*(?P<sep>:|：|=|＝)"),
             ident_key: lazy(r"^[A-Za-z_][A-Za-z0-9_.\-]*$"),
             decision_word: lazy(
                 r"(?i)decided|chose|chosen|picked|selected|approved|agreed|confirmed|signed off|rejected|vetoed|决定|同意|确认|批准|选择|拒绝",

@@ -445,6 +445,9 @@ pub(super) fn is_first_name(word: &str) -> bool {
     const NOUN_ENDINGS: &[&str] = &[
         "tion", "sion", "ment", "ness", "ity", "ance", "ence", "ing", "ers", "ies", "ure", "ship",
         "ism", "bot", "ware", "base", "hub", "ops", "ics", "ogy", "ages",
+        // Plural nouns for groups of people (Students, Tenants, Employees,
+        // Visitors, Analysts, Librarians): no first name ends so.
+        "ents", "ants", "ees", "ors", "sts", "ians",
     ];
     let lower = word.to_ascii_lowercase();
     NAME_STOP.binary_search(&lower.as_str()).is_err()

@@ -1161,6 +1161,42 @@ mod tests {
     }
 
     #[test]
+    fn plural_group_nouns_are_no_first_names() {
+        for w in [
+            "Students",
+            "Tenants",
+            "Employees",
+            "Visitors",
+            "Analysts",
+            "Librarians",
+        ] {
+            assert!(!grammar::is_first_name(w), "{w} read as a first name");
+        }
+        for w in [
+            "James", "Chris", "Thomas", "Marcus", "Agnes", "Lucas", "Dolores",
+        ] {
+            assert!(grammar::is_first_name(w), "{w} not read as a first name");
+        }
+        let det = d();
+        assert!(det
+            .detect("- Students chose the field-trip venue by vote.")
+            .is_empty());
+        assert!(!det
+            .detect("- Marcus chose the field-trip venue.")
+            .is_empty());
+    }
+
+    #[test]
+    fn a_later_clause_holds_no_key_value_separator() {
+        let det = d();
+        assert!(!det
+            .detect("- 用户否决了用 SMOTE 做过采样，改用 class_weight=balanced。")
+            .is_empty());
+        assert!(det.detect("用户同意：是").is_empty());
+        assert!(det.detect("approved_by_user = true").is_empty());
+    }
+
+    #[test]
     fn spans_map_to_original() {
         let det = d();
         let text = "Ｔｈｅ ｕｓｅｒ de\u{200B}cided to ship. ok";
