@@ -4,7 +4,9 @@
 //! characters removed, Markdown emphasis ignored):
 //!
 //! 1. **Lines.** Code (fenced, indented by four spaces or a tab — but an
-//!    indented list item is prose), table rows, key/value lines with an
+//!    indented list item is prose), table rows (but a dated log row with a
+//!    sentence in a cell is prose: `| 2025-04-07 | the user vetoed … |`),
+//!    key/value lines with an
 //!    identifier key or a scalar value, QA/spec/ticket labels, data-dictionary
 //!    lines and scripts are not prose and hold no claims.
 //! 2. **Sentences and clauses.** Each logical line is split into sentences; a
@@ -1194,6 +1196,25 @@ mod tests {
             .is_empty());
         assert!(det.detect("用户同意：是").is_empty());
         assert!(det.detect("approved_by_user = true").is_empty());
+    }
+
+    #[test]
+    fn a_dated_log_row_is_prose() {
+        let det = d();
+        for row in [
+            "| 2025-05-12 | The owner approved the $2k conference budget | #ops |",
+            "| 2025-05-12 | 老板决定 CI 统一迁到 GitHub Actions，不再维护 Jenkins | 已执行 |",
+        ] {
+            assert!(!det.detect(row).is_empty(), "{row}");
+        }
+        for row in [
+            "| 2025-04-01 | Owner approved | PR #233 |",
+            "| 2025-04-01 | 用户确认 | 是 |",
+            "| Owner approved | 2025-04-01 | PR #233 |",
+            "| Step 3 | The user approved the payment in the sheet | order = PAID |",
+        ] {
+            assert!(det.detect(row).is_empty(), "{row}");
+        }
     }
 
     #[test]
