@@ -21,9 +21,10 @@
 //! Round 6 (branch tune6-claims) then tuned on this set's misses, class by
 //! class (Chinese interposed clauses and idioms, a Japanese clause ending,
 //! German perfect and passive forms, "following the owner's
-//! instructions", plural group nouns as no names, dated log rows): from
-//! here on it is a regression baseline, not evidence. After that tuning:
-//! **precision 1.000, recall 0.943** (tp 83, fp 0, fn 5, tn 108).
+//! instructions", plural group nouns as no names, dated log rows, "You" /
+//! "She" under a user-profile heading): from here on it is a regression
+//! baseline, not evidence. After that tuning: **precision 1.000, recall
+//! 0.966** (tp 85, fp 0, fn 3, tn 108).
 //!
 //! Labels are the writer's; none was relabelled.
 
@@ -36,7 +37,7 @@ const FRESH: &str = include_str!("../testdata/fresh_claims5c.jsonl");
 
 /// Floor after tuning on 5c itself (round 6): at least this many true
 /// claims (and no false one, checked below).
-const MIN_TP: usize = 83;
+const MIN_TP: usize = 85;
 
 #[test]
 fn fresh_corpus5c_keeps_its_floors() {

@@ -30,6 +30,8 @@
 //!    from the user:`, `## Don'ts (set by the user)`, `2024-05-09 ·
 //!    decided by: user ·`, 用户：以后…). A
 //!    clause-initial first name is a subject too ("Dana picked FastAPI"),
+//!    and so are "You", "She" and "They" in a write headed as the user's
+//!    profile (`# USER.md`, `# About you`: "You decided to stop …"),
 //!    unless it is a group, company, product, system or the agent ("Legal
 //!    approved", "Stripe declined", "Alice's team chose" has no bare name).
 //!    A first verb in the past may share the subject with the decision verb
@@ -209,6 +211,9 @@ struct Budget {
     claims_left: usize,
     candidates_left: usize,
     truncated: bool,
+    /// The write is the user's profile ([`grammar::is_profile`]): "You",
+    /// "She" and "They" at a clause head are the user, like a name.
+    profile: bool,
 }
 
 impl Budget {
@@ -374,6 +379,7 @@ impl ClaimDetector {
             claims_left: max_claims,
             candidates_left: MAX_CANDIDATES,
             truncated: false,
+            profile: grammar::is_profile(text),
         };
         let mut claims = Vec::new();
         let mut in_fence = false;
@@ -483,7 +489,9 @@ impl ClaimDetector {
             let clause = &s[cs..ce];
             let span = Span::new(sentence.start + cs, sentence.start + ce);
             let mut kinds = marks.kinds(span);
-            if starts_with_name(clause) {
+            if starts_with_name(clause)
+                || (budget.profile && is_profile_pronoun(clause_head_word(clause)))
+            {
                 kinds |= KIND_NAME;
             }
             let cues = marks.cues(span);
@@ -606,7 +614,8 @@ impl ClaimDetector {
                                 .unwrap_or("");
                             let name_start = m.start() + subj.end() - name.len();
                             !negated()
-                                && is_first_name(name)
+                                && (is_first_name(name)
+                                    || (budget.profile && is_profile_pronoun(name)))
                                 && named_object_follows(&clause[m.end()..])
                                 && self.prefix_ok(clause, name_start, past)
                         }
@@ -1214,6 +1223,26 @@ mod tests {
             "| Step 3 | The user approved the payment in the sheet | order = PAID |",
         ] {
             assert!(det.detect(row).is_empty(), "{row}");
+        }
+    }
+
+    #[test]
+    fn a_profile_names_the_user_with_you_and_she() {
+        let det = d();
+        for text in [
+            "# About you\n- You run a bakery.\n- You decided to close on Mondays from May.",
+            "# USER.md\n- Dentist in Leeds.\n- She chose Xero over QuickBooks last spring.",
+        ] {
+            assert!(!det.detect(text).is_empty(), "{text}");
+        }
+        for text in [
+            "- You decided to close on Mondays from May.",
+            "# Setup guide\n- You selected the region in step 2.",
+            "# About you\n- You can choose the region later.",
+            "# About you\n- If you decided to close on Mondays, update the hours.",
+            "# About you\n- You didn't decide on the opening hours yet.",
+        ] {
+            assert!(det.detect(text).is_empty(), "{text}");
         }
     }
 
