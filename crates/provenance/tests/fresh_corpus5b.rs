@@ -49,10 +49,6 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
         "b-none-en-long-vendor-thread",
         "false claim: a company name (Acme) at the head of a list item reads as a clause-initial first name; company names are not in the stop list",
     ),
-    (
-        "b-none-mx-jenkins-mock",
-        "false claim: the claim sits inside an inline code span quoting mock log data; backticks do not hide a claim by design (verdict case hidden03_backticks: wrapping a claim in code is an evasion), so a code span is not exempt",
-    ),
 ];
 
 #[test]
@@ -62,7 +58,7 @@ fn fresh_corpus5b_holds_its_baseline() {
         &cases(FRESH),
         203,
         KNOWN_MISSES,
-        (90, 2, 3, 108),
+        (90, 1, 3, 109),
     );
 }
 
