@@ -42,20 +42,12 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
         "'You told me …' addresses the user in the second person; as a subject 'you' is every tutorial's reader, too broad without the memory-file context (as 5a's a-en-you-chose)",
     ),
     (
-        "b-claim-en-table-decision-log",
-        "a claim inside a table cell; table rows are data and hold no claims, and reading cells as prose would cost precision on every data table",
-    ),
-    (
         "b-claim-zh-userfile-ni-shuoguo",
         "'你上个月说过 …' addresses the user in the second person (你), the Chinese twin of 'You told me'",
     ),
     (
         "b-none-en-long-vendor-thread",
         "false claim: a company name (Acme) at the head of a list item reads as a clause-initial first name; company names are not in the stop list",
-    ),
-    (
-        "b-none-mx-jenkins-mock",
-        "false claim: the claim sits inside an inline code span quoting mock log data; backticks do not hide a claim by design (verdict case hidden03_backticks: wrapping a claim in code is an evasion), so a code span is not exempt",
     ),
 ];
 
@@ -66,7 +58,7 @@ fn fresh_corpus5b_holds_its_baseline() {
         &cases(FRESH),
         203,
         KNOWN_MISSES,
-        (89, 2, 4, 108),
+        (90, 1, 3, 109),
     );
 }
 

@@ -18,6 +18,14 @@
 //! scores and fails when a change finds fewer claims or more false ones,
 //! without naming the lines (a list of misses would be a training set).
 //!
+//! Round 6 (branch tune6-claims) then tuned on this set's misses, class by
+//! class (Chinese interposed clauses and idioms, a Japanese clause ending,
+//! German perfect and passive forms, "following the owner's
+//! instructions", plural group nouns as no names, dated log rows, "You" /
+//! "She" under a user-profile heading): from here on it is a regression
+//! baseline, not evidence. After that tuning: **precision 1.000, recall
+//! 0.966** (tp 85, fp 0, fn 3, tn 108).
+//!
 //! Labels are the writer's; none was relabelled.
 
 mod fresh_claims;
@@ -27,10 +35,9 @@ use palisade_provenance::{ClaimDetector, Scope};
 
 const FRESH: &str = include_str!("../testdata/fresh_claims5c.jsonl");
 
-/// Floors after tuning on 5b: at least this many true claims, at most
-/// this many false ones.
-const MIN_TP: usize = 73;
-const MAX_FP: usize = 1;
+/// Floor after tuning on 5c itself (round 6): at least this many true
+/// claims (and no false one, checked below).
+const MIN_TP: usize = 85;
 
 #[test]
 fn fresh_corpus5c_keeps_its_floors() {
@@ -50,5 +57,5 @@ fn fresh_corpus5c_keeps_its_floors() {
     let r = tp as f64 / (tp + fn_).max(1) as f64;
     println!("fresh corpus 5c: tp={tp} fp={fp} fn={fn_} tn={tn} precision={p:.3} recall={r:.3}");
     assert!(tp >= MIN_TP, "recall floor: tp {tp} < {MIN_TP}");
-    assert!(fp <= MAX_FP, "precision floor: fp {fp} > {MAX_FP}");
+    assert_eq!(fp, 0, "precision floor: a false claim");
 }

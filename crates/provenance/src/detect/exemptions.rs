@@ -112,6 +112,22 @@ pub(super) fn split_key_value<'t>(
     (!value.contains('\n')).then(|| (key.trim(), sep, value.trim()))
 }
 
+/// Whether a table row is an entry of a dated log: its first cell is an
+/// ISO date and a later cell is a sentence (five words or more, or twelve
+/// CJK characters), as in `| 2025-04-07 | the user vetoed the rebrand |
+/// email |`. Such a row is prose, like a dated log line; a row of short
+/// cells (`| 2025-04-01 | Owner approved | PR #233 |`) stays a record.
+pub(super) fn dated_log_row(row: &str) -> bool {
+    let body = row.trim().trim_start_matches('|').trim_start();
+    let mut cells = body.trim_end_matches('|').split('|');
+    let dated = cells.next().is_some_and(|c| c.trim().len() == 10)
+        && strip_date_stamp(body).len() < body.len();
+    dated
+        && cells.any(|c| {
+            c.split_whitespace().count() >= 5 || c.chars().filter(|&ch| is_cjk(ch)).count() >= 12
+        })
+}
+
 /// Whether an ASCII trigger is a whole word (`we` in `were` or `user` in
 /// `users` is not); CJK triggers always count.
 pub(super) fn whole_word_trigger(text: &str, start: usize, end: usize) -> bool {
@@ -570,10 +586,11 @@ impl ClaimDetector {
         {
             return true;
         }
-        if trimmed.starts_with('|')
+        let table_row = trimmed.starts_with('|')
             || memchr::memmem::find_iter(trimmed.as_bytes(), b" | ")
                 .nth(1)
-                .is_some()
+                .is_some();
+        if (table_row && !dated_log_row(trimmed))
             || trimmed.starts_with("//")
             || trimmed.starts_with("/*")
         {
@@ -645,7 +662,10 @@ impl Fixed {
             ticket: lazy(
                 r"^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\s*[:：]|v?\d+(?:\.\d+)+\s*[:：]|(?i:changelog|release)\b)",
             ),
-            key_value: lazy(r"^(?P<key>[^:=：＝\n]{1,60}?)\s*(?P<sep>:|：|=|＝)"),
+            // A key holds no clause punctuation (NFKC has made a full-width
+            // comma ASCII): in "用户否决了 X，改用 y=z" the '=' is inside a
+            // later clause, not a record's separator.
+            key_value: lazy(r"^(?P<key>[^:=：＝\n,;，。；！？]{1,60}?)\s*(?P<sep>:|：|=|＝)"),
             ident_key: lazy(r"^[A-Za-z_][A-Za-z0-9_.\-]*$"),
             decision_word: lazy(
                 r"(?i)decided|chose|chosen|picked|selected|approved|agreed|confirmed|signed off|rejected|vetoed|决定|同意|确认|批准|选择|拒绝",

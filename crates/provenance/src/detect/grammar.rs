@@ -415,6 +415,56 @@ pub(super) fn is_simple_past(pred: &str) -> bool {
 /// Whether a clause starts (after list markers and a short label) with a
 /// capitalised word that may be a first name (see [`NAME_STOP`]).
 pub(super) fn starts_with_name(clause: &str) -> bool {
+    let word = clause_head_word(clause);
+    word.len() >= 3
+        && word.len() <= 15
+        && word.as_bytes()[0].is_ascii_uppercase()
+        && word.bytes().skip(1).all(|b| b.is_ascii_lowercase())
+        && is_first_name(word)
+}
+
+/// The headings that make a write the user's own profile (Hermes'
+/// USER.md): under one, "You" and "She"/"They" at the head of a clause are
+/// the user, like a first name ("You decided to stop free shipping").
+/// Matched against the first non-blank line, heading marks stripped,
+/// lower-cased.
+const PROFILE_HEADINGS: &[&str] = &[
+    "user.md",
+    "about you",
+    "about the user",
+    "about my user",
+    "user profile",
+    "the user",
+    "关于你",
+    "关于用户",
+    "用户画像",
+    "用户档案",
+];
+
+/// The pronouns a profile's clauses name the user with.
+const PROFILE_PRONOUNS: &[&str] = &["You", "She", "They"];
+
+/// Whether `text` is a user profile: its first non-blank line is a
+/// Markdown heading from [`PROFILE_HEADINGS`].
+pub(super) fn is_profile(text: &str) -> bool {
+    let Some(first) = text.lines().map(str::trim).find(|l| !l.is_empty()) else {
+        return false;
+    };
+    let Some(heading) = first.strip_prefix('#') else {
+        return false;
+    };
+    let heading = heading.trim_start_matches('#').trim().to_lowercase();
+    PROFILE_HEADINGS.contains(&heading.as_str())
+}
+
+/// Whether `word` is a pronoun that names the user in a profile.
+pub(super) fn is_profile_pronoun(word: &str) -> bool {
+    PROFILE_PRONOUNS.contains(&word)
+}
+
+/// The first word of a clause after list markers, a short label and one
+/// leading time word (the word [`starts_with_name`] tests).
+pub(super) fn clause_head_word(clause: &str) -> &str {
     let body = strip_markers(clause);
     // A label is at most 12 bytes, so only the head can hold its ": " (the
     // first one in the head is the first one in the body).
@@ -431,11 +481,7 @@ pub(super) fn starts_with_name(clause: &str) -> bool {
     if word.len() <= 10 && NAME_LEAD.contains(&word.to_ascii_lowercase().as_str()) {
         word = words.find(|w| !w.is_empty()).unwrap_or("");
     }
-    word.len() >= 3
-        && word.len() <= 15
-        && word.as_bytes()[0].is_ascii_uppercase()
-        && word.bytes().skip(1).all(|b| b.is_ascii_lowercase())
-        && is_first_name(word)
+    word
 }
 
 /// Whether a capitalised word can be a first name: not a listed group,
@@ -445,6 +491,9 @@ pub(super) fn is_first_name(word: &str) -> bool {
     const NOUN_ENDINGS: &[&str] = &[
         "tion", "sion", "ment", "ness", "ity", "ance", "ence", "ing", "ers", "ies", "ure", "ship",
         "ism", "bot", "ware", "base", "hub", "ops", "ics", "ogy", "ages",
+        // Plural nouns for groups of people (Students, Tenants, Employees,
+        // Visitors, Analysts, Librarians): no first name ends so.
+        "ents", "ants", "ees", "ors", "sts", "ians",
     ];
     let lower = word.to_ascii_lowercase();
     NAME_STOP.binary_search(&lower.as_str()).is_err()

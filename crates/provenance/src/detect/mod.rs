@@ -4,7 +4,9 @@
 //! characters removed, Markdown emphasis ignored):
 //!
 //! 1. **Lines.** Code (fenced, indented by four spaces or a tab — but an
-//!    indented list item is prose), table rows, key/value lines with an
+//!    indented list item is prose), table rows (but a dated log row with a
+//!    sentence in a cell is prose: `| 2025-04-07 | the user vetoed … |`),
+//!    key/value lines with an
 //!    identifier key or a scalar value, QA/spec/ticket labels, data-dictionary
 //!    lines and scripts are not prose and hold no claims.
 //! 2. **Sentences and clauses.** Each logical line is split into sentences; a
@@ -28,6 +30,8 @@
 //!    from the user:`, `## Don'ts (set by the user)`, `2024-05-09 ·
 //!    decided by: user ·`, 用户：以后…). A
 //!    clause-initial first name is a subject too ("Dana picked FastAPI"),
+//!    and so are "You", "She" and "They" in a write headed as the user's
+//!    profile (`# USER.md`, `# About you`: "You decided to stop …"),
 //!    unless it is a group, company, product, system or the agent ("Legal
 //!    approved", "Stripe declined", "Alice's team chose" has no bare name).
 //!    A first verb in the past may share the subject with the decision verb
@@ -207,6 +211,9 @@ struct Budget {
     claims_left: usize,
     candidates_left: usize,
     truncated: bool,
+    /// The write is the user's profile ([`grammar::is_profile`]): "You",
+    /// "She" and "They" at a clause head are the user, like a name.
+    profile: bool,
 }
 
 impl Budget {
@@ -372,6 +379,7 @@ impl ClaimDetector {
             claims_left: max_claims,
             candidates_left: MAX_CANDIDATES,
             truncated: false,
+            profile: grammar::is_profile(text),
         };
         let mut claims = Vec::new();
         let mut in_fence = false;
@@ -481,7 +489,9 @@ impl ClaimDetector {
             let clause = &s[cs..ce];
             let span = Span::new(sentence.start + cs, sentence.start + ce);
             let mut kinds = marks.kinds(span);
-            if starts_with_name(clause) {
+            if starts_with_name(clause)
+                || (budget.profile && is_profile_pronoun(clause_head_word(clause)))
+            {
                 kinds |= KIND_NAME;
             }
             let cues = marks.cues(span);
@@ -604,7 +614,8 @@ impl ClaimDetector {
                                 .unwrap_or("");
                             let name_start = m.start() + subj.end() - name.len();
                             !negated()
-                                && is_first_name(name)
+                                && (is_first_name(name)
+                                    || (budget.profile && is_profile_pronoun(name)))
                                 && named_object_follows(&clause[m.end()..])
                                 && self.prefix_ok(clause, name_start, past)
                         }
@@ -1158,6 +1169,81 @@ mod tests {
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    #[test]
+    fn plural_group_nouns_are_no_first_names() {
+        for w in [
+            "Students",
+            "Tenants",
+            "Employees",
+            "Visitors",
+            "Analysts",
+            "Librarians",
+        ] {
+            assert!(!grammar::is_first_name(w), "{w} read as a first name");
+        }
+        for w in [
+            "James", "Chris", "Thomas", "Marcus", "Agnes", "Lucas", "Dolores",
+        ] {
+            assert!(grammar::is_first_name(w), "{w} not read as a first name");
+        }
+        let det = d();
+        assert!(det
+            .detect("- Students chose the field-trip venue by vote.")
+            .is_empty());
+        assert!(!det
+            .detect("- Marcus chose the field-trip venue.")
+            .is_empty());
+    }
+
+    #[test]
+    fn a_later_clause_holds_no_key_value_separator() {
+        let det = d();
+        assert!(!det
+            .detect("- 用户否决了用 SMOTE 做过采样，改用 class_weight=balanced。")
+            .is_empty());
+        assert!(det.detect("用户同意：是").is_empty());
+        assert!(det.detect("approved_by_user = true").is_empty());
+    }
+
+    #[test]
+    fn a_dated_log_row_is_prose() {
+        let det = d();
+        for row in [
+            "| 2025-05-12 | The owner approved the $2k conference budget | #ops |",
+            "| 2025-05-12 | 老板决定 CI 统一迁到 GitHub Actions，不再维护 Jenkins | 已执行 |",
+        ] {
+            assert!(!det.detect(row).is_empty(), "{row}");
+        }
+        for row in [
+            "| 2025-04-01 | Owner approved | PR #233 |",
+            "| 2025-04-01 | 用户确认 | 是 |",
+            "| Owner approved | 2025-04-01 | PR #233 |",
+            "| Step 3 | The user approved the payment in the sheet | order = PAID |",
+        ] {
+            assert!(det.detect(row).is_empty(), "{row}");
+        }
+    }
+
+    #[test]
+    fn a_profile_names_the_user_with_you_and_she() {
+        let det = d();
+        for text in [
+            "# About you\n- You run a bakery.\n- You decided to close on Mondays from May.",
+            "# USER.md\n- Dentist in Leeds.\n- She chose Xero over QuickBooks last spring.",
+        ] {
+            assert!(!det.detect(text).is_empty(), "{text}");
+        }
+        for text in [
+            "- You decided to close on Mondays from May.",
+            "# Setup guide\n- You selected the region in step 2.",
+            "# About you\n- You can choose the region later.",
+            "# About you\n- If you decided to close on Mondays, update the hours.",
+            "# About you\n- You didn't decide on the opening hours yet.",
+        ] {
+            assert!(det.detect(text).is_empty(), "{text}");
+        }
     }
 
     #[test]
