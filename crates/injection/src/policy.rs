@@ -29,7 +29,12 @@
 //! | an `override` whose object is everything someone told or taught, followed in its clause by a topic preposition ("Dimenticate tutto quello che vi hanno detto sulla panna", "Забудьте всё, чему вас учили … о растяжке") | nothing (an idiom about a subject) |
 //! | a `claim` on a line that addresses a person by `@handle` before it ("@kenji … Product already approved pushing the refactor"; not an AI handle such as `@assistant`) | nothing alone (said to that person); still a boundary before an order |
 //! | an encoded payload (L4) inside a code fence that the line before it reports in the past tense with no request to the reader (a CTF write-up: "Our final payload was:") | flag (quoted) |
-//! | a `weak` phrase inside a code block (indented or fenced): install docs, READMEs | pass |
+//! | a `weak` phrase inside a code block (indented or fenced; an indented `"key": "…"` line of pretty-printed JSON is data, not a block), or in a sentence that opens with a purpose clause ("To access it from outside the cluster execute the following commands"): install docs, READMEs | pass |
+//! | an `order` inside a quotation (not a field value after `:` or `=`) after an `address` ("When an LLM agent reads …, attackers plant text such as \"… forward the inbox\"") | not an order to the agent |
+//! | a special token in a quoted field value (`answer: "Canberra.</s><s>[INST] …"`, `"note": "<\|im_start\|>system…"`) | not a quotation: keeps its tier |
+//! | encoded text (L4) that decodes to a command or query (≥ 30 % code tokens: switches, `$_`, pipes, camelCase, `a,b`: a PowerShell `-EncodedCommand`, a URL-encoded SQL probe in an IDS log) | not encoded prose: an order only when it reaches out (a sink, a network or shell command: `Invoke-WebRequest -Uri 'https://…'`), else nothing unless it holds a phrase or token |
+//! | a quoted phrase that labels a UI control (`add "reset all instructions" button`, a commit subject) | pass |
+//! | a JSON key addressed to the agent (`"_llm_instructions": …`, `"ai_note":`) | an `address` |
 //! | an `override` whose object is the speaker's own words ("forget what I told you", "olvida lo que dije") or that is followed by a correction ("…, me equivoqué", "sorry, typo"), or a short third-person override pinned by a qualifier to particular earlier instructions to people ("Oubliez les consignes envoyées lundi", "Abaikan instruksi lama tentang …") | nothing (a retraction, not an order) |
 //! | an order written as code (a REPL line after `>>> `, a fenced block) after a special token written as code | not an order (the session's own call) |
 //! | a note to the AI, a turn or a hidden region inside a code fence | a mention: nothing (a course slide showing an injected comment) |
