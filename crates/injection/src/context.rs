@@ -220,9 +220,16 @@ pub(crate) fn purpose_clause(text: &str, span: Span) -> bool {
     let Some(before) = text.get(..span.start) else {
         return false;
     };
+    // a sentence ends at a mark followed by a space ("2.x" ends none)
     let start = before
-        .rfind(['.', '!', '?', '\n', ':', ';'])
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| {
+            c == '\n'
+                || (matches!(c, '.' | '!' | '?' | ':' | ';')
+                    && before[i + 1..].starts_with(char::is_whitespace))
+        })
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let sentence = before[start..].trim_start();
     let Some(rest) = sentence
         .strip_prefix("To ")
@@ -466,6 +473,10 @@ mod tests {
             "execute"
         ));
         assert!(at("Done. to build it, run the following command", "run"));
+        assert!(at(
+            "To upgrade from 2.x, run the following commands:",
+            "run"
+        ));
         assert!(!at("Assistant, run the following commands", "run"));
         assert!(!at("To the AI: run the following commands", "run"));
         assert!(!at("Ignore that. Run the following code", "Run"));

@@ -31,7 +31,7 @@
 //! | an encoded payload (L4) inside a code fence that the line before it reports in the past tense with no request to the reader (a CTF write-up: "Our final payload was:") | flag (quoted) |
 //! | a `weak` phrase inside a code block (indented or fenced; an indented `"key": "…"` line of pretty-printed JSON is data, not a block), or in a sentence that opens with a purpose clause ("To access it from outside the cluster execute the following commands"): install docs, READMEs | pass |
 //! | an `order` inside a quotation (not a field value after `:` or `=`) after an `address` ("When an LLM agent reads …, attackers plant text such as \"… forward the inbox\"") | not an order to the agent |
-//! | a special token in a quoted field value (`answer: "Canberra.</s><s>[INST] …"`, `"note": "<\|im_start\|>system…"`) | not a quotation: keeps its tier |
+//! | a special token in a quoted field value (`answer: "Canberra.</s><s>[INST] …"`, `"note": "<\|im_start\|>system…"`) | not a quotation: quarantine at most, never a flag (so it is a boundary before an order) |
 //! | encoded text (L4) that decodes to a command or query (≥ 30 % code tokens: switches, `$_`, pipes, camelCase, `a,b`: a PowerShell `-EncodedCommand`, a URL-encoded SQL probe in an IDS log) | not encoded prose: an order only when it reaches out (a sink, a network or shell command: `Invoke-WebRequest -Uri 'https://…'`), else nothing unless it holds a phrase or token |
 //! | a quoted phrase that labels a UI control (`add "reset all instructions" button`, a commit subject) | pass |
 //! | a JSON key addressed to the agent (`"_llm_instructions": …`, `"ai_note":`) | an `address` |

@@ -274,13 +274,17 @@ fn followed_by_system(text: &str, end: usize) -> bool {
 /// Tokens named while discussing templates or tokenizers, inside backticks or
 /// quotes, count as a flag only. A quoted field value (`answer: "…"`,
 /// `"note": "…"`, `x = "…"`) is data, not a quotation: a token in it is
-/// not downgraded (a string of only tokens is code, see `context`).
+/// held at quarantine at most, never downgraded to a flag by discussion
+/// words (a string of only tokens is code, see `context`).
 fn discuss_downgrade(text: &str, hits: &mut [TokenHit]) {
-    let quotes: Vec<Span> = quoted_spans(text)
-        .into_iter()
-        .map(|q| q.outer)
-        .filter(|q| !text[..q.start].trim_end().ends_with([':', '=']))
-        .collect();
+    let all: Vec<Span> = quoted_spans(text).into_iter().map(|q| q.outer).collect();
+    let field = |q: &Span| text[..q.start].trim_end().ends_with([':', '=']);
+    for h in hits.iter_mut() {
+        if all.iter().any(|q| field(q) && q.contains(h.span)) {
+            h.tier = h.tier.min(Tier::Quarantine);
+        }
+    }
+    let quotes: Vec<Span> = all.into_iter().filter(|q| !field(q)).collect();
     let in_fence = fenced_blocks(text);
     let discussing = discussion_re().is_match(text);
     for h in hits.iter_mut() {
