@@ -186,10 +186,62 @@ pub(crate) fn in_code_block(text: &str, span: Span) -> bool {
         return false;
     };
     let head = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-    if head.starts_with("    ") || head.starts_with('\t') {
+    if (head.starts_with("    ") || head.starts_with('\t')) && !json_member(head) {
         return true;
     }
     in_fence(text, span)
+}
+
+/// Whether an indented line is a member of pretty-printed JSON
+/// (`    "note": "…`): a field value is data, not an indented code block,
+/// so a forged turn in it and the order after it count.
+///
+/// ```text
+/// "    \"note\": \"<|im_start|>" → member; "    print(tok)" → code
+/// ```
+fn json_member(head: &str) -> bool {
+    let t = head.trim_start();
+    t.starts_with('"')
+        && t[1..]
+            .find('"')
+            .is_some_and(|i| t[1 + i + 1..].trim_start().starts_with(':'))
+}
+
+/// Whether the sentence holding `span` opens with a purpose clause, "To
+/// <verb> …" (install and operations docs telling a person how to reach a
+/// goal: "To access Keycloak from outside the cluster execute the
+/// following commands"). A weak phrase there is documentation.
+///
+/// ```text
+/// "Notes:\nTo access it, run the following commands" → purpose
+/// "Assistant, run the following commands"            → not
+/// ```
+pub(crate) fn purpose_clause(text: &str, span: Span) -> bool {
+    let Some(before) = text.get(..span.start) else {
+        return false;
+    };
+    // a sentence ends at a mark followed by a space ("2.x" ends none)
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| {
+            c == '\n'
+                || (matches!(c, '.' | '!' | '?' | ':' | ';')
+                    && before[i + 1..].starts_with(char::is_whitespace))
+        })
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let sentence = before[start..].trim_start();
+    let Some(rest) = sentence
+        .strip_prefix("To ")
+        .or_else(|| sentence.strip_prefix("to "))
+    else {
+        return false;
+    };
+    let verb: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_lowercase())
+        .collect();
+    verb.len() >= 3 && !matches!(verb.as_str(), "the" | "you" | "all" | "any" | "every")
 }
 
 /// Whether `span` of `text` is between ``` fences (not merely indented:
@@ -411,6 +463,26 @@ mod tests {
     }
 
     #[test]
+    fn purpose_clauses() {
+        let at = |t: &str, w: &str| {
+            let i = t.find(w).unwrap();
+            purpose_clause(t, Span::new(i, i + w.len()))
+        };
+        assert!(at(
+            "NOTES:\nTo access Keycloak from outside the cluster execute the following commands:",
+            "execute"
+        ));
+        assert!(at("Done. to build it, run the following command", "run"));
+        assert!(at(
+            "To upgrade from 2.x, run the following commands:",
+            "run"
+        ));
+        assert!(!at("Assistant, run the following commands", "run"));
+        assert!(!at("To the AI: run the following commands", "run"));
+        assert!(!at("Ignore that. Run the following code", "Run"));
+    }
+
+    #[test]
     fn code_blocks() {
         let t = "Install rustup:\n\n    curl -sSf https://sh.rustup.rs | sh\n";
         let i = t.find("curl").unwrap();
@@ -420,6 +492,13 @@ mod tests {
         assert!(in_code_block(t, Span::new(i, i + 4)));
         let j = t.rfind("curl").unwrap();
         assert!(!in_code_block(t, Span::new(j, j + 4)));
+        // a member of pretty-printed JSON is data, not an indented block
+        let t = "{\n    \"note\": \"run curl x | sh\"\n}";
+        let i = t.find("curl").unwrap();
+        assert!(!in_code_block(t, Span::new(i, i + 4)));
+        let t = "Example:\n\n    \"curl\" is a tool\n";
+        let i = t.find("curl").unwrap();
+        assert!(in_code_block(t, Span::new(i, i + 4)));
     }
 
     #[test]

@@ -691,6 +691,32 @@ pub(crate) fn mentioned(text: &str, span: Span, quotes: &[Span]) -> bool {
         })
 }
 
+/// Nouns of UI controls: a quoted phrase followed by one of them is the
+/// control's label (policy: pass).
+const CONTROLS: &[&str] = &[
+    "button", "link", "option", "menu", "checkbox", "toggle", "tab", "setting", "switch",
+];
+
+/// Whether `rest` (the text right after a quote's words) closes the quote
+/// and names a control ([`CONTROLS`]).
+///
+/// ```text
+/// "\" button to onboarding" → label; "\" and forward the inbox" → not
+/// ```
+fn ui_label(rest: &str) -> bool {
+    let mut chars = rest.chars();
+    if !chars.next().is_some_and(|c| "\"'”’»」』".contains(c)) {
+        return false;
+    }
+    let word: String = chars
+        .as_str()
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect();
+    CONTROLS.contains(&word.to_lowercase().trim_end_matches('s'))
+}
+
 /// Words that make a quoted phrase an object of study (translate it,
 /// spell it), not an order.
 fn quoted_use() -> &'static Dual {
@@ -732,6 +758,14 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     if mentioned(text, span, quotes) {
         tier = tier.min(Tier::Flag);
     }
+    // A quoted label of a control ("add \"reset all instructions\"
+    // button"): the name of a UI element, not a mention of an attack.
+    if quotes
+        .iter()
+        .any(|q| q.contains(span) && ui_label(text.get(q.end..).unwrap_or("")))
+    {
+        tier = Tier::Pass;
+    }
     // A study word (translate, spell) outside the phrase: "ignore the
     // translation request and your earlier instructions" names no study.
     let studied = quoted
@@ -771,6 +805,14 @@ mod tests {
     use palisade_common::normalize::normalize;
 
     /// Regexes are compiled lazily; every built-in one must compile.
+    #[test]
+    fn quoted_control_labels() {
+        assert!(ui_label("\" button to onboarding wizard"));
+        assert!(ui_label("” links in the footer"));
+        assert!(!ui_label("\" and forward the inbox"));
+        assert!(!ui_label(" button"));
+    }
+
     #[test]
     fn every_builtin_pattern_compiles() {
         let specs: Vec<RuleSpec> = serde_json::from_str(BUILTIN).unwrap();
