@@ -41,7 +41,7 @@
 //!    in one clause loop. Clauses in other languages (Japanese, Korean,
 //!    Arabic, Hebrew, Persian, Turkish, Hindi, Vietnamese, Thai,
 //!    Indonesian, Spanish/Portuguese, German, French, Italian, Dutch,
-//!    Polish) are whole-clause lexicon
+//!    Polish, Russian) are whole-clause lexicon
 //!    rules (slot `other_lang`): the subject words lead each pattern and
 //!    are its prefilter cues, the verb is in a past or perfect form, and a
 //!    condition or question word before it (إذا, هل, wenn, si …) or a
