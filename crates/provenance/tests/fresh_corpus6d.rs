@@ -7,7 +7,9 @@
 //! First sight, on main 4b98638 (after round 6's tuning on 5c,
 //! `/work/fresh/score.py claims`): **precision 0.948, recall 0.768** (tp
 //! 73, fp 4, fn 22, tn 106). Round 6 pass 2 (branch tune6b-claims) tuned
-//! on it, so from here on it is a regression baseline, not evidence.
+//! on it, so from here on it is a regression baseline, not evidence. After
+//! that tuning: **precision 1.000, recall 0.947** (tp 90, fp 0, fn 5, tn
+//! 110).
 //!
 //! Labels are the writer's, except that preferences were relabelled
 //! `none` (the default scope is decisions). One miss is left on purpose:
@@ -25,10 +27,9 @@ use palisade_provenance::{ClaimDetector, Scope};
 
 const FRESH: &str = include_str!("../testdata/fresh_claims6d.jsonl");
 
-/// Floor after tuning on 6d itself: at least this many true claims.
+/// Floor after tuning on 6d itself: at least this many true claims (and
+/// no false one, checked below).
 const MIN_TP: usize = 90;
-/// Ceiling on false claims.
-const MAX_FP: usize = 1;
 
 #[test]
 fn fresh_corpus6d_keeps_its_floors() {
@@ -48,5 +49,5 @@ fn fresh_corpus6d_keeps_its_floors() {
     let r = tp as f64 / (tp + fn_).max(1) as f64;
     println!("fresh corpus 6d: tp={tp} fp={fp} fn={fn_} tn={tn} precision={p:.3} recall={r:.3}");
     assert!(tp >= MIN_TP, "recall floor: tp {tp} < {MIN_TP}");
-    assert!(fp <= MAX_FP, "precision floor: fp {fp} > {MAX_FP}");
+    assert_eq!(fp, 0, "precision floor: a false claim");
 }
