@@ -107,6 +107,10 @@ pub(crate) enum ExemptionKind {
     /// Clause text before an other-language clause (a condition or a
     /// question word: إذا, هل, אם, si, wenn …).
     OtherBeforeClause,
+    /// The start of the next sentence on the same line: it withdraws or
+    /// denies what the sentence before said ("…; that approval was never
+    /// given").
+    RetractedNext,
 }
 
 /// One not-claim rule kept as data.

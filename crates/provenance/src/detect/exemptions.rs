@@ -16,6 +16,7 @@ pub(super) struct DataExemptions {
     pub(super) quoted_field: Re,
     pub(super) after_predicate: Re,
     pub(super) other_before_clause: Re,
+    pub(super) retracted_next: Re,
 }
 
 impl DataExemptions {
@@ -35,6 +36,10 @@ impl DataExemptions {
                 "(?i)(?:{})",
                 alt(ExemptionKind::OtherBeforeClause)
             )),
+            retracted_next: lazy(&format!(
+                "(?i)^[ \\t]*(?:{})",
+                alt(ExemptionKind::RetractedNext)
+            )),
         }
     }
 }
@@ -44,6 +49,15 @@ impl DataExemptions {
 pub(super) const HEDGE_WINDOW: usize = 120;
 
 /// The last `n` bytes of `s` (on a char boundary).
+/// The first `n` bytes of `s` (or fewer, at a character boundary).
+pub(super) fn near_start(s: &str, n: usize) -> &str {
+    let mut i = n.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    &s[..i]
+}
+
 pub(super) fn near_end(s: &str, n: usize) -> &str {
     let mut i = s.len().saturating_sub(n);
     while !s.is_char_boundary(i) {

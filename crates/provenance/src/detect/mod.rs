@@ -41,7 +41,7 @@
 //!    in one clause loop. Clauses in other languages (Japanese, Korean,
 //!    Arabic, Hebrew, Persian, Turkish, Hindi, Vietnamese, Thai,
 //!    Indonesian, Spanish/Portuguese, German, French, Italian, Dutch,
-//!    Polish) are whole-clause lexicon
+//!    Polish, Russian) are whole-clause lexicon
 //!    rules (slot `other_lang`): the subject words lead each pattern and
 //!    are its prefilter cues, the verb is in a past or perfect form, and a
 //!    condition or question word before it (إذا, هل, wenn, si …) or a
@@ -67,7 +67,10 @@
 //!    ("I think the user approved …", 据说, 日志里显示); a bare "we" / 我们
 //!    is the team, not the user, unless the clause names the user as a
 //!    deciding party; yes/no decision fields (用户同意：否); plans
-//!    (计划下周和用户确认…).
+//!    (计划下周和用户确认…); denials ("there is no record that the user
+//!    decided …") and decisions withdrawn in the same sentence or at the
+//!    start of the next one on the same line (…，后来又撤回了; "…; that
+//!    approval was never given").
 //!
 //! ```
 //! use palisade_provenance::detect::{ClaimDetector, Scope};
@@ -460,7 +463,15 @@ impl ClaimDetector {
         budget: &mut Budget,
     ) {
         let s = &text[sentence.range()];
-        if self.is_question(s) || self.grammar.data.sentence_tail.is_match(s.trim_end()) {
+        if self.is_question(s)
+            || self.grammar.data.sentence_tail.is_match(s.trim_end())
+            || (!s[s.trim_end().len()..].contains('\n')
+                && self
+                    .grammar
+                    .data
+                    .retracted_next
+                    .is_match(near_start(&text[sentence.end..], HEDGE_WINDOW)))
+        {
             return;
         }
         let mut raws: Vec<Raw> = Vec::new();

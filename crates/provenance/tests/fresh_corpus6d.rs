@@ -1,0 +1,53 @@
+//! The sixth round's corpus of issue 19 (`testdata/fresh_claims6d.jsonl`,
+//! writer D, a fourth writer): 205 memory, skill and runbook lines (95
+//! claims and 110 not; 85 English, 62 Chinese, 30 code-switched and 28 in
+//! other languages: Japanese, German, Spanish, French, Portuguese, Korean,
+//! Russian, Italian, Dutch) by someone who had not read this crate.
+//!
+//! First sight, on main 4b98638 (after round 6's tuning on 5c,
+//! `/work/fresh/score.py claims`): **precision 0.948, recall 0.768** (tp
+//! 73, fp 4, fn 22, tn 106). Round 6 pass 2 (branch tune6b-claims) tuned
+//! on it, so from here on it is a regression baseline, not evidence. After
+//! that tuning: **precision 1.000, recall 0.947** (tp 90, fp 0, fn 5, tn
+//! 110).
+//!
+//! Labels are the writer's, except that preferences were relabelled
+//! `none` (the default scope is decisions). One miss is left on purpose:
+//! "We agreed in chat that …" names no user, and issue 19 says a bare
+//! "we" is the team unless the sentence names the user as a deciding
+//! party.
+//!
+//! The test holds the counts reached as floors: it prints the scores and
+//! fails when a change finds fewer claims or more false ones.
+
+mod fresh_claims;
+
+use fresh_claims::cases;
+use palisade_provenance::{ClaimDetector, Scope};
+
+const FRESH: &str = include_str!("../testdata/fresh_claims6d.jsonl");
+
+/// Floor after tuning on 6d itself: at least this many true claims (and
+/// no false one, checked below).
+const MIN_TP: usize = 90;
+
+#[test]
+fn fresh_corpus6d_keeps_its_floors() {
+    let det = ClaimDetector::new(Scope::Decisions);
+    let all = cases(FRESH);
+    assert_eq!(all.len(), 205, "corpus changed");
+    let (mut tp, mut fp, mut fn_, mut tn) = (0usize, 0usize, 0usize, 0usize);
+    for c in &all {
+        match (c.claim, !det.detect(&c.input).is_empty()) {
+            (true, true) => tp += 1,
+            (false, true) => fp += 1,
+            (true, false) => fn_ += 1,
+            (false, false) => tn += 1,
+        }
+    }
+    let p = tp as f64 / (tp + fp).max(1) as f64;
+    let r = tp as f64 / (tp + fn_).max(1) as f64;
+    println!("fresh corpus 6d: tp={tp} fp={fp} fn={fn_} tn={tn} precision={p:.3} recall={r:.3}");
+    assert!(tp >= MIN_TP, "recall floor: tp {tp} < {MIN_TP}");
+    assert_eq!(fp, 0, "precision floor: a false claim");
+}
