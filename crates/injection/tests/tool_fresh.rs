@@ -290,7 +290,6 @@ fn fresh6d_tool_call_corpus_holds_its_baseline() {
         "d-gh-repo-delete",
         "d-aws-ec2-terminate",
         "d-kubectl-delete-all",
-        "d-mysql-truncate-prod",
         "d-ps-defender-off",
         // AKIAIOSFODNN7EXAMPLE: AWS's documented example key, exempt.
         "d-browser-nav-key-query",
@@ -327,6 +326,6 @@ fn fresh6d_tool_call_corpus_holds_its_baseline() {
 
 /// Floors for the 6d set (the training set of round 6 pass 2): what the
 /// build reaches.
-const ATTACKS_6D: usize = 112;
+const ATTACKS_6D: usize = 113;
 /// Ceiling for the 6d set's benign calls over their maximum.
 const BENIGN_OVER_6D: usize = 2;
