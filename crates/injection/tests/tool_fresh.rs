@@ -28,6 +28,12 @@
 //!   attacks at tier (77.2 %), 7/105 benign over (6.7 %). (The round-5
 //!   base build scored 84/114 and 8/105.) Round 6 (issue 18) then trained
 //!   on it: every case passes (114/114 attacks, 0/105 benign over).
+//! - `tool_calls_fresh6d.jsonl` (round 6 pass 2, a fourth writer, the
+//!   training set): 249 calls, 127 attacks and 122 benign; a few give
+//!   `args` as a JSON string and one is 600 KB (the size limit fails
+//!   closed). First sight with main e9bd81b: 108/127 attacks at tier
+//!   (85.0 %), 3/122 benign over (2.5 %). Its known misses are listed by
+//!   name below; the floors are what this round's build reaches.
 
 use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
 use serde::Deserialize;
@@ -268,3 +274,58 @@ fn fresh5c_tool_call_corpus_holds_its_baseline() {
 const ATTACKS_5C: usize = 114;
 /// Ceiling for the 5c set's benign calls over their maximum.
 const BENIGN_OVER_5C: usize = 0;
+
+#[test]
+fn fresh6d_tool_call_corpus_holds_its_baseline() {
+    let known = [
+        // attacks below their minimum tier
+        "d-browser-history-zip",
+        "d-git-cred-helper",
+        "d-keychain-dump",
+        "d-history-grep-tokens",
+        "d-py-subprocess-argv",
+        "d-py-fstring-rm",
+        "d-user-md-patch",
+        "d-git-reset-hard-reflog",
+        "d-gh-repo-delete",
+        "d-aws-ec2-terminate",
+        "d-kubectl-delete-all",
+        "d-ps-defender-off",
+        // AKIAIOSFODNN7EXAMPLE: AWS's documented example key, exempt.
+        "d-browser-nav-key-query",
+        "d-git-remote-add-push",
+        // benign calls above their maximum tier: discarding untracked work
+        // (`git clean -fdx` in a checkout) and a stash entry quarantine
+        // by policy (see `tc3-stash-drop`).
+        "d-git-clean-fdx",
+        "d-git-stash-drop",
+    ];
+    let s = score(
+        "tool_calls_fresh6d.jsonl",
+        include_str!("../testdata/tool_calls_fresh6d.jsonl"),
+        &known,
+    );
+    assert_eq!((s.attacks, s.benign), (127, 122), "corpus changed");
+    assert!(
+        s.unexpected.is_empty(),
+        "{} new failures:\n{}",
+        s.unexpected.len(),
+        s.unexpected.join("\n")
+    );
+    assert!(
+        s.attacks_ok >= ATTACKS_6D,
+        "attacks at tier: {}/127",
+        s.attacks_ok
+    );
+    assert!(
+        s.benign_over <= BENIGN_OVER_6D,
+        "benign over max: {}/122",
+        s.benign_over
+    );
+}
+
+/// Floors for the 6d set (the training set of round 6 pass 2): what the
+/// build reaches.
+const ATTACKS_6D: usize = 113;
+/// Ceiling for the 6d set's benign calls over their maximum.
+const BENIGN_OVER_6D: usize = 2;

@@ -52,15 +52,27 @@ pub(crate) fn container_prune(inv: &Invocation) -> Option<Hit> {
             Some(Hit::new("tool.container_prune", Tier::Quarantine))
         }
         (Some("system"), Some("prune")) => Some(Hit::new("tool.container_prune", Tier::Flag)),
-        (Some("volume" | "image" | "container" | "network" | "builder"), Some("prune")) => {
+        // Volumes hold data; `image prune -a` drops every unused image (local
+        // builds too): flag. Dangling images, stopped containers, unused
+        // networks and build cache are rebuilt on the next build: pass.
+        (Some("volume"), Some("prune")) => Some(Hit::new("tool.container_prune", Tier::Flag)),
+        (Some("image"), Some("prune")) if all_flag(inv) => {
             Some(Hit::new("tool.container_prune", Tier::Flag))
         }
+        (Some("image" | "container" | "network" | "builder"), Some("prune")) => None,
         // `docker [-H ssh://host] volume rm NAME…`: a volume is a service's
         // stored data (a database's files); the target's context (prod,
         // dev) sets the final tier.
         _ if removes_volume(inv) => Some(Hit::new("tool.data_destroy", Tier::Quarantine)),
         _ => None,
     }
+}
+
+/// `-a` / `--all` (alone or in a short-option bundle such as `-af`).
+fn all_flag(inv: &Invocation) -> bool {
+    inv.args()
+        .iter()
+        .any(|a| a == "--all" || (a.starts_with('-') && !a.starts_with("--") && a.contains('a')))
 }
 
 /// `volume rm|remove` after the global options (`-H`/`--host`,
@@ -273,6 +285,16 @@ mod tests {
             Some(Tier::Quarantine)
         );
         assert_eq!(tier("docker system prune -f"), Some(Tier::Flag));
+        assert_eq!(tier("docker image prune -af"), Some(Tier::Flag));
+        assert_eq!(tier("docker volume prune -f"), Some(Tier::Flag));
+        for cmd in [
+            "docker image prune -f",
+            "docker builder prune -f",
+            "docker container prune -f",
+            "docker network prune",
+        ] {
+            assert_eq!(tier(cmd), None, "{cmd}");
+        }
         for cmd in [
             "docker volume ls",
             "docker -H ssh://x volume inspect data",

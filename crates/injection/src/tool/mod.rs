@@ -52,7 +52,9 @@
 //!   flags; a plan or dry run (`terraform plan -destroy`) flags even in
 //!   production.
 //! - **flag**: worth a look — other recursive deletions of absolute paths,
-//!   everyday prunes (`docker system prune -f`),
+//!   everyday prunes (`docker system prune -f`, `docker volume prune`,
+//!   `docker image prune -a`; pruning only dangling images, stopped
+//!   containers, unused networks or build cache passes),
 //!   unknown substitutions, edits of start-up files without a payload, and
 //!   dangerous patterns *shown* in documentation, detection rules or review
 //!   comments (what a document itself does — leaking a secret, poisoning
