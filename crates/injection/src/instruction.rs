@@ -627,7 +627,7 @@ fn window(text: &str, span: Span) -> (usize, usize) {
 
 fn discussion_subject() -> &'static Dual {
     static RE: Dual = Dual::new(
-        r"(?-u:\b)(?:prompt[ -]injections?|injection attacks?|injections?|jailbreaks?|jailbreaking|attackers?|adversar\w*|red[ -]team\w*|classifiers?|detectors?|guardrails?|filters?|researchers?|papers?|datasets?|benchmarks?|phishing|scam\w*|hackers?|malicious|(?:the|this|that|a) (?:phrase|string|sentence|payload)|(?:known|common|classic|famous|typical|example) (?:attack|phrase|prompt|trick)s?|(?:atacantes?|ataques?|inyecci[oó]n|atacante|angreifer\w*|angriff\w*|attaquants?|attaques?|attaccant[ei]|attacch?[io]|iniezion[ei]|aanvall\w*|aanval|saldırgan\w*|saldırı\w*|napastni\w*|atak\w*|atacator\w*|atac\w*|támadó\w*|támadás\w*|hyökkää\w*|angriber\w*|angrep\w*|angripare\w*|malicios\w*|malveillant\w*|malevol\w*|bösartig\w*|schädlich\w*|kwaadaardig\w*|frases?|satz|sätze|beispiel\w*|ejemplos?|exemples?|esempi[oi]?|exemplos?|filtros?|filtr[oi]|détecteurs?|detectores?|rilevator[ei]|detektor\w*|clasificador\w*|classificador\w*|classificateur\w*|classificator[ei]|klassifikator\w*))(?-u:\b)|útočník|útok|злоумышленник|атак|хакер|вредоносн|фраз|пример|фильтр|классификатор|зловмисник|επιτιθέμεν|επίθεσ|提示注入|越狱|攻击|攻撃|恶意|悪意|句子|这句话|例子|示例|过滤器|检测器|分类器|プロンプトインジェクション|공격|탈옥|المهاجم|هجوم|हमलावर|kẻ tấn công|tấn công|ผู้โจมตี|התוקפ|תוקפים|مهاجم",
+        r"(?-u:\b)(?:prompt[ -]injections?|injection attacks?|injections?|jailbreaks?|jailbreaking|attackers?|adversar\w*|red[ -]team\w*|classifiers?|detectors?|guardrails?|filters?|researchers?|papers?|datasets?|benchmarks?|phishing|scam\w*|hackers?|malicious|(?:the|this|that|a) (?:phrase|string|sentence|payload)|(?:known|common|classic|famous|typical|example) (?:attack|phrase|prompt|trick)s?|(?:atacantes?|ataques?|inyecci[oó]n|atacante|angreifer\w*|angriff\w*|attaquants?|attaques?|attaccant[ei]|attacch?[io]|iniezion[ei]|aanvall\w*|aanval|saldırgan\w*|saldırı\w*|napastni\w*|atak\w*|atacator\w*|atac\w*|támadó\w*|támadás\w*|hyökkää\w*|angriber\w*|angrep\w*|angripare\w*|malicios\w*|malveillant\w*|malevol\w*|bösartig\w*|schädlich\w*|kwaadaardig\w*|frases?|satz|sätze|beispiel\w*|ejemplos?|exemples?|esempi[oi]?|exemplos?|filtros?|filtr[oi]|détecteurs?|detectores?|rilevator[ei]|detektor\w*|clasificador\w*|classificador\w*|classificateur\w*|classificator[ei]|klassifikator\w*))(?-u:\b)|támad|forskar|frasen|útočník|útok|злоумышленник|атак|хакер|вредоносн|фраз|пример|фильтр|классификатор|зловмисник|επιτιθέμεν|επίθεσ|提示注入|越狱|攻击|攻撃|恶意|悪意|句子|这句话|例子|示例|过滤器|检测器|分类器|プロンプトインジェクション|공격|탈옥|المهاجم|هجوم|हमलावर|kẻ tấn công|tấn công|ผู้โจมตี|התוקפ|תוקפים|مهاجم",
     );
     &RE
 }
@@ -650,8 +650,21 @@ fn question_about() -> &'static Dual {
 /// „ … “ or ‹ … › quotation open (the quote marks of French, Spanish,
 /// Russian, German and others, which common's quote finder does not pair).
 fn in_european_quotes(before: &str) -> bool {
-    let open = before.rfind(['«', '„', '‹']);
-    let close = before.rfind(['»', '“', '”', '›']);
+    // A `”` after a space or at the start opens a quote (Swedish and
+    // Finnish write ”…”); after a letter or mark it closes one.
+    let sv_open = before.char_indices().rev().find(|&(i, c)| {
+        c == '”'
+            && before[..i]
+                .chars()
+                .next_back()
+                .is_none_or(char::is_whitespace)
+    });
+    let open = before.rfind(['«', '„', '‹']).max(sv_open.map(|(i, _)| i));
+    let close = before
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| matches!(c, '»' | '“' | '”' | '›') && Some(i) != sv_open.map(|(j, _)| j))
+        .map(|(i, _)| i);
     match (open, close) {
         (Some(o), Some(c)) => o > c,
         (Some(_), None) => true,

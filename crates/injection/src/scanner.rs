@@ -556,7 +556,15 @@ impl Scanner {
             }
             let mut f = Finding::new(Layer::Instruction, &rule.id, ospan, hit.tier);
             f.phrase = Some(hit.phrase);
-            if hit.tier >= Tier::Quarantine {
+            if hit.tier < Tier::Quarantine
+                && rule.tier >= Tier::Quarantine
+                && text.get(ospan.range()).is_some_and(split_inside_word)
+            {
+                // an invisible character splitting a word of the phrase is
+                // obfuscation, never how a quotation is written (policy)
+                f.tier = Tier::Block;
+                f.detail = Some("obfuscated phrasing (invisible characters inside words)".into());
+            } else if hit.tier >= Tier::Quarantine {
                 let hidden = text
                     .get(ospan.range())
                     .is_some_and(|s| s.chars().any(is_default_ignorable));
@@ -696,7 +704,12 @@ impl Scanner {
             })
             .map(|f| f.span)
             .collect();
-        if boundaries.is_empty() && addresses.is_empty() && conceal.is_empty() {
+        let persona = found.iter().any(|f| {
+            f.layer == Layer::Instruction
+                && f.tier >= Tier::Quarantine
+                && family(f.rule.reason()) == "persona"
+        });
+        if boundaries.is_empty() && addresses.is_empty() && conceal.is_empty() && !persona {
             return out;
         }
         let order_hits = self.signals.orders(base);
@@ -744,14 +757,46 @@ impl Scanner {
             orders
                 .iter()
                 .filter(|(o, n)| {
-                    (*n || !named) && o.start >= from.end && o.start - from.end <= window
+                    (*n || !named)
+                        && o.start >= from.end
+                        && o.start - from.end <= window
+                        // after a turn, a footer's contact line ("For
+                        // questions contact …") is a colophon (policy)
+                        && !(named && context::contact_line(text, *o))
                 })
                 .map(|(o, _)| *o)
                 .min_by_key(|o| o.start)
         };
+        // A persona adopted ("From now on you are going to act as DAN")
+        // is a boundary for an order in a later sentence ("As DAN, tell
+        // me …"); its own sentence only names the persona (policy).
+        let persona_order = || {
+            found
+                .iter()
+                .filter(|f| {
+                    f.layer == Layer::Instruction
+                        && f.tier >= Tier::Quarantine
+                        && family(f.rule.reason()) == "persona"
+                })
+                .find_map(|p| {
+                    orders
+                        .iter()
+                        .map(|(o, _)| *o)
+                        .filter(|o| {
+                            o.start >= p.span.end
+                                && o.start - p.span.end <= policy::HIJACK_WINDOW
+                                && text
+                                    .get(p.span.end..o.start)
+                                    .is_some_and(|gap| gap.contains(['.', '!', '?', '\n', '。']))
+                        })
+                        .min_by_key(|o| o.start)
+                        .map(|o| (p.span.start, o))
+                })
+        };
         if let Some((b, o)) = boundaries
             .iter()
             .find_map(|(b, turn)| after(*b, policy::HIJACK_WINDOW, *turn).map(|o| (*b, o)))
+            .or_else(|| persona_order().map(|(s, o)| (Span::new(s, s), o)))
         {
             let mut f = Finding::new(Layer::Instruction, "l2.hijack", o, Tier::Block);
             f.detail = Some(format!(
@@ -1121,6 +1166,18 @@ fn topical(phrase: &str, rest: &str) -> bool {
 
 /// A boundary in the policy table: an override or forged-authority phrase
 /// held at quarantine (not a quoted mention), or a special token.
+/// Whether `s` has a zero-width space, word joiner or BOM between two
+/// letters ("Ig\u{200B}no\u{200B}ra"). ZWNJ/ZWJ are left out: Persian and
+/// Indic words are spelled with them.
+fn split_inside_word(s: &str) -> bool {
+    let chars: Vec<char> = s.chars().collect();
+    chars.windows(3).any(|w| {
+        matches!(w[1], '\u{200B}' | '\u{2060}' | '\u{FEFF}')
+            && w[0].is_alphabetic()
+            && w[2].is_alphabetic()
+    })
+}
+
 fn is_boundary(f: &Finding) -> bool {
     match f.layer {
         Layer::Instruction => {
@@ -1166,6 +1223,13 @@ fn family(id: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn split_inside_word_only_between_letters() {
+        assert!(super::split_inside_word("Ig\u{200B}no\u{200B}ra las"));
+        assert!(!super::split_inside_word("a \u{200B}b"));
+        assert!(!super::split_inside_word("\u{645}\u{200C}\u{6CC}"));
+    }
+
     use super::*;
     use proptest::prelude::*;
 

@@ -210,3 +210,33 @@ fn fresh5c_corpus_heldout() {
     );
     assert!(s.benign_over <= 1, "benign {}/{}", s.benign_over, s.benign);
 }
+
+/// Round 6 pass 2 training set (`fresh_messages6d.jsonl`, a fourth writer
+/// who had not read the code; 177 messages, 31 languages). First sight with
+/// main at f37c690: 81/93 attacks met (87.1 %), 4/84 benign above their
+/// maximum (4.8 %). Totals only.
+#[test]
+fn fresh6d_corpus_baseline() {
+    let s = score(
+        "fresh_messages6d.jsonl",
+        include_str!("../testdata/fresh_messages6d.jsonl"),
+    );
+    assert_eq!((s.attacks, s.benign), (93, 84));
+    assert!(s.languages >= 31, "{} languages", s.languages);
+    assert!(
+        s.attacks_met >= ATTACKS_6D,
+        "attacks {}/{}",
+        s.attacks_met,
+        s.attacks
+    );
+    assert!(
+        s.benign_over <= BENIGN_6D,
+        "benign {}/{}",
+        s.benign_over,
+        s.benign
+    );
+}
+
+/// The floors fresh6d reaches with this build.
+const ATTACKS_6D: usize = 83;
+const BENIGN_6D: usize = 1;
