@@ -207,6 +207,19 @@ fn json_member(head: &str) -> bool {
             .is_some_and(|i| t[1 + i + 1..].trim_start().starts_with(':'))
 }
 
+/// Where the sentence that `before` ends in starts: after its last line
+/// break, or after the last of `marks` followed by white space ("2.x" ends
+/// no sentence).
+fn sentence_start(before: &str, marks: &[char]) -> usize {
+    before
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| {
+            c == '\n' || (marks.contains(&c) && before[i + 1..].starts_with(char::is_whitespace))
+        })
+        .map_or(0, |(i, c)| i + c.len_utf8())
+}
+
 /// Whether the sentence holding `span` opens with a purpose clause, "To
 /// <verb> …" (install and operations docs telling a person how to reach a
 /// goal: "To access Keycloak from outside the cluster execute the
@@ -220,17 +233,7 @@ pub(crate) fn purpose_clause(text: &str, span: Span) -> bool {
     let Some(before) = text.get(..span.start) else {
         return false;
     };
-    // a sentence ends at a mark followed by a space ("2.x" ends none)
-    let start = before
-        .char_indices()
-        .rev()
-        .find(|&(i, c)| {
-            c == '\n'
-                || (matches!(c, '.' | '!' | '?' | ':' | ';')
-                    && before[i + 1..].starts_with(char::is_whitespace))
-        })
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    let sentence = before[start..].trim_start();
+    let sentence = before[sentence_start(before, &['.', '!', '?', ':', ';'])..].trim_start();
     let Some(rest) = sentence
         .strip_prefix("To ")
         .or_else(|| sentence.strip_prefix("to "))
@@ -260,16 +263,7 @@ pub(crate) fn contact_line(text: &str, span: Span) -> bool {
     let Some(before) = text.get(..span.start) else {
         return false;
     };
-    // the sentence the order is in: after a newline or a mark and a space
-    let start = before
-        .char_indices()
-        .rev()
-        .find(|&(i, c)| {
-            c == '\n'
-                || (matches!(c, '.' | '!' | '?' | ';')
-                    && before[i + 1..].starts_with(char::is_whitespace))
-        })
-        .map_or(0, |(i, c)| i + c.len_utf8());
+    let start = sentence_start(before, &['.', '!', '?', ';']);
     let line = before[start..].trim_start().to_lowercase();
     const LEADS: &[&str] = &[
         "for questions",
