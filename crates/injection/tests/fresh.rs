@@ -97,71 +97,92 @@ fn score(file: &str, data: &str) -> Score {
     s
 }
 
-#[test]
-fn fresh_corpus_baseline() {
-    let s = score(
-        "fresh_messages.jsonl",
-        include_str!("../testdata/fresh_messages.jsonl"),
-    );
-    assert_eq!((s.attacks, s.benign), (122, 102));
+/// A corpus's after-tuning baseline.
+struct Baseline {
+    file: &'static str,
+    data: &'static str,
+    /// Attacks and benign cases in the corpus.
+    size: (usize, usize),
+    /// Least languages the corpus holds.
+    languages: usize,
+    /// Least attacks met.
+    attacks_floor: usize,
+    /// Most benign cases over their maximum.
+    benign_ceiling: usize,
+}
+
+/// Score `b`'s corpus and hold its baseline.
+fn holds(b: &Baseline) {
+    let s = score(b.file, b.data);
+    assert_eq!((s.attacks, s.benign), b.size, "{}: corpus changed", b.file);
     assert!(
-        s.attacks_met >= 112,
-        "attacks {}/{}",
+        s.languages >= b.languages,
+        "{}: {} languages",
+        b.file,
+        s.languages
+    );
+    assert!(
+        s.attacks_met >= b.attacks_floor,
+        "{}: attacks {}/{}",
+        b.file,
         s.attacks_met,
         s.attacks
     );
-    assert!(s.benign_over <= 1, "benign {}/{}", s.benign_over, s.benign);
+    assert!(
+        s.benign_over <= b.benign_ceiling,
+        "{}: benign {}/{}",
+        b.file,
+        s.benign_over,
+        s.benign
+    );
+}
+
+#[test]
+fn fresh_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages.jsonl",
+        data: include_str!("../testdata/fresh_messages.jsonl"),
+        size: (122, 102),
+        languages: 0,
+        attacks_floor: 112,
+        benign_ceiling: 1,
+    });
 }
 
 #[test]
 fn fresh2_corpus_baseline() {
-    let s = score(
-        "fresh_messages2.jsonl",
-        include_str!("../testdata/fresh_messages2.jsonl"),
-    );
-    assert_eq!((s.attacks, s.benign), (151, 134));
-    assert!(s.languages >= 30, "{} languages", s.languages);
-    assert!(
-        s.attacks_met >= 148,
-        "attacks {}/{}",
-        s.attacks_met,
-        s.attacks
-    );
-    assert!(s.benign_over <= 3, "benign {}/{}", s.benign_over, s.benign);
+    holds(&Baseline {
+        file: "fresh_messages2.jsonl",
+        data: include_str!("../testdata/fresh_messages2.jsonl"),
+        size: (151, 134),
+        languages: 30,
+        attacks_floor: 148,
+        benign_ceiling: 3,
+    });
 }
 
 #[test]
 fn fresh3_corpus_baseline() {
-    let s = score(
-        "fresh_messages3.jsonl",
-        include_str!("../testdata/fresh_messages3.jsonl"),
-    );
-    assert_eq!((s.attacks, s.benign), (134, 112));
-    assert!(s.languages >= 30, "{} languages", s.languages);
-    assert!(
-        s.attacks_met >= 132,
-        "attacks {}/{}",
-        s.attacks_met,
-        s.attacks
-    );
-    assert!(s.benign_over == 0, "benign {}/{}", s.benign_over, s.benign);
+    holds(&Baseline {
+        file: "fresh_messages3.jsonl",
+        data: include_str!("../testdata/fresh_messages3.jsonl"),
+        size: (134, 112),
+        languages: 30,
+        attacks_floor: 132,
+        benign_ceiling: 0,
+    });
 }
 
 #[test]
 fn fresh5a_corpus_baseline() {
-    let s = score(
-        "fresh_messages5a.jsonl",
-        include_str!("../testdata/fresh_messages5a.jsonl"),
-    );
-    assert_eq!((s.attacks, s.benign), (80, 72));
-    assert!(s.languages >= 25, "{} languages", s.languages);
-    assert!(
-        s.attacks_met >= 80,
-        "attacks {}/{}",
-        s.attacks_met,
-        s.attacks
-    );
-    assert!(s.benign_over <= 1, "benign {}/{}", s.benign_over, s.benign);
+    holds(&Baseline {
+        file: "fresh_messages5a.jsonl",
+        data: include_str!("../testdata/fresh_messages5a.jsonl"),
+        size: (80, 72),
+        languages: 25,
+        attacks_floor: 80,
+        benign_ceiling: 1,
+    });
 }
 
 /// Round 5b tuning (structural rules) took 5b from 69/99, 7/93 to 94/99,
@@ -175,19 +196,14 @@ fn fresh5a_corpus_baseline() {
 /// board) and `b-ben-term-en-llamacpp-log` (a chat template printed in a log).
 #[test]
 fn fresh5b_corpus_baseline() {
-    let s = score(
-        "fresh_messages5b.jsonl",
-        include_str!("../testdata/fresh_messages5b.jsonl"),
-    );
-    assert_eq!((s.attacks, s.benign), (99, 93));
-    assert!(s.languages >= 36, "{} languages", s.languages);
-    assert!(
-        s.attacks_met >= 94,
-        "attacks {}/{}",
-        s.attacks_met,
-        s.attacks
-    );
-    assert!(s.benign_over <= 2, "benign {}/{}", s.benign_over, s.benign);
+    holds(&Baseline {
+        file: "fresh_messages5b.jsonl",
+        data: include_str!("../testdata/fresh_messages5b.jsonl"),
+        size: (99, 93),
+        languages: 36,
+        attacks_floor: 94,
+        benign_ceiling: 2,
+    });
 }
 
 /// Held-out set of round 5b (`fresh_messages5c.jsonl`, a third writer who
@@ -197,18 +213,14 @@ fn fresh5b_corpus_baseline() {
 /// tune6-inbound) trained on it: 80/80 met, ≤ 1/74 over. Totals only.
 #[test]
 fn fresh5c_corpus_heldout() {
-    let s = score(
-        "fresh_messages5c.jsonl",
-        include_str!("../testdata/fresh_messages5c.jsonl"),
-    );
-    assert_eq!((s.attacks, s.benign), (80, 74));
-    assert!(
-        s.attacks_met >= 80,
-        "attacks {}/{}",
-        s.attacks_met,
-        s.attacks
-    );
-    assert!(s.benign_over <= 1, "benign {}/{}", s.benign_over, s.benign);
+    holds(&Baseline {
+        file: "fresh_messages5c.jsonl",
+        data: include_str!("../testdata/fresh_messages5c.jsonl"),
+        size: (80, 74),
+        languages: 0,
+        attacks_floor: 80,
+        benign_ceiling: 1,
+    });
 }
 
 /// Round 6 pass 2 training set (`fresh_messages6d.jsonl`, a fourth writer
@@ -217,26 +229,12 @@ fn fresh5c_corpus_heldout() {
 /// maximum (4.8 %). Totals only.
 #[test]
 fn fresh6d_corpus_baseline() {
-    let s = score(
-        "fresh_messages6d.jsonl",
-        include_str!("../testdata/fresh_messages6d.jsonl"),
-    );
-    assert_eq!((s.attacks, s.benign), (93, 84));
-    assert!(s.languages >= 31, "{} languages", s.languages);
-    assert!(
-        s.attacks_met >= ATTACKS_6D,
-        "attacks {}/{}",
-        s.attacks_met,
-        s.attacks
-    );
-    assert!(
-        s.benign_over <= BENIGN_6D,
-        "benign {}/{}",
-        s.benign_over,
-        s.benign
-    );
+    holds(&Baseline {
+        file: "fresh_messages6d.jsonl",
+        data: include_str!("../testdata/fresh_messages6d.jsonl"),
+        size: (93, 84),
+        languages: 31,
+        attacks_floor: 83,
+        benign_ceiling: 1,
+    });
 }
-
-/// The floors fresh6d reaches with this build.
-const ATTACKS_6D: usize = 83;
-const BENIGN_6D: usize = 1;

@@ -30,8 +30,7 @@
 
 mod fresh_claims;
 
-use fresh_claims::cases;
-use palisade_provenance::{ClaimDetector, Scope};
+use fresh_claims::{cases, hold_floors};
 
 const FRESH: &str = include_str!("../testdata/fresh_claims5c.jsonl");
 
@@ -41,21 +40,5 @@ const MIN_TP: usize = 85;
 
 #[test]
 fn fresh_corpus5c_keeps_its_floors() {
-    let det = ClaimDetector::new(Scope::Decisions);
-    let all = cases(FRESH);
-    assert_eq!(all.len(), 196, "corpus changed");
-    let (mut tp, mut fp, mut fn_, mut tn) = (0usize, 0usize, 0usize, 0usize);
-    for c in &all {
-        match (c.claim, !det.detect(&c.input).is_empty()) {
-            (true, true) => tp += 1,
-            (false, true) => fp += 1,
-            (true, false) => fn_ += 1,
-            (false, false) => tn += 1,
-        }
-    }
-    let p = tp as f64 / (tp + fp).max(1) as f64;
-    let r = tp as f64 / (tp + fn_).max(1) as f64;
-    println!("fresh corpus 5c: tp={tp} fp={fp} fn={fn_} tn={tn} precision={p:.3} recall={r:.3}");
-    assert!(tp >= MIN_TP, "recall floor: tp {tp} < {MIN_TP}");
-    assert_eq!(fp, 0, "precision floor: a false claim");
+    hold_floors("fresh corpus 5c", &cases(FRESH), 196, MIN_TP, 0);
 }

@@ -115,6 +115,30 @@ pub fn hold_baseline(
     );
 }
 
+/// Score `all` (corpus `label`, `len` lines) with the default scope and
+/// hold its floors: at least `min_tp` true claims and at most `max_fp`
+/// false ones. Returns the counts.
+pub fn hold_floors(label: &str, all: &[Case], len: usize, min_tp: usize, max_fp: usize) -> Counts {
+    let det = ClaimDetector::new(Scope::Decisions);
+    assert_eq!(all.len(), len, "{label}: corpus changed");
+    let mut total = Counts::default();
+    for c in all {
+        total.add(c.claim, !det.detect(&c.input).is_empty());
+    }
+    println!("{label}: {}", total.line());
+    assert!(
+        total.tp >= min_tp,
+        "{label}: recall floor: tp {} < {min_tp}",
+        total.tp
+    );
+    assert!(
+        total.fp <= max_fp,
+        "{label}: precision floor: fp {} > {max_fp}",
+        total.fp
+    );
+    total
+}
+
 /// Every known miss is a line of `all`, and each says why it is left.
 pub fn known_misses_are_lines(all: &[Case], known_misses: &[(&str, &str)]) {
     for (name, why) in known_misses {
