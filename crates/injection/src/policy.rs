@@ -22,7 +22,7 @@
 //! | **covert order**: a `conceal` phrase ("do not mention this to the user") within 1 KiB of an `order` that names its object | block |
 //! | two suspicious classes at quarantine, or a quarantine phrase next to another layer's finding | block |
 //! | an `address` followed within 512 bytes by an `order`, or an `address` inside a `hidden` region | quarantine |
-//! | three `weak`/flag phrase families | quarantine |
+//! | three `weak`/flag phrase families, none a mention (a phrase its context lowered) | quarantine |
 //! | any of the above made by obfuscated phrasing (homoglyphs, letter splitting, leetspeak, invisible characters) | block |
 //!
 //! | an `override`/order-class phrase whose words are split by a zero-width space, word joiner or BOM between letters ("Ig\u{200B}no\u{200B}ra las instrucciones") | block even when quoted (obfuscation is no way to quote) |

@@ -556,6 +556,12 @@ impl Scanner {
             }
             let mut f = Finding::new(Layer::Instruction, &rule.id, ospan, hit.tier);
             f.phrase = Some(hit.phrase);
+            if hit.tier < rule.tier {
+                // the context lowered the phrase (a quotation, a report, a
+                // code block): it is a mention, and mentions do not add up
+                // to a quarantine (policy)
+                f.detail = Some(MENTION.into());
+            }
             if hit.tier < Tier::Quarantine
                 && rule.tier >= Tier::Quarantine
                 && text.get(ospan.range()).is_some_and(split_inside_word)
@@ -1050,10 +1056,14 @@ fn code_token(w: &str) -> bool {
         || joined
 }
 
+/// The detail of an instruction finding whose tier the context lowered
+/// below its rule's (a quoted, reported or documented phrase).
+const MENTION: &str = "mentioned, not addressed (tier lowered by its context)";
+
 /// The seed's tier mapping plus escalation: findings from two layers at
 /// quarantine, an instruction next to any other trigger, or two instruction
 /// families in one message make a block; three flag-level instruction
-/// families make a quarantine. Released phrases (pattern store) count only
+/// families that are not mentions make a quarantine. Released phrases (pattern store) count only
 /// as a flag when alone, as a quarantine next to another trigger, and never
 /// escalate.
 fn combine(findings: &[Finding], store: &PatternStore) -> Tier {
@@ -1089,17 +1099,21 @@ fn combine(findings: &[Finding], store: &PatternStore) -> Tier {
     if l2_q && other_layer {
         return Tier::Block;
     }
-    let mut families: Vec<&str> = active
-        .iter()
-        .filter(|f| f.layer == Layer::Instruction && f.tier >= Tier::Flag)
-        .map(|f| family(f.rule.reason()))
-        .collect();
-    families.sort_unstable();
-    families.dedup();
-    if l2_q && families.len() >= 2 {
+    let family_of = |mentions: bool| {
+        let mut families: Vec<&str> = active
+            .iter()
+            .filter(|f| f.layer == Layer::Instruction && f.tier >= Tier::Flag)
+            .filter(|f| mentions || f.detail.as_deref() != Some(MENTION))
+            .map(|f| family(f.rule.reason()))
+            .collect();
+        families.sort_unstable();
+        families.dedup();
+        families.len()
+    };
+    if l2_q && family_of(true) >= 2 {
         return Tier::Block;
     }
-    if families.len() >= 3 {
+    if family_of(false) >= 3 {
         tier = tier.max(Tier::Quarantine);
     }
     tier
