@@ -540,8 +540,11 @@ impl ClaimDetector {
             .any(|c| pred.ends_with(c))
             && rest.starts_with('我');
         let disposal = rest.starts_with('把') || rest.starts_with('将') || causative;
+        // 用户指示：备份必须加密后再上传: after a colon the segment is the
+        // instruction's content, so its own 后再 is no condition on the claim.
+        let content = rest.starts_with([':', '：']);
         if (!disposal && self.grammar.fixed.zh_de_noun.is_match(rest))
-            || self.grammar.fixed.zh_cond_after.is_match(rest)
+            || (!content && self.grammar.fixed.zh_cond_after.is_match(rest))
         {
             return false;
         }

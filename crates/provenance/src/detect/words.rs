@@ -477,6 +477,24 @@ pub(super) const ZH_PAST_TIME: &[&str] = &[
 ];
 
 pub(super) const ZH_PREV_OK: &[&str] = &[
+    // a day of the week before the subject (上周五老板拍板了); a future one
+    // (下周五) is refused earlier, by the plan exemption
+    "周一",
+    "周二",
+    "周三",
+    "周四",
+    "周五",
+    "周六",
+    "周日",
+    "周末",
+    "星期一",
+    "星期二",
+    "星期三",
+    "星期四",
+    "星期五",
+    "星期六",
+    "星期日",
+    "星期天",
     "上周",
     "上个月",
     "上月",
