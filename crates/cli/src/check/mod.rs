@@ -162,12 +162,17 @@ fn split_lines_capped(input: impl BufRead, max: usize) -> impl Iterator<Item = i
     std::iter::from_fn(move || lines.next_line().map(|line| line.map(str::to_owned)))
 }
 
-/// The lines of a reader, one at a time, in one buffer reused for every
-/// line (no allocation per line once it has grown to the longest).
+/// The lines of a reader, one at a time: a line that lies whole in the
+/// reader's buffer is lent from it (no copy), any other is gathered in one
+/// buffer reused for every line (no allocation per line once it has grown
+/// to the longest).
 struct Lines<R> {
     input: R,
     buf: Vec<u8>,
     max: usize,
+    /// Bytes of the reader's buffer lent with the last line, consumed when
+    /// the next is asked for.
+    lent: usize,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -176,7 +181,18 @@ impl<R: BufRead> Lines<R> {
             input,
             buf: Vec::new(),
             max,
+            lent: 0,
         }
+    }
+
+    /// The next line if it lies whole (terminator included) in what the
+    /// reader has buffered: its length without the terminator, and the
+    /// bytes to consume after it. `None` when the buffer holds no `\n`
+    /// (or an error, which the gathering path then meets and reports).
+    fn buffered_line(&mut self) -> Option<(usize, usize)> {
+        let chunk = self.input.fill_buf().ok()?;
+        let i = memchr::memchr(b'\n', chunk)?;
+        (i <= self.max).then_some((i, i + 1))
     }
 
     /// The next line without its terminator (`\n`, `\r\n`); invalid UTF-8
@@ -184,6 +200,20 @@ impl<R: BufRead> Lines<R> {
     /// `Other` error carrying its length (its bytes are read and dropped,
     /// never held). `None` at the end of the input.
     fn next_line(&mut self) -> Option<io::Result<&str>> {
+        self.input.consume(std::mem::take(&mut self.lent));
+        if let Some((len, take)) = self.buffered_line() {
+            // `fill_buf` again returns the same bytes without reading.
+            let chunk = match self.input.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) => return Some(Err(e)),
+            };
+            self.lent = take;
+            let line = &chunk[..len];
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            return Some(
+                std::str::from_utf8(line).map_err(|_| io::Error::from(io::ErrorKind::InvalidData)),
+            );
+        }
         self.buf.clear();
         let mut len = 0usize;
         let mut ended = false;
@@ -427,6 +457,26 @@ mod tests {
             })
             .collect();
         assert_eq!(got, ["ab", "ERR line of 10 bytes", "cd"]);
+    }
+
+    #[test]
+    fn lent_and_gathered_lines_read_alike() {
+        // Lines that lie whole in the buffer are lent, the others (across
+        // its end, or longer than it) gathered; both read the same.
+        let input = b"ab\r\ncdefghijkl\n\nx\xffy\nmn\r\n\r\nlast";
+        for cap in [1, 3, 5, 8, 64] {
+            let got: Vec<String> = split_lines(io::BufReader::with_capacity(cap, &input[..]))
+                .map(|l| match l {
+                    Ok(t) => t,
+                    Err(e) => format!("ERR {:?}", e.kind()),
+                })
+                .collect();
+            assert_eq!(
+                got,
+                ["ab", "cdefghijkl", "", "ERR InvalidData", "mn", "", "last"],
+                "capacity {cap}"
+            );
+        }
     }
 
     #[test]
