@@ -21,6 +21,9 @@
 //! - `fresh_messages5c.jsonl` (round 5b's held-out set, 154 messages): first
 //!   sight with the round-5b build 68/80 attacks met (85.0 %), 5/74 benign
 //!   above their maximum (6.8 %).
+//! - `fresh_messages8e.jsonl` (round 8, issue 17, writer E): 134 messages,
+//!   34 languages; first sight with main at d92118b 56/67 attacks met
+//!   (83.6 %), 5/67 benign above their maximum (7.5 %).
 
 use palisade_injection::{Scanner, Tier};
 use serde::Deserialize;
@@ -236,5 +239,21 @@ fn fresh6d_corpus_baseline() {
         languages: 31,
         attacks_floor: 83,
         benign_ceiling: 0,
+    });
+}
+
+/// Round 8 training set (`fresh_messages8e.jsonl`, writer E, who had not
+/// read the code; 134 messages, 34 languages). First sight with main at
+/// d92118b: 56/67 attacks met (83.6 %), 5/67 benign above their maximum
+/// (7.5 %). Totals only.
+#[test]
+fn fresh8e_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages8e.jsonl",
+        data: include_str!("../testdata/fresh_messages8e.jsonl"),
+        size: (67, 67),
+        languages: 34,
+        attacks_floor: 56,
+        benign_ceiling: 5,
     });
 }
