@@ -538,11 +538,15 @@ impl Scanner {
 
     fn l2_findings(&self, text: &str, norm: &Base, folded: &fold::Folded) -> Vec<Finding> {
         let mut out = Vec::new();
+        let mut quotes: Option<Vec<Span>> = None;
         for hit in self.instructions.scan_with(folded, !self.reference()) {
             let rule = &self.instructions.rules[hit.rule];
             let nspan = folded.source_span(hit.folded);
             let ospan = norm.original_span(nspan);
-            if rule.category == "override" && retraction(&hit.phrase, &folded.text, hit.folded) {
+            if rule.category == "override"
+                && (retraction(&hit.phrase, &folded.text, hit.folded)
+                    || self.said_to_character(&folded.text, hit.folded, &mut quotes))
+            {
                 continue;
             }
             if hit.tier == Tier::Flag
@@ -582,6 +586,46 @@ impl Scanner {
             out.push(f);
         }
         out
+    }
+
+    /// An override in a quotation that ends its clause with a vocative to
+    /// someone who is not an AI, and an exclamation mark (`"पिछले सारे
+    /// आदेश भूल जाओ, सेनापति!"`), with no order in the rest of the
+    /// quotation: a line of dialogue said to a character (policy).
+    fn said_to_character(&self, text: &str, span: Span, cache: &mut Option<Vec<Span>>) -> bool {
+        let quotes = cache.get_or_insert_with(|| {
+            palisade_common::quotes::quoted_spans(text)
+                .into_iter()
+                .map(|q| q.inner)
+                .collect()
+        });
+        let Some(q) = quotes
+            .iter()
+            .find(|q| q.start <= span.start && span.end <= q.end)
+        else {
+            return false;
+        };
+        let Some(rest) = text.get(span.end..q.end) else {
+            return false;
+        };
+        let Some(comma) = rest.find([',', '，', '،']) else {
+            return false;
+        };
+        if comma > 40 || rest[..comma].contains(['.', '!', '?', '।', '。', '\n']) {
+            return false;
+        }
+        let after = &rest[comma + rest[comma..].chars().next().map_or(1, char::len_utf8)..];
+        let Some(bang) = after.find(['!', '！']) else {
+            return false;
+        };
+        let words: Vec<&str> = after[..bang].split_whitespace().collect();
+        let to_character = (1..=3).contains(&words.len())
+            && words.iter().all(|w| {
+                w.chars()
+                    .all(|c| c.is_alphabetic() || is_default_ignorable(c) || c == '\u{94D}')
+                    && !policy::NOT_CHARACTERS.contains(&w.to_lowercase().as_str())
+            });
+        to_character && self.signals.orders(&after[bang..]).is_empty()
     }
 
     /// Structural signals and the policy's combinations (see [`policy`]):
@@ -734,6 +778,7 @@ impl Scanner {
                             .trim_end_matches(['"', '\'', '“', '«', '„', '「', '『'])
                             .trim_end()
                             .ends_with([':', '='])
+                        && !context::csv_cell(base, q.start)
                 })
             })
             .map(|h| norm.original_span(h.span))
@@ -1130,8 +1175,18 @@ fn retraction(phrase: &str, folded: &str, span: Span) -> bool {
         "my", "mis", "mes", "meine", "meinen", "minhas", "meus", "mie", "miei", "мои", "моё",
         "mijn",
     ];
+    // a first-person form ends a word: "lo que te dijeron" (what they
+    // told you) holds "lo que te dije" (what I told you) as a prefix
     let own = phrase.split_whitespace().any(|w| MINE.contains(&w))
-        || policy::FIRST_PERSON.iter().any(|p| phrase.contains(p));
+        || policy::FIRST_PERSON.iter().any(|p| {
+            phrase.match_indices(p).any(|(i, _)| {
+                p.ends_with(' ')
+                    || !phrase[i + p.len()..]
+                        .chars()
+                        .next()
+                        .is_some_and(char::is_alphanumeric)
+            })
+        });
     let rest = folded.get(span.end..).unwrap_or("");
     let rest = rest.trim_start();
     let else_ = rest.starts_with("else") || rest.starts_with("other than");
