@@ -366,9 +366,10 @@ fn is_assignment(head: &str) -> bool {
     rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>")
 }
 
-/// How a line of source code that declares a function or binding begins
-/// (`pub fn render_turn(role: &str) -> String {`, `def build(msgs):`): a
-/// call named on such a line is the program's own, not an order.
+/// How a line of source code that declares a function or binding, or is a
+/// statement (`assert …`, `return …`), begins (`pub fn render_turn(role:
+/// &str) -> String {`, `def build(msgs):`): a call named on such a line is
+/// the program's own, not an order.
 const DECLARATIONS: &[&str] = &[
     "fn ",
     "pub fn ",
@@ -382,6 +383,8 @@ const DECLARATIONS: &[&str] = &[
     "func ",
     "static ",
     "impl ",
+    "assert ",
+    "return ",
 ];
 
 /// Whether `span` of `text` is on a markdown blockquote line (`> …`)

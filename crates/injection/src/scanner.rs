@@ -912,7 +912,11 @@ impl Scanner {
             let nspan = folded.source_span(h.span);
             let span = norm.original_span(nspan);
             let mut tier = h.tier;
-            if context::token_as_code(base, nspan) {
+            // terminal output is data: a token a command printed, with no
+            // system turn opened by it (policy)
+            let printed =
+                context::terminal_output(base) && !context::opens_system_turn(base, nspan);
+            if context::token_as_code(base, nspan) || printed {
                 // A token written as code with no order after it is a
                 // mention (tokenizer and chat-template code, model docs).
                 let orders = named_orders.get_or_insert_with(|| {
@@ -932,6 +936,10 @@ impl Scanner {
                 {
                     tier = Tier::Pass;
                 }
+            }
+            if context::token_named(base, nspan) {
+                // "the [INST] token": spoken of, not used (policy)
+                tier = tier.min(Tier::Flag);
             }
             out.push(Finding::new(Layer::Token, &h.id, span, tier));
         }
