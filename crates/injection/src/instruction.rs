@@ -682,8 +682,8 @@ fn european_mention(before: &str) -> bool {
 }
 
 /// Whether `span` of `text` is a mention rather than an order: inside
-/// quotes (not a JSON or attribute value, not opened right after a colon),
-/// an HTML `<q>`, or a code fence.
+/// quotes (not a JSON or attribute value, not opened right after a colon,
+/// not a CSV cell), an HTML `<q>`, or a code fence.
 pub(crate) fn mentioned(text: &str, span: Span, quotes: &[Span]) -> bool {
     let before = &text[..span.start];
     let in_q = before
@@ -701,6 +701,8 @@ pub(crate) fn mentioned(text: &str, span: Span, quotes: &[Span]) -> bool {
                     .trim_end_matches(['"', '\'', '“', '«', '„', '「', '『'])
                     .trim_end()
                     .ends_with([':', '='])
+                // a CSV cell is a field value (policy)
+                && !crate::context::csv_cell(text, q.start)
         })
 }
 
