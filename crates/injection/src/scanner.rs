@@ -1236,15 +1236,9 @@ fn retraction(phrase: &str, folded: &str, span: Span) -> bool {
     // a first-person form ends a word: "lo que te dijeron" (what they
     // told you) holds "lo que te dije" (what I told you) as a prefix
     let own = phrase.split_whitespace().any(|w| MINE.contains(&w))
-        || policy::FIRST_PERSON.iter().any(|p| {
-            phrase.match_indices(p).any(|(i, _)| {
-                p.ends_with(' ')
-                    || !phrase[i + p.len()..]
-                        .chars()
-                        .next()
-                        .is_some_and(char::is_alphanumeric)
-            })
-        });
+        || policy::FIRST_PERSON
+            .iter()
+            .any(|p| contains_word_start(phrase, p));
     let rest = folded.get(span.end..).unwrap_or("");
     let rest = rest.trim_start();
     let else_ = rest.starts_with("else") || rest.starts_with("other than");
@@ -1261,6 +1255,18 @@ fn retraction(phrase: &str, folded: &str, span: Span) -> bool {
             .take(2)
             .any(|w| policy::QUALIFIERS.contains(&w.trim_matches(|c: char| !c.is_alphabetic())));
     own || corrected || pinned || (phrase.contains("everything") && else_) || topical(phrase, rest)
+}
+
+/// Whether `phrase` holds `p` ending at a word end ("lo que te dije", not
+/// the third-person "lo que te dijeron"); `p` ending in a space ends there.
+fn contains_word_start(phrase: &str, p: &str) -> bool {
+    phrase.match_indices(p).any(|(i, m)| {
+        m.ends_with(' ')
+            || phrase[i + m.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric())
+    })
 }
 
 /// "Forget everything they told you about cream": an override of
