@@ -383,7 +383,13 @@ impl Walk {
     }
 
     fn one(&mut self, cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>, depth: usize) {
-        let Some(start) = peel(&cmd.words) else {
+        // A wrapper given no command runs as itself (`env > f` prints the
+        // environment); only assignments run nothing.
+        let Some(start) = peel(&cmd.words).or_else(|| {
+            cmd.words
+                .iter()
+                .position(|w| reader::split_assignment(w).is_none())
+        }) else {
             return;
         };
         let words = &cmd.words[start..];
@@ -724,6 +730,11 @@ fn shell_c_value(args: &[String]) -> Option<String> {
 fn option_value(args: &[String], flags: &[&str]) -> Option<String> {
     for (i, a) in args.iter().enumerate() {
         for f in flags {
+            // A subcommand (`deno eval --allow-all 'CODE'`) takes its
+            // options before the program.
+            if a == f && !f.starts_with('-') {
+                return args[i + 1..].iter().find(|v| !v.starts_with('-')).cloned();
+            }
             if a == f {
                 return args.get(i + 1).cloned();
             }
@@ -1032,6 +1043,39 @@ mod tests {
         let s = commands_run("python3 - <<'EOF'\nimport os\nEOF\n");
         assert_eq!(s.code[0].text, "import os\n");
         assert!(commands_run("python3 script.py").code.is_empty());
+        // `deno eval` takes its options before the program.
+        let s = commands_run("deno eval --allow-all 'await Deno.remove(\"/\", {recursive: true})'");
+        assert!(
+            s.code[0].text.starts_with("await Deno.remove"),
+            "{:?}",
+            s.code
+        );
+    }
+
+    #[test]
+    fn a_wrapper_alone_runs_as_itself() {
+        let s = commands_run("env > /tmp/e.txt");
+        assert_eq!(s.commands[0].words, ["env"]);
+        assert_eq!(s.commands[0].redirects[0].target, "/tmp/e.txt");
+        assert!(commands_run("A=1 B=2").commands.is_empty());
+    }
+
+    #[test]
+    fn remote_runners_run_their_command_line() {
+        // ansible's options after the host pattern, pssh/pdsh/salt's
+        // command given as one word: read as the command it is.
+        for input in [
+            "ansible all -m shell -a 'rm -rf /'",
+            "ansible -i prod.ini webservers -b -m command -a \"rm -rf /\"",
+            "pssh -h hosts.txt -i 'sudo rm -rf /'",
+            "pdsh -w web[1-4] 'rm -rf /'",
+            "salt '*' cmd.run 'rm -rf /'",
+        ] {
+            assert!(runs_rm_root(input), "{input:?} → {:?}", runs(input));
+        }
+        for input in ["ansible all -m ping", "ansible all -m shell -a 'uptime'"] {
+            assert!(!runs_rm_root(input), "{input:?}");
+        }
     }
 
     #[test]

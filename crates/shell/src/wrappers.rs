@@ -29,6 +29,10 @@ pub struct Wrapper {
     /// Options whose value is a whole command line (`env -S '…'`, `flock -c '…'`).
     #[serde(default)]
     pub string_options: Vec<String>,
+    /// Whether options may also follow the operands (`ansible HOSTS -m shell
+    /// -a 'CMD'`): they are skipped again after the `positional` operands.
+    #[serde(default)]
+    pub options_after_operands: bool,
     /// `[command line, command word peel finds]`.
     #[serde(default)]
     pub examples: Vec<(String, String)>,
@@ -115,35 +119,20 @@ pub fn peel(words: &[String]) -> Option<usize> {
             return Some(i);
         };
         i += 1;
-        let mut string_value = false;
-        while i < words.len() {
-            let o = words[i].as_str();
-            if o == "--" {
-                i += 1;
-                break;
-            }
-            if entry.assignments && split_assignment(o).is_some() {
-                i += 1;
-                continue;
-            }
-            if entry.string_options.iter().any(|s| s == o) {
-                i += 1;
-                string_value = true;
-                break;
-            }
-            if o.starts_with('-') && o.len() > 1 {
-                i += 1;
-                if entry.value_options.iter().any(|v| v == o) {
-                    i += 1;
-                }
-                continue;
-            }
-            break;
-        }
+        let (next, string_value) = skip_options(entry, words, i);
+        i = next;
         if string_value {
             break;
         }
         i += entry.positional;
+        // `ansible HOSTS -m shell -a 'CMD'`: options after the operands.
+        if entry.options_after_operands {
+            let (next, string_value) = skip_options(entry, words, i);
+            i = next;
+            if string_value {
+                break;
+            }
+        }
         // `flock FILE -c 'CMD'`: a string option after the operands.
         if entry.positional > 0
             && words
@@ -155,6 +144,34 @@ pub fn peel(words: &[String]) -> Option<usize> {
         }
     }
     (i < words.len()).then_some(i)
+}
+
+/// Skip a wrapper's options from `i`: the index after them, and whether
+/// they ended at a `string_options` option (its value, a whole command
+/// line, is next).
+fn skip_options(entry: &Wrapper, words: &[String], mut i: usize) -> (usize, bool) {
+    while i < words.len() {
+        let o = words[i].as_str();
+        if o == "--" {
+            return (i + 1, false);
+        }
+        if entry.assignments && split_assignment(o).is_some() {
+            i += 1;
+            continue;
+        }
+        if entry.string_options.iter().any(|s| s == o) {
+            return (i + 1, true);
+        }
+        if o.starts_with('-') && o.len() > 1 {
+            i += 1;
+            if entry.value_options.iter().any(|v| v == o) {
+                i += 1;
+            }
+            continue;
+        }
+        break;
+    }
+    (i, false)
 }
 
 #[cfg(test)]

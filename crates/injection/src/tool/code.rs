@@ -9,7 +9,7 @@
 //! calls with their parenthesised arguments) and a constant folder:
 //! string literals, `+` concatenation, f-strings / template literals over
 //! names assigned earlier, `os.path.expanduser('~')`, `os.homedir()`,
-//! `Path.home()`, `process.env.HOME`, `os.environ['HOME']`,
+//! `Path.home()`, `process.env.HOME`, `Deno.env.get('HOME')`, `os.environ['HOME']`,
 //! `os.path.join(…)` resolve to the path they name. Then:
 //! - deletions (`shutil.rmtree`, `os.remove`/`unlink`/`rmdir`,
 //!   `fs.rmSync`/`rmdirSync`/`unlinkSync`, `rimraf`, `FileUtils.rm_rf`) of a
@@ -81,7 +81,7 @@ fn patterns() -> Option<&'static Patterns> {
     P.get_or_init(|| {
         Some(Patterns {
             assign: Regex::new(
-                r"(?m)^[ \t]*(?:(?:const|let|var|my|our)[ \t]+)?\$?([A-Za-z_]\w*)[ \t]*=[ \t]*([^=\n;][^\n;]*)",
+                r"(?m)(?:^|;)[ \t]*(?:(?:const|let|var|my|our)[ \t]+)?\$?([A-Za-z_]\w*)[ \t]*=[ \t]*([^=\n;][^\n;]*)",
             )
             .ok()?,
             call: Regex::new(r"([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\(").ok()?,
@@ -123,6 +123,11 @@ pub(crate) fn read(code: &str) -> CodeFindings {
         }
         if let Some(v) = fold(rhs.as_str().trim(), &names) {
             names.insert(name.as_str().to_owned(), v);
+        }
+        // `parts = ['r', 'm', ' -rf ', '/home']`: a list of constants,
+        // kept so a later `parts.join('')` / `''.join(parts)` folds.
+        if let Some(items) = constant_list(rhs.as_str(), &names) {
+            names.insert(format!("{}{LIST_SUFFIX}", name.as_str()), items);
         }
         if buckets.len() < 16 {
             if let Some(b) = bucket_of(rhs.as_str(), &names) {
@@ -237,7 +242,10 @@ pub(crate) fn read(code: &str) -> CodeFindings {
                 if is_exec_callee(&callee, last) =>
             {
                 let a0 = args.first().copied().unwrap_or("");
-                let command = if a0.trim_start().starts_with('[') {
+                // An argv list itself (`['rm', '-rf', p]`), not one joined
+                // into a command line (`[…].join(' ')`, folded below).
+                let argv = a0.trim().starts_with('[') && a0.trim().ends_with(']');
+                let command = if argv {
                     argv_list(a0, &names)
                 } else {
                     let mut cmd = first.clone();
@@ -560,6 +568,11 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
     if let Some(v) = juxtaposed(e, names) {
         return Some(v);
     }
+    // `['pro', 'duction'].join('')`: a list of constants joined (read
+    // before the calls below, which a list item may hold).
+    if let Some(value) = joined_list(e, names) {
+        return Some(value);
+    }
     let compact: String = e.chars().filter(|c| !c.is_whitespace()).collect();
     let lower = compact.to_ascii_lowercase();
     if lower.starts_with("os.path.join(")
@@ -618,6 +631,11 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
         || lower.contains("getenv('home')")
         || lower.contains("getenv(\"home\")")
         || lower == "process.env.home"
+        || lower == "process.env['home']"
+        || lower == "process.env[\"home\"]"
+        || lower == "bun.env.home"
+        || lower == "deno.env.get('home')"
+        || lower == "deno.env.get(\"home\")"
         || lower == "env['home']"
         || lower == "env[\"home\"]"
         || lower == "dir.home"
@@ -653,10 +671,6 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
     {
         return fold(inner, names);
     }
-    // `['pro', 'duction'].join('')`: a list of constants joined.
-    if let Some(value) = joined_list(&compact, names) {
-        return Some(value);
-    }
     if let Some(inner) = lower
         .strip_prefix("path(")
         .or_else(|| lower.strip_prefix("pathlib.path("))
@@ -685,19 +699,78 @@ fn bucket_of(expr: &str, names: &HashMap<String, String>) -> Option<String> {
     (!name.is_empty() && !name.contains(char::is_whitespace)).then_some(name)
 }
 
+/// The key suffix under which a name's constant list is kept.
+const LIST_SUFFIX: &str = "[]";
+/// Separates a kept list's items (no literal holds it).
+const LIST_SEP: char = '\u{1}';
+
+/// A list literal whose items all fold, its items joined by [`LIST_SEP`].
+fn constant_list(rhs: &str, names: &HashMap<String, String>) -> Option<String> {
+    let body = rhs.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let mut items = Vec::new();
+    for item in split_top(body) {
+        let v = fold(item, names)?;
+        if v.contains(LIST_SEP) {
+            return None;
+        }
+        items.push(v);
+    }
+    let joined = items.join(&LIST_SEP.to_string());
+    (joined.len() <= MAX_ARGS).then_some(joined)
+}
+
 /// `[a, b].join(sep)` (JavaScript) or `sep.join([a, b])` (Python) with
-/// every element and the separator constant.
-fn joined_list(compact: &str, names: &HashMap<String, String>) -> Option<String> {
-    let (list, sep) = if compact.starts_with('[') {
-        let close = compact.rfind("].join(")?;
-        let sep = compact[close + "].join(".len()..].strip_suffix(')')?;
-        (&compact[1..close], if sep.is_empty() { "','" } else { sep })
+/// every element and the separator constant. Read from the expression as
+/// written: the separator is usually a blank (`.join(' ')`).
+fn joined_list(e: &str, names: &HashMap<String, String>) -> Option<String> {
+    let e = e.trim();
+    // A name holding a constant list: `parts.join('')`, `''.join(parts)`.
+    let is_name =
+        |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if let Some(at) = e.find(".join(") {
+        let (left, right) = (e[..at].trim(), e[at + ".join(".len()..].trim());
+        let inner = right.strip_suffix(')').map(str::trim);
+        let (list, sep) = match inner {
+            Some(inner) if is_name(left) && names.contains_key(&format!("{left}{LIST_SUFFIX}")) => {
+                (left, inner)
+            }
+            Some(inner) if is_name(inner) => (inner, left),
+            _ => ("", ""),
+        };
+        if let Some(items) = names.get(&format!("{list}{LIST_SUFFIX}")) {
+            let sep = if sep.is_empty() {
+                ",".to_owned()
+            } else {
+                fold(sep, names)?
+            };
+            let out = items.replace(LIST_SEP, &sep);
+            return (out.len() <= MAX_ARGS).then_some(out);
+        }
+    }
+    let (list, sep) = if let Some(body) = e.strip_prefix('[') {
+        let close = body.rfind(']')?;
+        let tail = body[close + 1..]
+            .trim_start()
+            .strip_prefix('.')?
+            .trim_start();
+        let args = tail.strip_prefix("join")?.trim_start().strip_prefix('(')?;
+        let sep = args.trim_end().strip_suffix(')')?;
+        (&body[..close], sep)
     } else {
-        let at = compact.find(".join([")?;
-        let list = compact[at + ".join([".len()..].strip_suffix("])")?;
-        (list, &compact[..at])
+        let at = e.find(".join(")?;
+        let rest = e[at + ".join(".len()..].trim();
+        let list = rest
+            .strip_prefix('[')?
+            .strip_suffix(')')?
+            .trim_end()
+            .strip_suffix(']')?;
+        (list, &e[..at])
     };
-    let sep = fold(sep, names)?;
+    let sep = if sep.trim().is_empty() {
+        ",".to_owned()
+    } else {
+        fold(sep, names)?
+    };
     let mut out = String::new();
     for (i, item) in split_top(list).into_iter().enumerate() {
         if i > 0 {
@@ -928,6 +1001,19 @@ mod tests {
             Some("production")
         );
         assert_eq!(fold("'/'.join(['', 'etc'])", &n).as_deref(), Some("/etc"));
+        assert_eq!(
+            fold("' '.join(['r'+'m', '-rf', os.path.expanduser('~')])", &n).as_deref(),
+            Some("rm -rf ~")
+        );
+        assert_eq!(
+            fold(
+                "['r' + 'm', '-' + 'rf', require('os').homedir()].join(' ')",
+                &n
+            )
+            .as_deref(),
+            Some("rm -rf ~")
+        );
+        assert_eq!(fold("Deno.env.get('HOME')", &n).as_deref(), Some("~"));
         assert_eq!(fold("sys.executable", &n).as_deref(), Some("python3"));
         assert_eq!(
             fold("Dir.glob(\"/var/lib/mysql/*\")", &n).as_deref(),
@@ -1008,6 +1094,16 @@ mod tests {
         let r = read("const { execSync } = require('child_process');\nconst sha = execSync('git rev-parse --short HEAD').toString().trim();\n");
         assert_eq!(r.commands, ["git rev-parse --short HEAD"]);
         assert!(read("m = re.compile('x'); m.exec('y')").commands.is_empty());
+        // Statements after `;` on one line assign too.
+        let r = read("import os;h=os.path.expanduser('~');os.system(f'rm -rf {h}/.ssh {h}/.aws')");
+        assert_eq!(r.commands, ["rm -rf ~/.ssh ~/.aws"]);
+        // A list of pieces kept in a name and joined later.
+        let r = read("const cp = require('child_process');\nconst parts = ['r', 'm', ' -rf ', '/home'];\ncp.execSync(parts.join(''));\n");
+        assert_eq!(r.commands, ["rm -rf /home"]);
+        let r = read("require('child_process').execSync(['rm','-rf','/'].join(' '))");
+        assert_eq!(r.commands, ["rm -rf /"]);
+        let r = read("const { execSync } = require('child_process');\nexecSync(['rm', '-rf', 'build', 'dist'].join(' '));");
+        assert_eq!(r.commands, ["rm -rf build dist"]);
     }
 
     #[test]

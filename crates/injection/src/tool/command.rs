@@ -138,6 +138,9 @@ pub(super) fn analyze_command(
     if exfil::forced_secret_push(&script.commands) {
         hits.push(Hit::new("tool.secret_push", Tier::Block));
     }
+    if exfil::staged_secret_upload(&script.commands) {
+        hits.push(Hit::new("tool.env_exfil", Tier::Block));
+    }
     for hit in hits {
         let (id, tier) = if hit.id == persistence::PERSISTENCE_PATH && payload {
             ("tool.persistence", Tier::Block)
@@ -206,7 +209,10 @@ pub(super) fn analyze_code_calls(
             for f in &mut ctx.findings[before..] {
                 if matches!(
                     f.rule.reason(),
-                    "tool.data_destroy" | "tool.cloud_delete" | "tool.kubectl_delete"
+                    "tool.data_destroy"
+                        | "tool.cloud_delete"
+                        | "tool.cloud_bulk_delete"
+                        | "tool.kubectl_delete"
                 ) {
                     f.tier = Tier::Block;
                 }

@@ -299,7 +299,10 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
         let id = f.rule.reason();
         match id {
             // A plan or dry run (flag) against production destroys nothing.
-            "tool.data_destroy" | "tool.cloud_delete" | "tool.kubectl_delete"
+            "tool.data_destroy"
+            | "tool.cloud_delete"
+            | "tool.cloud_bulk_delete"
+            | "tool.kubectl_delete"
                 if prod && f.tier >= Tier::Quarantine =>
             {
                 f.tier = Tier::Block;
@@ -307,10 +310,17 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             "tool.data_destroy" if scratch => return false,
             "tool.data_destroy" if local => f.tier = f.tier.min(Tier::Flag),
             // A dev/test/tmp namespace, bucket or release: recreated at will.
-            "tool.cloud_delete" if local => f.tier = f.tier.min(Tier::Flag),
+            "tool.cloud_delete" | "tool.cloud_bulk_delete" if local => {
+                f.tier = f.tier.min(Tier::Flag);
+            }
+            // A whole bucket, project or database deleted after untrusted
+            // text: nothing is left to restore from.
+            "tool.cloud_bulk_delete" if c.tainted && f.tier == Tier::Quarantine => {
+                f.tier = Tier::Block;
+            }
             // `git clean` in a scratch checkout, or one that keeps chosen
             // files (`-e .env`): the person chose what goes.
-            "tool.git_clean" if !prod && (local || keeps_chosen) => {
+            "tool.git_clean" if !prod && (local || keeps_chosen || scratch_checkout) => {
                 f.tier = f.tier.min(Tier::Flag);
             }
             // Local git work discarded in a throw-away checkout.
@@ -329,9 +339,16 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             // to a named host: nothing from the machine goes with it.
             "tool.tainted_network" if literal_upload && !ip_host => return false,
             "tool.obfuscated_pipe_to_shell" if c.tainted => f.tier = Tier::Block,
+            // The whole repository pushed to a remote just added, after
+            // untrusted text: the source leaves.
+            "tool.push_all_new_remote" if c.tainted => f.tier = Tier::Block,
             // A forge's git URL after untrusted text: someone should look
-            // at which repository it is before its install scripts run.
-            "tool.pip_vcs_install" | "tool.remote_manifest" if c.tainted => {
+            // at which repository it is before its install scripts run; and
+            // publishing or opening up private data after untrusted text:
+            // what goes public cannot be taken back.
+            "tool.pip_vcs_install" | "tool.remote_manifest" | "tool.public_release"
+                if c.tainted =>
+            {
                 f.tier = f.tier.max(Tier::Quarantine);
             }
             _ => {}

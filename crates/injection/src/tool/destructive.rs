@@ -14,7 +14,8 @@
 //!
 //! ## Not flagged
 //! `rm -rf ./build node_modules target`, `rm -rf /tmp/x`, `rm file.txt`,
-//! `zfs destroy tank/home@2024-01-01` (one snapshot).
+//! `zfs destroy tank/home@2024-01-01` (one snapshot), `rm -rf /root/.cache`
+//! (a cache); `find ~/Downloads -name '*.dmg' -mtime +30 -delete` only flags.
 
 use super::registry::Hit;
 use crate::Tier;
@@ -32,7 +33,9 @@ pub(crate) fn rm(inv: &Invocation) -> Option<Hit> {
     Some(Hit::new(id, tier))
 }
 
-/// `find ROOT … -delete` (or `-exec rm`) from a root or home directory.
+/// `find ROOT … -delete` (or `-exec rm`) from a root or home directory
+/// blocks; one that deletes only empty files or files named by
+/// [`DISPOSABLE`] patterns (`-name '*.dmg'`) only flags.
 pub(crate) fn find_delete(inv: &Invocation) -> Option<Hit> {
     let args = inv.args();
     let root = args.first().is_some_and(|p| root_like(p));
@@ -41,7 +44,57 @@ pub(crate) fn find_delete(inv: &Invocation) -> Option<Hit> {
             matches!(w[0].as_str(), "-exec" | "-execdir")
                 && matches!(palisade_shell::basename(&w[1]), "rm" | "shred" | "unlink")
         });
-    (root && deletes).then_some(Hit::new("tool.find_delete", Tier::Block))
+    if !(root && deletes) {
+        return None;
+    }
+    let names: Vec<&str> = args
+        .windows(2)
+        .filter(|w| matches!(w[0].as_str(), "-name" | "-iname"))
+        .map(|w| w[1].as_str())
+        .collect();
+    let empty_only = args.iter().any(|a| a == "-empty");
+    let disposable = !names.is_empty() && names.iter().all(|n| disposable_name(n));
+    let tier = if empty_only || disposable {
+        Tier::Flag
+    } else {
+        Tier::Block
+    };
+    Some(Hit::new("tool.find_delete", tier))
+}
+
+/// Name patterns of files nobody keeps: installers and disk images once
+/// installed, compiled and temporary files, logs, editor and patch
+/// leftovers, partial downloads (lower case, as `find -name` gives them).
+const DISPOSABLE: &[&str] = &[
+    "*.dmg",
+    "*.pkg",
+    "*.msi",
+    "*.iso",
+    "*.pyc",
+    "*.pyo",
+    "*.o",
+    "*.class",
+    "*.log",
+    "*.tmp",
+    "*.temp",
+    "*.bak",
+    "*.orig",
+    "*.rej",
+    "*.swp",
+    "*~",
+    ".ds_store",
+    "__pycache__",
+    "*.crdownload",
+    "*.part",
+    "thumbs.db",
+    "core",
+    "core.*",
+];
+
+/// Whether a `find -name` pattern names only disposable files.
+fn disposable_name(pattern: &str) -> bool {
+    let p = pattern.trim_matches(['\'', '"']).to_ascii_lowercase();
+    DISPOSABLE.contains(&p.as_str())
 }
 
 /// `dd of=/dev/…`: wiping a disk (a zero or random source, or none) blocks;
@@ -459,7 +512,25 @@ pub(crate) fn root_like(t: &str) -> bool {
             return true;
         }
     }
+    // The web server's document root: a site's content.
+    if matches!(
+        l.trim_end_matches("/*").trim_end_matches('/'),
+        "/var/www" | "/var/www/html" | "/srv/www" | "/usr/share/nginx/html"
+    ) {
+        return true;
+    }
     let l = l.trim_end_matches("/*").trim_end_matches("/.");
+    // A cache (`~/.cache`, `/root/.cache`, `/var/cache`, `~/Library/Caches`,
+    // npm's `/root/.npm`) is rebuilt by what filled it.
+    if l.rsplit('/').next().is_some_and(|last| {
+        matches!(
+            last,
+            ".cache" | "cache" | "caches" | ".npm" | "_cacache" | ".pnpm-store"
+        )
+    }) && l.len() > 1
+    {
+        return false;
+    }
     if matches!(
         l,
         "" | "/"
@@ -546,6 +617,11 @@ mod tests {
             assert!(root_like(p), "{p}");
         }
         for p in [
+            "~/.cache",
+            "/root/.cache",
+            "/var/cache",
+            "~/Library/Caches",
+            "/root/.npm",
             "~/Library/Caches/com.example.app",
             "/home/ana/proj/build",
             "/mnt/data/cache/x/y",

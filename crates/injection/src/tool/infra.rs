@@ -95,7 +95,8 @@ fn removes_volume(inv: &Invocation) -> bool {
 }
 
 /// `kubectl delete`: a namespace, everything (`--all`), volumes or nodes
-/// quarantine; one workload object flags.
+/// quarantine; every object of data-bearing kinds in every namespace
+/// blocks; one workload object flags.
 pub(crate) fn kubectl_delete(inv: &Invocation) -> Option<Hit> {
     let args = inv.args();
     // Global options come first (`--context prod-eu delete ns x`): read
@@ -143,13 +144,52 @@ pub(crate) fn kubectl_delete(inv: &Invocation) -> Option<Hit> {
         || args
             .iter()
             .any(|a| a == "-f" || a.starts_with("--filename"));
-    let tier = if wide { Tier::Quarantine } else { Tier::Flag };
+    // Every object of data-bearing kinds in every namespace
+    // (`kubectl delete all,pvc,secrets --all -A`): the cluster's workloads
+    // and their data, gone at once.
+    let every_namespace = args.iter().any(|a| a == "-A" || a == "--all-namespaces");
+    let data_kinds = pos.get(1).is_some_and(|k| {
+        k.split(',').any(|k| {
+            matches!(
+                k,
+                "all"
+                    | "ns"
+                    | "namespace"
+                    | "namespaces"
+                    | "pvc"
+                    | "persistentvolumeclaim"
+                    | "persistentvolumeclaims"
+                    | "pv"
+                    | "persistentvolume"
+                    | "persistentvolumes"
+                    | "secret"
+                    | "secrets"
+                    | "crd"
+                    | "crds"
+            )
+        })
+    });
+    let tier = if every_namespace && has_all(args) && data_kinds {
+        Tier::Block
+    } else if wide {
+        Tier::Quarantine
+    } else {
+        Tier::Flag
+    };
     Some(Hit::new("tool.kubectl_delete", tier))
+}
+
+/// `--all` among the arguments.
+fn has_all(args: &[String]) -> bool {
+    args.iter().any(|a| a == "--all")
 }
 
 /// Deleting cloud or infrastructure resources: `aws s3 rm --recursive`,
 /// `aws s3 rb --force`, `aws … delete-*` / `terminate-*`, `gsutil rm -r`,
-/// `gcloud … delete`, `terraform destroy`, `az … delete`, `helm uninstall`.
+/// `gcloud … delete`, `terraform destroy`, `az … delete`, `helm uninstall`,
+/// `rclone purge|delete`, `gh repo delete`. A deletion that takes a whole store's data with it
+/// ([`bulk_delete`]) is `tool.cloud_bulk_delete`: after untrusted text it
+/// blocks (`context.rs`).
 pub(crate) fn cloud_delete(inv: &Invocation) -> Option<Hit> {
     let args = inv.args();
     let has = |w: &str| args.iter().any(|a| a == w);
@@ -164,15 +204,25 @@ pub(crate) fn cloud_delete(inv: &Invocation) -> Option<Hit> {
                     .is_some_and(|a| a.starts_with("delete-") || a.starts_with("terminate-"))
         }
         "gsutil" => (has("rm") && recursive) || has("rb"),
-        "gcloud" | "az" => has("delete"),
+        "gcloud" => has("delete") || (has("storage") && has("rm") && recursive),
+        "az" => has("delete"),
         "terraform" | "tofu" | "pulumi" => has("destroy") || has("-destroy"),
         "helm" => has("uninstall") || has("delete"),
+        "rclone" => has("purge") || has("delete"),
+        "gh" => {
+            let pos = positional(inv);
+            pos.first() == Some(&"repo") && pos.get(1) == Some(&"delete")
+        }
         _ => false,
     };
-    // `--dryrun` / `--dry-run` (aws, helm, pulumi…): only lists what would go.
-    let dry = args
-        .iter()
-        .any(|a| a == "--dryrun" || a == "--dry-run" || a.starts_with("--dry-run="));
+    // `--dryrun` / `--dry-run` (aws, helm, pulumi…, rclone's `-n`): only
+    // lists what would go.
+    let dry = args.iter().any(|a| {
+        a == "--dryrun"
+            || a == "--dry-run"
+            || a.starts_with("--dry-run=")
+            || (inv.name() == "rclone" && a == "-n")
+    });
     // `terraform plan -destroy` writes a plan file; nothing is destroyed
     // until it is applied.
     let plan = matches!(inv.name(), "terraform" | "tofu") && has("plan");
@@ -181,7 +231,69 @@ pub(crate) fn cloud_delete(inv: &Invocation) -> Option<Hit> {
     } else {
         Tier::Quarantine
     };
-    deletes.then_some(Hit::new("tool.cloud_delete", tier))
+    let id = if bulk_delete(inv) {
+        "tool.cloud_bulk_delete"
+    } else {
+        "tool.cloud_delete"
+    };
+    deletes.then_some(Hit::new(id, tier))
+}
+
+/// A deletion that takes a whole store's data with it, with no copy kept:
+/// every object under a bucket or prefix (`aws s3 rm --recursive`,
+/// `aws s3 rb --force`, `gsutil rm -r`, `gcloud storage rm -r`,
+/// `rclone purge`), a project or resource group with all it holds
+/// (`gcloud projects delete`, `az group delete`), a managed database or
+/// storage account (`aws rds delete-db-instance`, `gcloud sql instances
+/// delete`, `az storage account delete`, `az sql db delete`), a GitHub
+/// repository (`gh repo delete`), or every resource a listing piped into
+/// `xargs` yields.
+fn bulk_delete(inv: &Invocation) -> bool {
+    // `… describe-instances … | xargs aws ec2 terminate-instances`: every
+    // resource a listing yields.
+    if inv.wrappers.iter().any(|w| w == "xargs") {
+        return true;
+    }
+    let args = inv.args();
+    let has = |w: &str| args.iter().any(|a| a == w);
+    let recursive = args
+        .iter()
+        .any(|a| a == "--recursive" || a == "-r" || a == "-R" || a == "-rf");
+    let pos = positional(inv);
+    let verb = |group: &[&str], verb: &str| {
+        pos.windows(group.len() + 1).any(|w| {
+            w.iter().zip(group).all(|(a, b)| a == b) && w.last().is_some_and(|v| *v == verb)
+        })
+    };
+    match inv.name() {
+        "aws" => {
+            (has("s3") && ((has("rm") && recursive) || (has("rb") && has("--force"))))
+                || args.iter().any(|a| {
+                    matches!(
+                        a.as_str(),
+                        "delete-db-instance" | "delete-db-cluster" | "delete-bucket"
+                    )
+                })
+        }
+        "gsutil" => (has("rm") && recursive) || has("rb"),
+        "gcloud" => {
+            verb(&["projects"], "delete")
+                || verb(&["sql", "instances"], "delete")
+                || verb(&["storage"], "rm") && recursive
+                || verb(&["storage", "buckets"], "delete")
+        }
+        "az" => {
+            verb(&["group"], "delete")
+                || verb(&["storage", "account"], "delete")
+                || verb(&["sql", "db"], "delete")
+                || verb(&["sql", "server"], "delete")
+                || verb(&["cosmosdb"], "delete")
+        }
+        "rclone" => has("purge") || has("delete"),
+        // A repository with its issues, releases and wiki.
+        "gh" => true,
+        _ => false,
+    }
 }
 
 /// `etcdctl del`: the whole keyspace (`--prefix` of `""` or `/`,

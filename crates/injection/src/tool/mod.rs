@@ -27,21 +27,35 @@
 //! ## Tier policy
 //! - **block**: loss or compromise outside the project that cannot be
 //!   undone — deleting roots, home, system or user-data directories
-//!   (`~/Documents`, `/mnt/c/Users/x/Desktop` under WSL), wiping disks,
-//!   pools or a database's files, destroying Windows' shadow copies and
-//!   recovery, reverse shells, running downloaded code, credentials or
-//!   secret-store reads leaving, the owner role handed to a personal
-//!   mailbox,
+//!   (`~/Documents`, `/mnt/c/Users/x/Desktop` under WSL, `/var/www`), wiping
+//!   disks, pools or a database's files, destroying Windows' shadow copies
+//!   and recovery, erasing the reflog after discarding commits, a whole
+//!   bucket, project, resource group, managed database or repository
+//!   deleted after untrusted text, every data-bearing object of a cluster
+//!   deleted in every namespace, reverse shells, running downloaded code,
+//!   credentials or secret-store reads leaving (browser password stores,
+//!   stored passwords printed by `security` or `git credential`, the
+//!   environment — piped, or staged in a file and uploaded), the owner role
+//!   handed to a personal mailbox, the whole repository pushed to a remote
+//!   just added after untrusted text,
 //!   backdoors (`authorized_keys`, `ld.so.preload`, payloads in start-up
-//!   files, cron, units, hooks), installs from arbitrary URLs, rewriting
-//!   shared history, memory poisoning.
+//!   files, cron, units, hooks; Windows Run keys, the Startup folder,
+//!   logon, boot or SYSTEM scheduled tasks), hiding from the malware
+//!   scanner (Defender off, scan exclusions), installs from arbitrary
+//!   URLs, rewriting shared history, memory poisoning (standing orders to
+//!   skip confirmation, or to print or send credentials).
 //! - **quarantine**: loss inside a project or a machine a person should
-//!   confirm — discarding local git work, pruning containers with their
+//!   confirm — discarding local git work (`git clean -fdx` too: the
+//!   open corpus of destructive_command_guard holds it), pruning containers with their
 //!   volumes or every image (`docker system prune -a|--volumes`), deleting
 //!   cluster or cloud resources (from the CLI or an SDK client), dropping
 //!   databases, granting cluster-admin or owner, manifests, charts or
 //!   package sources from a URL after untrusted text (untainted: flag),
-//!   turning off defences
+//!   publishing or making public a package, repository or bucket after
+//!   untrusted text (untainted: flag), the home directory or a user-data
+//!   folder synced to a cloud remote, Windows scheduled tasks and services,
+//!   a stored password printed into the transcript (after untrusted text
+//!   or sent on: block), turning off defences (firewalls, SELinux)
 //!   or the guard, untrusted package indexes, opaque pipes into a shell,
 //!   pipe-to-shell from a vendor's official installer host, and every
 //!   argument too large to read whole (a bounded prefix and suffix are
@@ -52,9 +66,14 @@
 //!   flags; a plan or dry run (`terraform plan -destroy`) flags even in
 //!   production.
 //! - **flag**: worth a look — other recursive deletions of absolute paths,
-//!   everyday prunes (`docker system prune -f`, `docker volume prune`,
-//!   `docker image prune -a`; pruning only dangling images, stopped
-//!   containers, unused networks or build cache passes),
+//!   discarding git work in a throw-away checkout or a worktree made in
+//!   the same command, `find` deleting only disposable files
+//!   (installers, logs, compiled and temporary files) or empty ones from a
+//!   home directory, everyday prunes (`docker system prune -f`, `docker
+//!   volume prune`, `docker image prune -a`; pruning only dangling images,
+//!   stopped containers, unused networks or build cache passes; a journal
+//!   vacuumed to a retention passes), caches deleted (`~/.cache`,
+//!   `/root/.cache`; a Dockerfile's clean-up passes),
 //!   unknown substitutions, edits of start-up files without a payload, and
 //!   dangerous patterns *shown* in documentation, detection rules or review
 //!   comments (what a document itself does — leaking a secret, poisoning
@@ -529,11 +548,21 @@ impl ToolRules {
     }
 
     /// Whether the credential-path rule can match: each of its alternatives
-    /// holds a `.`, `/` or `_`, or is `keychain`.
+    /// holds a `.`, `/` or `_`, or names `keychain`, `security`,
+    /// `credential`, `secret-tool` or `login`.
     fn credential_may(census: Census) -> bool {
-        [".", "/", "_", "keychain"]
-            .iter()
-            .any(|n| census.may_contain(n))
+        [
+            ".",
+            "/",
+            "_",
+            "keychain",
+            "security",
+            "credential",
+            "secret-tool",
+            "login",
+        ]
+        .iter()
+        .any(|n| census.may_contain(n))
     }
 
     /// The pipe-to-shell rule, skipped when the census rules it out.
@@ -1249,10 +1278,18 @@ fn check_string(
                 continue;
             }
         }
+        // A stored password printed (`security find-generic-password -w`,
+        // `git credential fill`) lands in the transcript: held for a look
+        // unless it is sent on or the session is tainted.
+        let printed = ["security", "git", "secret-tool"]
+            .iter()
+            .any(|p| hit.starts_with(p));
         let strong = !hit.contains(".env")
             && !hit.contains("npmrc")
             && !hit.contains("pypirc")
-            && !hit.contains("keychain");
+            && !hit.contains("keychain")
+            && !hit.to_ascii_lowercase().contains("_history")
+            && !printed;
         if prose && !exfil_cmd {
             continue;
         }
@@ -1342,7 +1379,7 @@ fn check_string(
         (
             &rules.env_dump,
             "tool.env_exfil",
-            &["curl", "wget"] as &[&str],
+            &["curl", "wget", "nc", "socat", "telnet", "gist", "pastebin"] as &[&str],
         ),
         (
             &rules.cookie_exfil,

@@ -119,6 +119,8 @@ pub(crate) const RULES: &[CommandRule] = &[
             "tofu",
             "pulumi",
             "helm",
+            "rclone",
+            "gh",
         ],
         check: infra::cloud_delete,
     },
