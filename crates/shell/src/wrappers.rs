@@ -29,6 +29,12 @@ pub struct Wrapper {
     /// Options whose value is a whole command line (`env -S '…'`, `flock -c '…'`).
     #[serde(default)]
     pub string_options: Vec<String>,
+    /// Whether options are also written with `/` (`cmd /d /s /c …`).
+    #[serde(default)]
+    pub slash_options: bool,
+    /// Whether option names match in any case (`powershell -COMMAND …`).
+    #[serde(default)]
+    pub ignore_case: bool,
     /// `[command line, command word peel finds]`.
     #[serde(default)]
     pub examples: Vec<(String, String)>,
@@ -126,14 +132,21 @@ pub fn peel(words: &[String]) -> Option<usize> {
                 i += 1;
                 continue;
             }
-            if entry.string_options.iter().any(|s| s == o) {
+            let same = |s: &String| {
+                if entry.ignore_case {
+                    s.eq_ignore_ascii_case(o)
+                } else {
+                    s == o
+                }
+            };
+            if entry.string_options.iter().any(same) {
                 i += 1;
                 string_value = true;
                 break;
             }
-            if o.starts_with('-') && o.len() > 1 {
+            if (o.starts_with('-') || (entry.slash_options && o.starts_with('/'))) && o.len() > 1 {
                 i += 1;
-                if entry.value_options.iter().any(|v| v == o) {
+                if entry.value_options.iter().any(same) {
                     i += 1;
                 }
                 continue;
