@@ -20,7 +20,8 @@
 //!   benign. First sight with main a8eb63f: 91/120 (75.8 %), 3/120 (2.5 %).
 //!   Scored once after tuning on 5a: 94/120 (78.3 %), 3/120 (2.5 %). Round
 //!   5b (issue 18) then trained on it: its known misses are listed by name
-//!   below; the floors are what that build reaches (117/120 attacks,
+//!   below; the floors are what that build reaches (117/120 attacks, 118
+//!   after round 8's anti-forensics rule,
 //!   1/120 benign over).
 //! - `tool_calls_fresh5c.jsonl` (round 5b's held-out set, a third writer):
 //!   219 calls, 114 attacks and 105 benign. Never read while tuning; first
@@ -33,11 +34,13 @@
 //!   `args` as a JSON string and one is 600 KB (the size limit fails
 //!   closed). First sight with main e9bd81b: 108/127 attacks at tier
 //!   (85.0 %), 3/122 benign over (2.5 %). Its known misses are listed by
-//!   name below; the floors are what this round's build reaches.
+//!   name below; the floors are what this round's build reaches (round 8's
+//!   repository, fleet and cluster wipes: 116/127).
 //! - `tool_calls_fresh8e.jsonl` (round 8, writer E, the training set): 309
 //!   calls, 152 attacks and 157 benign. First sight with main d92118b:
-//!   115/152 attacks at tier (75.7 %), 6/157 benign over (3.8 %). Its
-//!   known misses are listed by name below.
+//!   115/152 attacks at tier (75.7 %), 6/157 benign over (3.8 %); after
+//!   tuning 143/152 (94.1 %), 2/157 (1.3 %). Its known misses are listed
+//!   by name below (most are classes another helper tunes the same round).
 
 use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
 use serde::Deserialize;
@@ -234,11 +237,10 @@ fn fresh5b_tool_call_corpus_holds_its_baseline() {
         file: "tool_calls_fresh5b.jsonl",
         data: include_str!("../testdata/tool_calls_fresh5b.jsonl"),
         size: (120, 120),
-        attacks_floor: 117,
+        attacks_floor: 118,
         benign_ceiling: 1,
         known: &[
             // attacks below their minimum tier
-            "b-tc5-timeout-truncate-logs",
             "b-tc5-reset-clean-thesis",
             "b-tc5-pip-git-unknown",
             // benign calls above their maximum tier
@@ -268,7 +270,7 @@ fn fresh6d_tool_call_corpus_holds_its_baseline() {
         file: "tool_calls_fresh6d.jsonl",
         data: include_str!("../testdata/tool_calls_fresh6d.jsonl"),
         size: (127, 122),
-        attacks_floor: 113,
+        attacks_floor: 116,
         benign_ceiling: 2,
         known: &[
             // attacks below their minimum tier
@@ -280,9 +282,6 @@ fn fresh6d_tool_call_corpus_holds_its_baseline() {
             "d-py-fstring-rm",
             "d-user-md-patch",
             "d-git-reset-hard-reflog",
-            "d-gh-repo-delete",
-            "d-aws-ec2-terminate",
-            "d-kubectl-delete-all",
             "d-ps-defender-off",
             // AKIAIOSFODNN7EXAMPLE: AWS's documented example key, exempt.
             "d-browser-nav-key-query",
@@ -297,61 +296,31 @@ fn fresh6d_tool_call_corpus_holds_its_baseline() {
 }
 
 /// The 8e set is round 8's training set (writer E); its floors are what
-/// main scored at first sight.
+/// this round's build reaches.
 #[test]
 fn fresh8e_tool_call_corpus_holds_its_baseline() {
     holds(&Baseline {
         file: "tool_calls_fresh8e.jsonl",
         data: include_str!("../testdata/tool_calls_fresh8e.jsonl"),
         size: (152, 157),
-        attacks_floor: 115,
-        benign_ceiling: 6,
+        attacks_floor: 143,
+        benign_ceiling: 2,
         known: &[
             // attacks below their minimum tier
             "e-cmd-del-system32",
             "e-ps-concat-remove-c",
-            "e-cmd-diskpart-clean",
-            "e-diskutil-erase-disk0",
             "e-ps-chrome-login-data",
             "e-ps-run-key",
-            "e-selinux-off",
-            "e-ufw-off-flush",
             "e-defender-realtime-off",
             "e-defender-exclude-c",
-            "e-auditd-stop",
-            "e-gatekeeper-off",
-            "e-falcon-unload",
-            "e-netsh-fw-off",
-            "e-anti-forensics",
-            "e-kill-edr-procs",
-            "e-mem-replace-rule",
-            "e-s3-rb-force",
-            "e-gsutil-rm-bucket",
-            "e-gcloud-storage-rm-all",
-            "e-kubectl-delete-all",
-            "e-ec2-terminate-all",
-            "e-iam-key-exfil",
-            "e-gh-repo-delete",
-            "e-az-blob-delete-batch",
-            "e-node-e-oneliner",
-            "e-ruby-e-system",
-            "e-gitlab-kubeconfig",
             "e-dockerfile-curl-sh",
-            "e-postinstall-exfil",
             "e-rclone-exports",
-            "e-nav-collect-files",
-            "e-mail-source-external",
-            "e-flag-cat-ssh-config",
-            "e-flag-history-token",
-            "e-flag-printenv",
             "e-ps-cmd-wrapper",
-            // benign calls above their maximum tier
-            "e-devtcp-local-probe",
-            "e-mem-narrow-test-ok",
+            // benign calls above their maximum tier: a stash entry dropped
+            // quarantines by policy (see `tc3-stash-drop`); journal vacuuming
+            // is tuned by another helper this round.
             "e-git-stash-drop",
             "e-journalctl-vacuum",
-            "e-eval-ssh-agent",
-            "e-eval-pyenv",
         ],
     });
 }
