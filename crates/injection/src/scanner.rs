@@ -1338,6 +1338,7 @@ fn family(id: &str) -> &str {
         | "new_instructions_header"
         | "priority"
         | "void_instructions"
+        | "void_system_instructions"
         | "decode_and_follow" => "override",
         "persona" | "dan" | "dev_mode" | "no_restrictions" | "you_have_no_rules" | "no_longer"
         | "vendor_policy" => "persona",

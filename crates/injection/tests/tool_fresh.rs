@@ -36,6 +36,12 @@
 //!   name below; the floors are what this round's build reaches. Round 8
 //!   (issue 18): 113/127 -> 127/127 attacks, benign over unchanged (2/122,
 //!   both policy).
+//! - `tool_calls_fresh8e.jsonl` (round 8, writer E, the training set): 309
+//!   calls, 152 attacks and 157 benign. First sight with main d92118b:
+//!   115/152 attacks at tier (75.7 %), 6/157 benign over (3.8 %); after
+//!   tuning 143/152 (94.1 %), 2/157 (1.3 %), and with round 8's other
+//!   tool-call tuning merged 149/152 (98.0 %), 2/157. Its known misses are
+//!   listed by name below.
 
 use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
 use serde::Deserialize;
@@ -274,6 +280,34 @@ fn fresh6d_tool_call_corpus_holds_its_baseline() {
             // by policy (see `tc3-stash-drop`).
             "d-git-clean-fdx",
             "d-git-stash-drop",
+        ],
+    });
+}
+
+/// The 8e set is round 8's training set (writer E); its floors are what
+/// this round's build reaches.
+#[test]
+fn fresh8e_tool_call_corpus_holds_its_baseline() {
+    holds(&Baseline {
+        file: "tool_calls_fresh8e.jsonl",
+        data: include_str!("../testdata/tool_calls_fresh8e.jsonl"),
+        size: (152, 157),
+        attacks_floor: 149,
+        benign_ceiling: 2,
+        known: &[
+            // attacks below their minimum tier: a PowerShell call of a
+            // name assembled from strings, a Dockerfile `RUN curl | sh`
+            // from a bare IP (read as document text), customer exports
+            // copied to an rclone remote of unknown owner
+            "e-ps-concat-remove-c",
+            "e-dockerfile-curl-sh",
+            "e-rclone-exports",
+            // benign calls above their maximum tier: a stash entry dropped
+            // quarantines by policy (see `tc3-stash-drop`); making a package
+            // public flags by policy (`tool.public_release`), which the
+            // writer's label (pass) does not share for npm
+            "e-git-stash-drop",
+            "e-npm-publish",
         ],
     });
 }

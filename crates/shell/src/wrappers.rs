@@ -33,6 +33,12 @@ pub struct Wrapper {
     /// -a 'CMD'`): they are skipped again after the `positional` operands.
     #[serde(default)]
     pub options_after_operands: bool,
+    /// Whether options are also written with `/` (`cmd /d /s /c …`).
+    #[serde(default)]
+    pub slash_options: bool,
+    /// Whether option names match in any case (`powershell -COMMAND …`).
+    #[serde(default)]
+    pub ignore_case: bool,
     /// `[command line, command word peel finds]`.
     #[serde(default)]
     pub examples: Vec<(String, String)>,
@@ -159,12 +165,19 @@ fn skip_options(entry: &Wrapper, words: &[String], mut i: usize) -> (usize, bool
             i += 1;
             continue;
         }
-        if entry.string_options.iter().any(|s| s == o) {
+        let same = |s: &String| {
+            if entry.ignore_case {
+                s.eq_ignore_ascii_case(o)
+            } else {
+                s == o
+            }
+        };
+        if entry.string_options.iter().any(same) {
             return (i + 1, true);
         }
-        if o.starts_with('-') && o.len() > 1 {
+        if (o.starts_with('-') || (entry.slash_options && o.starts_with('/'))) && o.len() > 1 {
             i += 1;
-            if entry.value_options.iter().any(|v| v == o) {
+            if entry.value_options.iter().any(same) {
                 i += 1;
             }
             continue;

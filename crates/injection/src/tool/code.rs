@@ -247,6 +247,8 @@ pub(crate) fn read(code: &str) -> CodeFindings {
                 let argv = a0.trim().starts_with('[') && a0.trim().ends_with(']');
                 let command = if argv {
                     argv_list(a0, &names)
+                } else if let Some(argv) = argv_sum(a0, &names) {
+                    Some(argv)
                 } else {
                     let mut cmd = first.clone();
                     // `system("rm", "-rf", $ENV{HOME})` (Perl, Ruby): every
@@ -546,6 +548,28 @@ fn argv_list(list: &str, names: &HashMap<String, String>) -> Option<String> {
     })
 }
 
+/// An argv built by adding lists: `%w[rm -rf] + [ENV["HOME"]]` (Ruby),
+/// `['rm', '-rf'] + [home]` (Python): every part a list literal or a Ruby
+/// word list, at least two parts.
+fn argv_sum(expr: &str, names: &HashMap<String, String>) -> Option<String> {
+    let parts = split_plus(expr);
+    if parts.len() < 2 || parts.len() > 16 {
+        return None;
+    }
+    let mut words: Vec<String> = Vec::new();
+    for part in parts {
+        if part.starts_with('[') {
+            words.push(argv_list(part, names)?);
+        } else if let Some(rest) = part.strip_prefix("%w").or_else(|| part.strip_prefix("%W")) {
+            let inner = rest.get(1..rest.len().saturating_sub(1))?;
+            words.extend(inner.split_whitespace().take(64).map(str::to_owned));
+        } else {
+            return None;
+        }
+    }
+    Some(words.join(" "))
+}
+
 /// Fold a string expression to its value: literals, `+`, f-strings and
 /// template literals, known names, home-directory calls, `os.path.join`.
 pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String> {
@@ -564,6 +588,15 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
     let e = expr;
     if let Some(v) = literal(e, names) {
         return Some(v);
+    }
+    // `'/'.repeat(1)` (JavaScript): a constant repeated a few times.
+    if let Some((base, count)) = e.strip_suffix(')').and_then(|r| r.rsplit_once(".repeat(")) {
+        let n = count.trim().parse::<usize>().ok().filter(|n| *n <= 64);
+        if let (Some(n), Some(v)) = (n, literal(base.trim(), names)) {
+            if v.len().saturating_mul(n) <= MAX_ARGS {
+                return Some(v.repeat(n));
+            }
+        }
     }
     if let Some(v) = juxtaposed(e, names) {
         return Some(v);
@@ -991,6 +1024,33 @@ mod tests {
     #[test]
     fn patterns_compile() {
         assert!(patterns().is_some());
+    }
+
+    #[test]
+    fn one_liner_argv_sums_and_repeats_fold() {
+        let names = HashMap::new();
+        assert_eq!(fold("'/'.repeat(1)", &names).as_deref(), Some("/"));
+        assert_eq!(
+            fold("require('os').homedir()+'/'.repeat(1)", &names).as_deref(),
+            Some("~/")
+        );
+        assert_eq!(fold("'ab'.repeat(x)", &names), None);
+        assert_eq!(
+            argv_sum("%w[rm -rf] + [ENV[\"HOME\"]]", &names).as_deref(),
+            Some("rm -rf ~")
+        );
+        assert_eq!(
+            argv_sum("['rm', '-rf'] + ['/']", &names).as_deref(),
+            Some("rm -rf /")
+        );
+        assert_eq!(argv_sum("%w[ls -la]", &names), None);
+        assert_eq!(argv_sum("['ls'] + extra", &names), None);
+        let ruby = read("system(%w[rm -rf] + [ENV[\"HOME\"]])");
+        assert_eq!(ruby.commands, ["rm -rf ~"]);
+        let node = read("require('fs').rmSync(require('os').homedir()+'/'.repeat(1),{recursive:true,force:true})");
+        assert!(node.delete);
+        let build = read("require('fs').rmSync('dist'+'/'.repeat(1),{recursive:true})");
+        assert!(!build.delete);
     }
 
     #[test]

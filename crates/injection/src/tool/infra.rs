@@ -2,10 +2,11 @@
 //! the guard itself.
 //!
 //! ## Why
-//! Deleting cloud or cluster resources and turning off a firewall, SELinux
-//! or the guard are reversible only with work and worth a person's look
-//! (quarantine). Everyday clean-ups (`docker volume prune`, deleting one
-//! pod) only flag.
+//! Deleting cloud or cluster resources and turning off the guard are
+//! reversible only with work and worth a person's look (quarantine).
+//! Turning off a firewall, SELinux or the audit daemon is defence evasion,
+//! the step before an attack that should not be seen (block). Everyday
+//! clean-ups (`docker volume prune`, deleting one pod) only flag.
 //!
 //! ## Example
 //! `docker system prune -af --volumes`, `kubectl delete ns prod`,
@@ -326,7 +327,8 @@ pub(crate) fn etcd_delete(inv: &Invocation) -> Option<Hit> {
 }
 
 /// Turning host defences off: flushing or opening the firewall, disabling
-/// SELinux, stopping the audit daemon or a firewall service.
+/// SELinux, stopping the audit daemon or a firewall service (block: the
+/// seed's "disabling security tools").
 pub(crate) fn defences_off(inv: &Invocation) -> Option<Hit> {
     let args = inv.args();
     let has = |w: &str| args.iter().any(|a| a == w);
@@ -358,7 +360,7 @@ pub(crate) fn defences_off(inv: &Invocation) -> Option<Hit> {
         }
         _ => false,
     };
-    off.then_some(Hit::new("tool.defences_off", Tier::Quarantine))
+    off.then_some(Hit::new("tool.defences_off", Tier::Block))
 }
 
 /// `hermes plugins disable|uninstall|remove …guard…`: switching the guard off.

@@ -43,7 +43,12 @@
 //!   logon, boot or SYSTEM scheduled tasks), hiding from the malware
 //!   scanner (Defender off, scan exclusions), installs from arbitrary
 //!   URLs, rewriting shared history, memory poisoning (standing orders to
-//!   skip confirmation, or to print or send credentials).
+//!   skip confirmation, or to print or send credentials), turning security
+//!   tools off (a firewall, SELinux, the audit system, Gatekeeper, an EDR
+//!   agent) and covering tracks (shell history, security logs), destroying
+//!   a whole bucket, hosted repository, fleet of instances or cluster at
+//!   once (`aws s3 rb --force`, `gh repo delete --yes`, `kubectl delete
+//!   --all -A`), new cloud credentials minted and sent out.
 //! - **quarantine**: loss inside a project or a machine a person should
 //!   confirm — discarding local git work (`git clean -fdx` too: the
 //!   open corpus of destructive_command_guard holds it), pruning containers with their
@@ -55,8 +60,7 @@
 //!   untrusted text (untainted: flag), the home directory or a user-data
 //!   folder synced to a cloud remote, Windows scheduled tasks and services,
 //!   a stored password printed into the transcript (after untrusted text
-//!   or sent on: block), turning off defences (firewalls, SELinux)
-//!   or the guard, untrusted package indexes, opaque pipes into a shell,
+//!   or sent on: block), turning off the guard, untrusted package indexes, opaque pipes into a shell,
 //!   pipe-to-shell from a vendor's official installer host, and every
 //!   argument too large to read whole (a bounded prefix and suffix are
 //!   read; the size finding fails closed). The target decides between
@@ -444,14 +448,11 @@ impl ToolRules {
         let mut rest = String::with_capacity(text.len());
         let mut last = 0;
         for c in self.shell_init.captures_iter(text).take(64) {
-            let (Some(whole), Some(tool)) = (c.get(0), c.get(1)) else {
+            let Some(whole) = c.get(0) else {
                 continue;
             };
-            let name = tool.as_str().rsplit('/').next().unwrap_or("");
-            if matches!(
-                name,
-                "curl" | "wget" | "nc" | "ncat" | "base64" | "echo" | "printf"
-            ) {
+            // No tool word: the `ssh-agent` form.
+            if c.get(1).is_some_and(|tool| downloader(tool.as_str())) {
                 continue;
             }
             rest.push_str(&text[last..whole.start()]);
@@ -460,6 +461,30 @@ impl ToolRules {
         }
         rest.push_str(&text[last..]);
         self.run_payload.is_match(&rest)
+    }
+
+    /// Whether the substitution at `span` of `text` is the body of a
+    /// shell start-up line (`eval "$(pyenv init -)"`, `eval "$(ssh-agent
+    /// -s)"`, rule `shell_init`) whose tool is no downloader.
+    pub(crate) fn shell_init_at(&self, text: &str, span: Span) -> bool {
+        let mut lo = span.start.saturating_sub(16);
+        while !text.is_char_boundary(lo) {
+            lo -= 1;
+        }
+        let mut hi = (span.end + 1).min(text.len());
+        while !text.is_char_boundary(hi) {
+            hi += 1;
+        }
+        let Some(region) = text.get(lo..hi) else {
+            return false;
+        };
+        self.shell_init.captures_iter(region).take(4).any(|c| {
+            c.get(0).is_some_and(|w| {
+                lo + w.start() <= span.start
+                    && lo + w.end() >= span.end
+                    && !c.get(1).is_some_and(|tool| downloader(tool.as_str()))
+            })
+        })
     }
 
     /// The value of a password given after its label in another language
@@ -1336,6 +1361,10 @@ fn check_string(
             let quoted = in_quotes(text, start);
             let tier = if quoted {
                 Tier::Quarantine
+            } else if context::narrow_approval(clause_around(text, start, end)) {
+                // `running \`pytest -q\` without asking`: one harmless
+                // command approved, a look.
+                Tier::Flag
             } else {
                 Tier::Block
             };
@@ -1791,8 +1820,9 @@ fn subshell_body(
     body: &str,
     tainted: bool,
 ) {
-    // Inside single quotes the shell runs nothing.
-    if in_single_quotes(text, span.start) {
+    // Inside single quotes the shell runs nothing; a start-up line's
+    // `eval "$(pyenv init -)"` evaluates a local tool's own set-up.
+    if in_single_quotes(text, span.start) || rules.shell_init_at(text, span) {
         return;
     }
     let risky = pipe_or_reverse(rules, body)
@@ -1814,6 +1844,43 @@ fn subshell_body(
     } else if !harmless_subshell(body) {
         ctx.add("tool.subshell", span, Tier::Flag);
     }
+}
+
+/// The clause of `text` around `start..end`: from the last `;`, line end
+/// or sentence end (`. `, `! `, `? `) before it to the next one after it.
+fn clause_around(text: &str, start: usize, end: usize) -> &str {
+    let bytes = text.as_bytes();
+    let stop = |i: usize| match bytes.get(i) {
+        Some(b';' | b'\n') => true,
+        Some(b'.' | b'!' | b'?') => bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()),
+        _ => false,
+    };
+    let floor = start.saturating_sub(1024);
+    let mut lo = start.min(text.len());
+    while lo > floor && !stop(lo - 1) {
+        lo -= 1;
+    }
+    let ceil = (end + 1024).min(text.len());
+    let mut hi = end.min(text.len());
+    while hi < ceil && !stop(hi) {
+        hi += 1;
+    }
+    while !text.is_char_boundary(lo) {
+        lo += 1;
+    }
+    while hi > lo && !text.is_char_boundary(hi) {
+        hi -= 1;
+    }
+    text.get(lo..hi).unwrap_or("")
+}
+
+/// A tool word (`curl`, `/usr/bin/wget`) that fetches or prints what it is
+/// given: its output is no tool's own set-up.
+fn downloader(tool: &str) -> bool {
+    matches!(
+        tool.rsplit('/').next().unwrap_or(""),
+        "curl" | "wget" | "nc" | "ncat" | "base64" | "echo" | "printf"
+    )
 }
 
 /// `mktemp [-d] [-t TEMPLATE]`: a substitution that only makes a new
