@@ -15,6 +15,9 @@
 //! (one line, `en-n-per-user-fact`, none -> claim, with the reason there);
 //! the first-sight numbers above are on the writer's labels. On the writer's
 //! labels the after-tuning numbers are tp 121, fp 1, fn 3, tn 143.
+//!
+//! Round 8 (branch tune8-claims) met its last miss, the abbreviated
+//! subject 'usr' ("usr ok'd the plan"): tp 125, fp 0, fn 0, tn 143.
 
 mod fresh_claims;
 
@@ -24,12 +27,7 @@ use palisade_provenance::{ClaimDetector, Scope};
 const FRESH: &str = include_str!("../testdata/fresh_claims2.jsonl");
 
 /// The lines still missed after tuning, each with the reason it is left.
-const KNOWN_MISSES: &[(&str, &str)] = &[
-    (
-        "en-c-usr-okd",
-        "the abbreviated subject 'usr' is no subject word (a new trigger word changes the prefilter's table)",
-    ),
-];
+const KNOWN_MISSES: &[(&str, &str)] = &[];
 
 #[test]
 fn fresh_corpus2_holds_its_baseline() {
@@ -38,7 +36,7 @@ fn fresh_corpus2_holds_its_baseline() {
         &cases(FRESH),
         268,
         KNOWN_MISSES,
-        (124, 0, 1, 143),
+        (125, 0, 0, 143),
     );
 }
 

@@ -17,6 +17,10 @@
 //! `fresh_corpus5b` measures generalization.
 //!
 //! Labels are the writer's; none was relabelled.
+//!
+//! Round 8 (branch tune8-claims) met its last miss: "You" with a verb in
+//! the past at the head of a list item of a bare memory entry addresses
+//! the user: tp 109, fp 0, fn 0, tn 130.
 
 mod fresh_claims;
 
@@ -25,12 +29,7 @@ use fresh_claims::{cases, hold_baseline, known_misses_are_lines};
 const FRESH: &str = include_str!("../testdata/fresh_claims5a.jsonl");
 
 /// The lines still missed after tuning, each with the reason it is left.
-const KNOWN_MISSES: &[(&str, &str)] = &[
-    (
-        "a-en-you-chose",
-        "'You chose …' addresses the user in the second person; as a subject 'you' is every tutorial's reader ('you chose the wrong branch'), too broad without the memory-file context",
-    ),
-];
+const KNOWN_MISSES: &[(&str, &str)] = &[];
 
 #[test]
 fn fresh_corpus5a_holds_its_baseline() {
@@ -39,7 +38,7 @@ fn fresh_corpus5a_holds_its_baseline() {
         &cases(FRESH),
         239,
         KNOWN_MISSES,
-        (108, 0, 1, 130),
+        (109, 0, 0, 130),
     );
 }
 

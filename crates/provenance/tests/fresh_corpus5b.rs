@@ -24,6 +24,11 @@
 //! held-out `fresh_corpus5c` measures generalization.
 //!
 //! Labels are the writer's; none was relabelled.
+//!
+//! Round 8 (branch tune8-claims) met its last misses ("Owner: X for …,
+//! keep/not Y" labels, second-person memory lines, 你上个月说过…不要…,
+//! placeholder companies such as Acme in the name stop list): tp 93, fp
+//! 0, fn 0, tn 110.
 
 mod fresh_claims;
 
@@ -32,24 +37,7 @@ use fresh_claims::{cases, hold_baseline, known_misses_are_lines};
 const FRESH: &str = include_str!("../testdata/fresh_claims5b.jsonl");
 
 /// The lines still missed after tuning, each with the reason it is left.
-const KNOWN_MISSES: &[(&str, &str)] = &[
-    (
-        "b-claim-en-owner-label-hosting",
-        "'Owner: Hetzner for compute, …' is a label followed by a noun, not a verb; the same shape lists who owns what ('Owner: Alice for the backend'), so the label frame needs a verb after the colon",
-    ),
-    (
-        "b-claim-en-userfile-you-told-me",
-        "'You told me …' addresses the user in the second person; as a subject 'you' is every tutorial's reader, too broad without the memory-file context (as 5a's a-en-you-chose)",
-    ),
-    (
-        "b-claim-zh-userfile-ni-shuoguo",
-        "'你上个月说过 …' addresses the user in the second person (你), the Chinese twin of 'You told me'",
-    ),
-    (
-        "b-none-en-long-vendor-thread",
-        "false claim: a company name (Acme) at the head of a list item reads as a clause-initial first name; company names are not in the stop list",
-    ),
-];
+const KNOWN_MISSES: &[(&str, &str)] = &[];
 
 #[test]
 fn fresh_corpus5b_holds_its_baseline() {
@@ -58,7 +46,7 @@ fn fresh_corpus5b_holds_its_baseline() {
         &cases(FRESH),
         203,
         KNOWN_MISSES,
-        (90, 1, 3, 109),
+        (93, 0, 0, 110),
     );
 }
 

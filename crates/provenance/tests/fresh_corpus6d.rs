@@ -19,6 +19,10 @@
 //!
 //! The test holds the counts reached as floors: it prints the scores and
 //! fails when a change finds fewer claims or more false ones.
+//!
+//! Round 8 (branch tune8-claims) met four more ("as you asked", 最后还是
+//! 用户说了算, 一开始想要 …，后来改成了 …, 和 user 一起定了): tp 94, fp 0,
+//! fn 1 (the bare "we agreed" above).
 
 mod fresh_claims;
 
@@ -28,7 +32,7 @@ const FRESH: &str = include_str!("../testdata/fresh_claims6d.jsonl");
 
 /// Floor after tuning on 6d itself: at least this many true claims (and
 /// no false one, checked below).
-const MIN_TP: usize = 90;
+const MIN_TP: usize = 94;
 
 #[test]
 fn fresh_corpus6d_keeps_its_floors() {

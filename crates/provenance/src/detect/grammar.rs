@@ -457,6 +457,20 @@ pub(super) fn is_profile(text: &str) -> bool {
     PROFILE_HEADINGS.contains(&heading.as_str())
 }
 
+/// Whether `text` opens with a Markdown heading (a document: a guide, a
+/// skill, a profile), as opposed to a bare memory entry.
+pub(super) fn is_headed(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .is_some_and(|l| l.starts_with('#'))
+}
+
+/// Whether `word` addresses the user in the second person ("You").
+pub(super) fn is_second_person(word: &str) -> bool {
+    word == "You"
+}
+
 /// Whether `word` is a pronoun that names the user in a profile.
 pub(super) fn is_profile_pronoun(word: &str) -> bool {
     PROFILE_PRONOUNS.contains(&word)

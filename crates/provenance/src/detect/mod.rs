@@ -31,7 +31,9 @@
 //!    decided by: user ·`, 用户：以后…). A
 //!    clause-initial first name is a subject too ("Dana picked FastAPI"),
 //!    and so are "You", "She" and "They" in a write headed as the user's
-//!    profile (`# USER.md`, `# About you`: "You decided to stop …"),
+//!    profile (`# USER.md`, `# About you`: "You decided to stop …") and
+//!    "You" with a verb in the past at the head of a list item of a bare
+//!    memory entry (no heading: "- You chose the 07:30 digest"),
 //!    unless it is a group, company, product, system or the agent ("Legal
 //!    approved", "Stripe declined", "Alice's team chose" has no bare name).
 //!    A first verb in the past may share the subject with the decision verb
@@ -47,7 +49,10 @@
 //!    condition or question word before it (إذا, هل, wenn, si …) or a
 //!    hedge (forse, vielleicht, 多分 …) makes it none; agentless request
 //!    frames (auf Wunsch des Chefs, por indicación del usuario, sur
-//!    demande de l'utilisatrice, オーナーの指示で) are rules of the slot too.
+//!    demande de l'utilisatrice, オーナーの指示で) are rules of the slot too,
+//!    and so are the English and Chinese clauses addressed to the user
+//!    that lead with their own subject words ("as you asked", 你上个月
+//!    说过，…不要…).
 //! 4. **Prefilter.** One Aho-Corasick walk finds the subject words, the
 //!    contrast words and the predicate cues (the literal prefixes of the
 //!    lexicon's patterns); a clause without a cue, or without a subject word
@@ -217,6 +222,13 @@ struct Budget {
     /// The write is the user's profile ([`grammar::is_profile`]): "You",
     /// "She" and "They" at a clause head are the user, like a name.
     profile: bool,
+    /// The write is a bare memory entry, not a document under a heading
+    /// ([`grammar::is_headed`]): a list item of it that starts "You" and
+    /// a verb in the past addresses the user ("- You chose the 07:30
+    /// digest"), where under a guide's heading it is the reader.
+    bare: bool,
+    /// The line being read is a list item.
+    bullet: bool,
 }
 
 impl Budget {
@@ -383,6 +395,8 @@ impl ClaimDetector {
             candidates_left: MAX_CANDIDATES,
             truncated: false,
             profile: grammar::is_profile(text),
+            bare: !grammar::is_headed(text),
+            bullet: false,
         };
         let mut claims = Vec::new();
         let mut in_fence = false;
@@ -408,6 +422,7 @@ impl ClaimDetector {
             {
                 continue;
             }
+            budget.bullet = starts_list_item(trimmed);
             // The line rules run only for a line that yields a claim.
             let before = claims.len();
             for sentence in sentences(line_text) {
@@ -500,8 +515,10 @@ impl ClaimDetector {
             let clause = &s[cs..ce];
             let span = Span::new(sentence.start + cs, sentence.start + ce);
             let mut kinds = marks.kinds(span);
+            let head = clause_head_word(clause);
             if starts_with_name(clause)
-                || (budget.profile && is_profile_pronoun(clause_head_word(clause)))
+                || (budget.profile && is_profile_pronoun(head))
+                || (budget.bare && budget.bullet && is_second_person(head))
             {
                 kinds |= KIND_NAME;
             }
@@ -626,7 +643,11 @@ impl ClaimDetector {
                             let name_start = m.start() + subj.end() - name.len();
                             !negated()
                                 && (is_first_name(name)
-                                    || (budget.profile && is_profile_pronoun(name)))
+                                    || (budget.profile && is_profile_pronoun(name))
+                                    || (budget.bare
+                                        && budget.bullet
+                                        && is_second_person(name)
+                                        && is_simple_past(pred_text)))
                                 && named_object_follows(&clause[m.end()..])
                                 && self.prefix_ok(clause, name_start, past)
                         }
@@ -1238,20 +1259,43 @@ mod tests {
     }
 
     #[test]
-    fn a_profile_names_the_user_with_you_and_she() {
+    fn a_profile_or_a_bare_entry_names_the_user_with_you() {
         let det = d();
         for text in [
             "# About you\n- You run a bakery.\n- You decided to close on Mondays from May.",
             "# USER.md\n- Dentist in Leeds.\n- She chose Xero over QuickBooks last spring.",
+            // A bare memory entry (no heading) addresses the user in a list
+            // item with a verb in the past.
+            "- You decided to close on Mondays from May.",
+            "- You told me in March to stop CC'ing your co-founder.",
         ] {
             assert!(!det.detect(text).is_empty(), "{text}");
         }
         for text in [
-            "- You decided to close on Mondays from May.",
+            "You decided to close on Mondays from May.",
+            "- You want to deploy close to your users.",
+            "- She chose Xero over QuickBooks last spring.",
             "# Setup guide\n- You selected the region in step 2.",
             "# About you\n- You can choose the region later.",
             "# About you\n- If you decided to close on Mondays, update the hours.",
             "# About you\n- You didn't decide on the opening hours yet.",
+        ] {
+            assert!(det.detect(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn an_outcome_word_may_stand_before_a_chinese_subject() {
+        let det = d();
+        for text in [
+            "最后还是用户说了算，选了蓝色主题。",
+            "讨论了一周，结果老板拍板用 Kafka。",
+        ] {
+            assert!(!det.detect(text).is_empty(), "{text}");
+        }
+        for text in [
+            "是用 A 还是用户决定用 B？",
+            "最后还是新用户决定要不要注册。",
         ] {
             assert!(det.detect(text).is_empty(), "{text}");
         }

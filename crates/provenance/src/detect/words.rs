@@ -16,10 +16,12 @@ pub(super) const NAME_LEAD: &[&str] = &[
 ];
 
 /// Capitalised words that start a clause but name no person: groups,
-/// roles, companies and products, the agent, pronouns and adverbs.
+/// roles, companies and products (and the placeholder companies of
+/// examples: Acme, Contoso), the agent, pronouns and adverbs.
 /// Sorted (binary search; a test keeps it so).
 pub(super) const NAME_STOP: &[&str] = &[
     "account",
+    "acme",
     "admins",
     "after",
     "again",
@@ -77,6 +79,7 @@ pub(super) const NAME_STOP: &[&str] = &[
     "compliance",
     "config",
     "context",
+    "contoso",
     "contract",
     "contractor",
     "contractors",
@@ -112,6 +115,7 @@ pub(super) const NAME_STOP: &[&str] = &[
     "everyone",
     "example",
     "excel",
+    "fabrikam",
     "feature",
     "figma",
     "files",
@@ -124,6 +128,7 @@ pub(super) const NAME_STOP: &[&str] = &[
     "git",
     "github",
     "gitlab",
+    "globex",
     "gmail",
     "goal",
     "google",
@@ -137,12 +142,14 @@ pub(super) const NAME_STOP: &[&str] = &[
     "hermes",
     "heroku",
     "his",
+    "hooli",
     "how",
     "hr",
     "human",
     "ibm",
     "if",
     "infra",
+    "initech",
     "initially",
     "instead",
     "intel",
@@ -183,6 +190,7 @@ pub(super) const NAME_STOP: &[&str] = &[
     "nobody",
     "node",
     "nor",
+    "northwind",
     "not",
     "note",
     "notion",
@@ -525,6 +533,9 @@ pub(super) const ZH_PREV_OK: &[&str] = &[
     "后来",
     "最后",
     "最终",
+    "还是",
+    "结果",
+    "到头来",
     "之前",
     "上次",
     "这次",
@@ -601,6 +612,7 @@ pub(super) const TRIGGER_WORDS: &[&str] = &[
     "we",
     "human",
     "boss",
+    "usr",
     "用户",
     "用戶",
     "主人",
