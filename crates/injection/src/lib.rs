@@ -60,6 +60,7 @@ mod invisible;
 mod lean;
 pub mod policy;
 mod posture;
+mod prebuilt;
 mod report;
 mod rules;
 mod scanner;
