@@ -5,7 +5,7 @@
 //! computes it for custom rules at run time.
 
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
-use regex_syntax::hir::{Capture, Hir, HirKind, Look, Repetition};
+use regex_syntax::hir::Hir;
 
 /// Longest prefix literal kept as a gate (longer ones are cut to a prefix,
 /// which is still a sound gate).
@@ -93,65 +93,5 @@ pub(crate) fn signal_pattern(pattern: &str) -> String {
         p
     } else {
         format!("(?i){p}")
-    }
-}
-
-/// The Unicode word-boundary assertions: a DFA cannot decide them on
-/// non-ASCII text (it gives up there), and [`widened`] drops them.
-pub(crate) const UNICODE_WORD: [Look; 6] = [
-    Look::WordUnicode,
-    Look::WordUnicodeNegate,
-    Look::WordStartUnicode,
-    Look::WordEndUnicode,
-    Look::WordStartHalfUnicode,
-    Look::WordEndHalfUnicode,
-];
-
-/// Whether `h` holds a Unicode word-boundary assertion.
-pub(crate) fn has_unicode_word(h: &Hir) -> bool {
-    let looks = h.properties().look_set();
-    UNICODE_WORD.iter().any(|&l| looks.contains(l))
-}
-
-/// `h` without its Unicode word-boundary assertions, or `h` itself when
-/// it has none: it matches wherever `h` matches (an assertion only ever
-/// removes matches), so it can rule a text out but not in.
-pub(crate) fn widened(h: Hir) -> Hir {
-    if has_unicode_word(&h) {
-        widen(&h)
-    } else {
-        h
-    }
-}
-
-fn widen(h: &Hir) -> Hir {
-    superset(h, false)
-}
-
-/// `h` loosened for a small DFA: no Unicode word-boundary assertion, and
-/// every bounded repetition `x{m,n}` made `x{m,}` (counting is what makes
-/// a DFA of `(?:\w+\s+){0,3}` large). It matches wherever `h` matches and
-/// perhaps elsewhere, so its DFA can rule a text out, never in.
-#[allow(dead_code)] // used by build.rs
-pub(crate) fn loosened(h: &Hir) -> Hir {
-    superset(h, true)
-}
-
-fn superset(h: &Hir, unbound: bool) -> Hir {
-    let sub = |h: &Hir| superset(h, unbound);
-    match h.kind() {
-        HirKind::Look(l) if UNICODE_WORD.contains(l) => Hir::empty(),
-        HirKind::Repetition(r) => Hir::repetition(Repetition {
-            sub: Box::new(sub(&r.sub)),
-            max: if unbound { None } else { r.max },
-            ..r.clone()
-        }),
-        HirKind::Capture(c) => Hir::capture(Capture {
-            sub: Box::new(sub(&c.sub)),
-            ..c.clone()
-        }),
-        HirKind::Concat(subs) => Hir::concat(subs.iter().map(sub).collect()),
-        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(sub).collect()),
-        _ => h.clone(),
     }
 }

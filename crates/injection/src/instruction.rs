@@ -20,7 +20,6 @@
 use crate::derive::{ascii_twin_of, prefix_gate_of};
 use crate::fold::{non_ascii_runs, Folded};
 use crate::lean::Dual;
-use crate::prebuilt::{Dfas, Prebuilt, Verdict};
 use crate::rules::{expand, resolve_tier, Error, ErrorKind, RuleSpec};
 use crate::Tier;
 use aho_corasick::automaton::Automaton;
@@ -64,9 +63,6 @@ pub(crate) struct Compiled {
     /// The pattern and its twin parsed at build time (built-in rules), so
     /// they compile without parsing.
     packed: Option<Packed>,
-    /// The DFAs the build script made of the pattern (built-in rules):
-    /// where they decide, nothing is compiled.
-    prebuilt: Prebuilt,
 }
 
 /// A built-in rule's pattern and twin as packed by `build.rs`.
@@ -124,8 +120,6 @@ pub(crate) struct BuiltinRule {
     /// Byte ranges of the packed pattern and twin in [`PACKED`].
     packed: (usize, usize),
     packed_twin: (usize, usize),
-    /// The pattern's prebuilt DFAs.
-    dfa: Dfas,
 }
 
 /// The built-in phrase rules, in data-file order.
@@ -142,7 +136,6 @@ struct Prepared {
     gate: Option<Vec<Cow<'static, str>>>,
     twin: Cow<'static, str>,
     packed: Option<Packed>,
-    dfa: Dfas,
 }
 
 impl Prepared {
@@ -164,7 +157,6 @@ impl Prepared {
                 (Some(pattern), Some(twin)) => Some(Packed { pattern, twin }),
                 _ => None,
             },
-            dfa: r.dfa,
         }
     }
 
@@ -194,7 +186,6 @@ impl Prepared {
             twin: Cow::Owned(ascii_twin_of(&hir)),
             pattern: Cow::Owned(expanded),
             packed: None,
-            dfa: Dfas::NONE,
         })
     }
 }
@@ -451,7 +442,6 @@ impl Instructions {
                 regex: OnceLock::new(),
                 twin_regex: OnceLock::new(),
                 packed: p.packed,
-                prebuilt: Prebuilt::new(p.dfa),
             });
         }
         // Prefix literals join the same automata; a literal entry turns on
@@ -580,24 +570,14 @@ impl Instructions {
         let ascii = text.is_ascii();
         for r in cands {
             let rule = &self.rules[r];
-            let found = match rule.prebuilt.find(text, ascii, MAX_MATCHES_PER_RULE) {
-                Verdict::Matches(found) => found,
-                Verdict::Unknown => {
-                    let Some(regex) = rule.regex_for(ascii) else {
-                        continue;
-                    };
-                    regex
-                        .find_iter(text)
-                        .take(MAX_MATCHES_PER_RULE)
-                        .map(|m| (m.start(), m.end()))
-                        .collect()
-                }
+            let Some(regex) = rule.regex_for(ascii) else {
+                continue;
             };
-            for (start, end) in found {
-                if start == end {
+            for m in regex.find_iter(text).take(MAX_MATCHES_PER_RULE) {
+                if m.is_empty() {
                     continue;
                 }
-                let span = Span::new(start, end);
+                let span = Span::new(m.start(), m.end());
                 let quotes = quotes.get_or_insert_with(|| {
                     quoted_spans(text).into_iter().map(|q| q.inner).collect()
                 });
@@ -609,7 +589,7 @@ impl Instructions {
                     rule: r,
                     folded: span,
                     tier,
-                    phrase: text[start..end]
+                    phrase: text[m.range()]
                         .split_whitespace()
                         .collect::<Vec<_>>()
                         .join(" "),
@@ -921,57 +901,6 @@ mod tests {
             }
         }
         assert!(matched > specs.len() / 2, "{matched}");
-    }
-
-    /// Where a built-in rule's prebuilt DFAs decide, they find exactly
-    /// the matches of its compiled regex: on every example and negative
-    /// example (folded as the scanner folds them, ASCII or not), on all of
-    /// them joined, and on the corpus messages.
-    #[test]
-    fn prebuilt_dfas_agree_with_the_regexes() {
-        let specs: Vec<RuleSpec> = serde_json::from_str(BUILTIN).unwrap();
-        let mut texts: Vec<String> = specs
-            .iter()
-            .flat_map(|s| s.examples.iter().chain(&s.negative_examples))
-            .map(|ex| fold(normalize(ex).as_str()).text)
-            .collect();
-        for corpus in [
-            include_str!("../testdata/messages.jsonl"),
-            include_str!("../testdata/fresh_messages.jsonl"),
-        ] {
-            for line in corpus.lines().filter(|l| !l.trim().is_empty()) {
-                let v: serde_json::Value = serde_json::from_str(line).unwrap();
-                if let Some(t) = v["input"].as_str() {
-                    texts.push(fold(normalize(t).as_str()).text);
-                }
-            }
-        }
-        texts.push(texts.join(" \n"));
-        let ins = Instructions::with_builtin(&[]).unwrap();
-        let (mut decided, mut with_dfa) = (0usize, 0usize);
-        for rule in &ins.rules {
-            with_dfa += usize::from(rule.prebuilt.has_any());
-            for t in &texts {
-                let ascii = t.is_ascii();
-                if let Verdict::Matches(got) = rule.prebuilt.find(t, ascii, MAX_MATCHES_PER_RULE) {
-                    decided += 1;
-                    let re = rule.regex_for(ascii).unwrap();
-                    let want: Vec<(usize, usize)> = re
-                        .find_iter(t)
-                        .take(MAX_MATCHES_PER_RULE)
-                        .map(|m| (m.start(), m.end()))
-                        .collect();
-                    assert_eq!(got, want, "{} on {t:?}", rule.id);
-                }
-            }
-        }
-        // About a third of the rules fit the build script's size limit.
-        assert!(
-            with_dfa * 3 >= ins.rules.len(),
-            "{with_dfa} of {}",
-            ins.rules.len()
-        );
-        assert!(decided >= texts.len() * 60, "{decided}");
     }
 
     proptest::proptest! {

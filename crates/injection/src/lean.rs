@@ -11,7 +11,7 @@ use regex_automata::meta::{Config, Regex};
 use regex_automata::nfa::thompson::{self, pikevm::PikeVM, WhichCaptures};
 use regex_automata::util::pool::Pool;
 use regex_automata::{hybrid, Input, MatchKind, PatternSet};
-use regex_syntax::hir::Hir;
+use regex_syntax::hir::{Capture, Hir, HirKind, Look, Repetition};
 use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::sync::OnceLock;
 
@@ -49,7 +49,7 @@ pub(crate) fn regex_packed(packed: &[u8]) -> Option<Regex> {
 pub(crate) fn set_packed<'p>(packed: impl IntoIterator<Item = &'p [u8]>) -> Option<Set> {
     let hirs = packed
         .into_iter()
-        .map(|p| palisade_common::pattern::packed::unpack(p).map(crate::derive::widened))
+        .map(|p| palisade_common::pattern::packed::unpack(p).map(widened))
         .collect::<Option<Vec<_>>>()?;
     Set::from_hirs(&hirs, 16 << 20)
 }
@@ -63,6 +63,46 @@ pub(crate) fn set<'p>(patterns: impl IntoIterator<Item = &'p str>) -> Option<Set
         .map(|p| regex_syntax::parse(p).ok())
         .collect::<Option<Vec<_>>>()?;
     Set::from_hirs(&hirs, 2 << 20)
+}
+
+/// The Unicode word-boundary assertions a widened set drops.
+const UNICODE_WORD: [Look; 6] = [
+    Look::WordUnicode,
+    Look::WordUnicodeNegate,
+    Look::WordStartUnicode,
+    Look::WordEndUnicode,
+    Look::WordStartHalfUnicode,
+    Look::WordEndHalfUnicode,
+];
+
+/// `h` without its Unicode word-boundary assertions, or `h` itself when
+/// it has none (an ASCII twin never has).
+fn widened(h: Hir) -> Hir {
+    let looks = h.properties().look_set();
+    if UNICODE_WORD.iter().any(|&l| looks.contains(l)) {
+        widen(&h)
+    } else {
+        h
+    }
+}
+
+/// `h` without its Unicode word-boundary assertions: it matches wherever
+/// `h` matches (an assertion only ever removes matches).
+fn widen(h: &Hir) -> Hir {
+    match h.kind() {
+        HirKind::Look(l) if UNICODE_WORD.contains(l) => Hir::empty(),
+        HirKind::Repetition(r) => Hir::repetition(Repetition {
+            sub: Box::new(widen(&r.sub)),
+            ..r.clone()
+        }),
+        HirKind::Capture(c) => Hir::capture(Capture {
+            sub: Box::new(widen(&c.sub)),
+            ..c.clone()
+        }),
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(widen).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(widen).collect()),
+        _ => h.clone(),
+    }
 }
 
 /// Makes a lazy DFA's cache for a [`Set`]'s pool.

@@ -60,7 +60,6 @@ mod invisible;
 mod lean;
 pub mod policy;
 mod posture;
-mod prebuilt;
 mod report;
 mod rules;
 mod scanner;

@@ -9,7 +9,6 @@
 //! turn a boundary or an address into a hijack or a held message.
 
 use crate::lean::{self, Set};
-use crate::prebuilt::{Dfas, Prebuilt, Verdict};
 use crate::rules::{Error, ErrorKind};
 use palisade_common::Span;
 use regex_automata::meta::Regex;
@@ -72,8 +71,6 @@ struct BuiltinSignal {
     /// Byte ranges of the packed pattern and twin in [`PACKED`].
     packed: (usize, usize),
     packed_twin: (usize, usize),
-    /// The pattern's prebuilt DFAs.
-    dfa: Dfas,
 }
 
 impl BuiltinSignal {
@@ -122,9 +119,6 @@ struct Lazy {
     entry: &'static BuiltinSignal,
     full: OnceLock<Option<Regex>>,
     ascii: OnceLock<Option<Regex>>,
-    /// The entry's prebuilt DFAs: where they decide, neither regex is
-    /// compiled.
-    prebuilt: Prebuilt,
 }
 
 impl Lazy {
@@ -133,7 +127,6 @@ impl Lazy {
             entry,
             full: OnceLock::new(),
             ascii: OnceLock::new(),
-            prebuilt: Prebuilt::new(entry.dfa),
         }
     }
 
@@ -154,8 +147,7 @@ pub(crate) struct Signals {
     classes: Vec<Signal>,
     regexes: Vec<Lazy>,
     /// Every entry except orders, searched in one pass first (built on
-    /// first use, one set per form): loading a prebuilt DFA costs about
-    /// what building the set does, so only the set's candidates run.
+    /// first use, one set per form).
     set: OnceLock<Option<Set>>,
     ascii_set: OnceLock<Option<Set>>,
     set_index: Vec<usize>,
@@ -207,24 +199,14 @@ impl Signals {
     }
 
     fn hits_of(&self, i: usize, text: &str, ascii: bool, out: &mut Vec<Hit>) {
-        let lazy = &self.regexes[i];
-        let found = match lazy.prebuilt.find(text, ascii, MAX_HITS) {
-            Verdict::Matches(found) => found,
-            Verdict::Unknown => {
-                let Some(re) = lazy.get(ascii) else {
-                    return;
-                };
-                re.find_iter(text)
-                    .take(MAX_HITS)
-                    .map(|m| (m.start(), m.end()))
-                    .collect()
-            }
+        let Some(re) = self.regexes[i].get(ascii) else {
+            return;
         };
-        for (start, end) in found {
+        for m in re.find_iter(text).take(MAX_HITS) {
             out.push(Hit {
                 entry: i,
                 signal: self.classes[i],
-                span: Span::new(start, end),
+                span: Span::new(m.start(), m.end()),
             });
         }
     }
@@ -386,49 +368,6 @@ mod tests {
         let (full, twin) = (s.set(false).unwrap(), s.set(true).unwrap());
         for t in &texts {
             assert_eq!(full.matches(t), twin.matches(t), "{t:?}");
-        }
-    }
-
-    /// Where an entry's prebuilt DFAs decide, they find exactly what its
-    /// compiled regex finds (examples, negatives, corpus messages, ASCII
-    /// or not, and all run together).
-    #[test]
-    fn prebuilt_dfas_agree_with_the_regexes() {
-        let specs: Vec<Spec> = serde_json::from_str(BUILTIN).unwrap();
-        let s = Signals::build().unwrap();
-        let mut texts: Vec<String> = specs
-            .iter()
-            .flat_map(|sp| sp.examples.iter().chain(&sp.negative_examples))
-            .cloned()
-            .collect();
-        for corpus in [
-            include_str!("../testdata/messages.jsonl"),
-            include_str!("../testdata/fresh_messages.jsonl"),
-        ] {
-            for line in corpus.lines().filter(|l| !l.trim().is_empty()) {
-                let v: serde_json::Value = serde_json::from_str(line).unwrap();
-                if let Some(t) = v["input"].as_str() {
-                    texts.push(palisade_common::normalize::normalize(t).as_str().to_owned());
-                }
-            }
-        }
-        texts.push(texts.join("\n"));
-        let with_dfa = s.regexes.iter().filter(|l| l.prebuilt.has_any()).count();
-        assert!(with_dfa >= 4, "{with_dfa}");
-        for (i, lazy) in s.regexes.iter().enumerate() {
-            for t in &texts {
-                let ascii = t.is_ascii();
-                if let Verdict::Matches(got) = lazy.prebuilt.find(t, ascii, MAX_HITS) {
-                    let want: Vec<(usize, usize)> = lazy
-                        .get(ascii)
-                        .unwrap()
-                        .find_iter(t)
-                        .take(MAX_HITS)
-                        .map(|m| (m.start(), m.end()))
-                        .collect();
-                    assert_eq!(got, want, "{} on {t:?}", s.ids[i]);
-                }
-            }
         }
     }
 
