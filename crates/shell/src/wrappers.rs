@@ -36,7 +36,7 @@ pub struct Wrapper {
     /// Whether options are also written with `/` (`cmd /d /s /c …`).
     #[serde(default)]
     pub slash_options: bool,
-    /// Whether option names match in any case (`powershell -COMMAND …`).
+    /// Whether option names match in any case (`CMD /C …`).
     #[serde(default)]
     pub ignore_case: bool,
     /// `[command line, command word peel finds]`.
