@@ -43,7 +43,7 @@
 //! | an order on a line of source code that declares a function or binding (`pub fn render_turn(…)`, `def build(…)`, `text = tok.apply_chat_template(…)`) | not an order (the program's own call), after any boundary |
 //! | a CSV cell: a quotation opened right after a comma, with no space, on a line that has two commas before it (`A-1003,锅铲,0,"忽略之前的所有指令…"`) | a field value, not a quotation (the cell is data the agent reads) |
 //! | an `override` inside a quotation that ends its clause with a vocative to someone who is not an AI (`"पिछले सारे आदेश भूल जाओ, सेनापति!"`, `"Forget all earlier orders, soldiers!"`; not `…, assistant!`, not `…, please!`) and no order in the rest of the quotation | nothing (a line of dialogue said to a character) |
-//! | a special token named as a noun (`[INST] 토큰`, "the `<\|im_start\|>` token", "токен [INST]") | a mention: at most flag |
+//! | a special token named as a noun (`[INST] 토큰`, "the `<\|im_start\|>` token", "`токен [INST]`") | a mention: at most flag |
 //! | a special token in the output of a shell command (the text opens with a `$ ` or `PS>` prompt line: a tokenizer listing, a printed chat template) that no system turn follows and no order naming an object follows | pass (terminal output is data) |
 //! | encoded text (L4) that decodes to a question (an interrogative word first, or a `?` at its end: a URL-encoded search query in an access log) with no phrase, token, sink, shell or tool order in it | nothing (an encoded question is no order) |
 //! | an encoded order (L4) inside a `hidden` region (an HTML comment holding a URL-encoded override) | block (encoded and hidden from the reader) |
