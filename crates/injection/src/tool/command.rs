@@ -111,6 +111,9 @@ pub(super) fn analyze_command(
     // a script written and run in the same command is read as a command.
     // Each script is read once, however often it runs (linear).
     let mut written: Vec<(String, String)> = Vec::new();
+    // Where each command's hits end: one command's hits describe one
+    // action (`context::collapse_families`).
+    let mut ends: Vec<usize> = Vec::with_capacity(script.commands.len());
     for inv in &script.commands {
         if matches!(inv.name(), "echo" | "printf") {
             if written.len() < 16 {
@@ -141,6 +144,7 @@ pub(super) fn analyze_command(
         if inv.opaque_input {
             hits.push(Hit::new("tool.obfuscated_pipe_to_shell", Tier::Quarantine));
         }
+        ends.push(hits.len());
     }
     if exfil::forced_secret_push(&script.commands) {
         hits.push(Hit::new("tool.secret_push", Tier::Block));
@@ -148,14 +152,27 @@ pub(super) fn analyze_command(
     if exfil::staged_secret_upload(&script.commands) {
         hits.push(Hit::new("tool.env_exfil", Tier::Block));
     }
-    for hit in hits {
+    let mut ends = ends.into_iter().peekable();
+    let mut action = None;
+    for (i, hit) in hits.into_iter().enumerate() {
+        // A new command's first hit opens its action; the hits after the
+        // last command (the whole script's) each stand alone.
+        while ends.peek().is_some_and(|&end| end <= i) {
+            ends.next();
+            action = None;
+        }
+        if ends.peek().is_some() && action.is_none() {
+            action = Some(ctx.new_action());
+        }
         let (id, tier) = if hit.id == persistence::PERSISTENCE_PATH && payload {
             ("tool.persistence", Tier::Block)
         } else {
             (hit.id, hit.tier)
         };
+        ctx.action = action;
         ctx.add(id, at, tier);
     }
+    ctx.action = None;
     for program in &script.code {
         analyze_code(rules, ctx, &program.text, depth + 1, at);
     }

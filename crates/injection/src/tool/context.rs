@@ -34,6 +34,34 @@ use std::sync::OnceLock;
 #[derive(Deserialize)]
 struct Table {
     rules: Vec<Rule>,
+    #[serde(default)]
+    families: Vec<Family>,
+}
+
+/// Rules that describe one action (`families` in the data file): a
+/// command's findings of one family collapse to one.
+#[derive(Clone, Debug, Deserialize)]
+#[allow(dead_code)] // description documents the family; tests read the examples
+struct Family {
+    id: String,
+    description: String,
+    /// Member rule ids, the most specific first: on a tie of tiers the
+    /// first listed stays.
+    members: Vec<String>,
+    examples: Vec<FamilyExample>,
+    negative_examples: Vec<FamilyExample>,
+}
+
+/// A command of a family's example: the finding that stays (`keeps`), or
+/// for a negative example none (every finding stays).
+#[derive(Clone, Debug, Deserialize)]
+#[allow(dead_code)] // note documents the example
+struct FamilyExample {
+    command: String,
+    #[serde(default)]
+    keeps: Option<String>,
+    #[serde(default)]
+    note: Option<String>,
 }
 
 /// One rule of the data file.
@@ -98,6 +126,8 @@ struct Rules {
     narrow_approval: Regex,
     broad_scope: Regex,
     scoped: Vec<Scoped>,
+    /// Each family's member ids, the most specific first.
+    families: Vec<Vec<&'static str>>,
 }
 
 fn tier_of(s: &str) -> Tier {
@@ -160,6 +190,16 @@ fn build() -> Option<Rules> {
         narrow_approval: get("context.narrow_approval")?,
         broad_scope: get("context.broad_scope")?,
         scoped,
+        families: table
+            .families
+            .iter()
+            .map(|f| {
+                f.members
+                    .iter()
+                    .map(|m| &*Box::leak(m.clone().into_boxed_str()))
+                    .collect()
+            })
+            .collect(),
     })
 }
 
@@ -381,6 +421,35 @@ pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
     }
     ctx.path = saved;
     weigh(r, c, ctx);
+    collapse_families(r, ctx);
+}
+
+/// One finding per action: of the findings one family's rules made on
+/// one command, the highest tier stays (on a tie, the member listed
+/// first); the others describe the same action again. Findings are
+/// capped at 256 ([`Ctx::add`]), so the search per finding stays small.
+fn collapse_families(r: &Rules, ctx: &mut Ctx) {
+    for members in &r.families {
+        let rank = |f: &crate::Finding| members.iter().position(|m| *m == f.rule.reason());
+        // The best member finding of each action: (action, tier, rank).
+        let mut best: Vec<(u32, Tier, usize)> = Vec::new();
+        for (f, &action) in ctx.findings.iter().zip(&ctx.actions) {
+            let Some(rf) = rank(f) else { continue };
+            match best.iter_mut().find(|b| b.0 == action) {
+                Some(b) if (f.tier, std::cmp::Reverse(rf)) > (b.1, std::cmp::Reverse(b.2)) => {
+                    *b = (action, f.tier, rf);
+                }
+                Some(_) => {}
+                None => best.push((action, f.tier, rf)),
+            }
+        }
+        ctx.retain_mut(|f, action| {
+            let Some(rf) = rank(f) else { return true };
+            best.iter()
+                .find(|b| b.0 == action)
+                .is_some_and(|b| b.1 == f.tier && b.2 == rf)
+        });
+    }
 }
 
 /// Re-weigh findings by what the call targets.
@@ -441,7 +510,7 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
                 .iter()
                 .filter(|s| super::is_path_key(&s.path))
                 .any(|s| r.security_path.is_match(s.text)));
-    ctx.findings.retain_mut(|f| {
+    ctx.retain_mut(|f, _| {
         let id = f.rule.reason();
         match id {
             // A plan or dry run (flag) against production destroys nothing.
@@ -737,6 +806,48 @@ mod tests {
     /// An invocation rule's examples are command lines: some command the
     /// shell reader finds in each must match (gate included), and no
     /// command of a negative example may.
+    #[test]
+    fn families_collapse_one_action_to_one_finding() {
+        let table: Table =
+            serde_json::from_str(include_str!("../../data/tool_context.json")).unwrap();
+        assert!(!table.families.is_empty());
+        let s = crate::Scanner::new();
+        let mut seen = std::collections::HashSet::new();
+        for fam in &table.families {
+            for m in &fam.members {
+                assert!(seen.insert(m.clone()), "{m} is in two families");
+            }
+            assert!(!fam.examples.is_empty() && !fam.negative_examples.is_empty());
+            let members = |e: &FamilyExample| {
+                let call =
+                    crate::ToolCall::new("terminal", serde_json::json!({"command": e.command}));
+                let r = s.check_tool_call(
+                    &call,
+                    &mut crate::SessionState::default(),
+                    &crate::ToolPolicy::default(),
+                    0,
+                );
+                r.findings
+                    .iter()
+                    .map(|f| f.rule.reason().to_owned())
+                    .filter(|id| fam.members.contains(id))
+                    .collect::<Vec<_>>()
+            };
+            for e in &fam.examples {
+                let keeps = e.keeps.as_deref().unwrap();
+                assert!(
+                    fam.members.iter().any(|m| m == keeps),
+                    "{}: {keeps}",
+                    fam.id
+                );
+                assert_eq!(members(e), [keeps], "{}: {}", fam.id, e.command);
+            }
+            for e in &fam.negative_examples {
+                assert!(members(e).len() >= 2, "{}: {} collapsed", fam.id, e.command);
+            }
+        }
+    }
+
     fn invocation_rule_examples(rule: &Rule, re: &Regex, with: Option<&Regex>) {
         assert!(
             !rule.gate.is_empty(),

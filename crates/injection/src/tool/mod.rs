@@ -720,8 +720,17 @@ fn collect<'a>(v: &'a serde_json::Value, path: String, out: &mut Vec<ArgString<'
     }
 }
 
+#[derive(Default)]
 struct Ctx {
     findings: Vec<Finding>,
+    /// For each finding, the action it describes: the findings of one
+    /// command share one, every other finding has its own (see
+    /// `context::collapse_families`).
+    actions: Vec<u32>,
+    /// The action [`Ctx::add`] files findings under, while one command's
+    /// findings are added.
+    action: Option<u32>,
+    next_action: u32,
     path: String,
 }
 
@@ -732,7 +741,33 @@ impl Ctx {
         }
         let mut f = Finding::new(Layer::Tool, id, span, tier);
         f.detail = Some(self.path.clone());
+        let action = match self.action {
+            Some(a) => a,
+            None => self.new_action(),
+        };
         self.findings.push(f);
+        self.actions.push(action);
+    }
+
+    /// A fresh action id.
+    fn new_action(&mut self) -> u32 {
+        self.next_action += 1;
+        self.next_action
+    }
+
+    /// `Vec::retain_mut` over the findings, their actions kept in step.
+    fn retain_mut(&mut self, mut keep: impl FnMut(&mut Finding, u32) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.findings.len() {
+            let action = self.actions[i];
+            if keep(&mut self.findings[i], action) {
+                self.findings.swap(kept, i);
+                self.actions.swap(kept, i);
+                kept += 1;
+            }
+        }
+        self.findings.truncate(kept);
+        self.actions.truncate(kept);
     }
 }
 
@@ -1010,10 +1045,7 @@ pub(crate) fn check(
     let args = decoded.as_ref().unwrap_or(&call.args);
     let mut strings = Vec::new();
     collect(args, "args".into(), &mut strings, 0);
-    let mut ctx = Ctx {
-        findings: Vec::new(),
-        path: String::new(),
-    };
+    let mut ctx = Ctx::default();
     let memory_write = writes_memory(&call.tool, &strings);
     let ci_write = strings
         .iter()
@@ -1615,7 +1647,9 @@ impl Ctx {
     fn add_replay(&mut self) {
         let mut f = Finding::new(Layer::Tool, "tool.replay", Span::new(0, 0), Tier::Block);
         f.detail = Some("identical call inside the race window".into());
+        let action = self.new_action();
         self.findings.push(f);
+        self.actions.push(action);
     }
 }
 
