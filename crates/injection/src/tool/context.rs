@@ -803,9 +803,6 @@ mod tests {
         assert!(rules().is_some(), "context rules build");
     }
 
-    /// An invocation rule's examples are command lines: some command the
-    /// shell reader finds in each must match (gate included), and no
-    /// command of a negative example may.
     #[test]
     fn families_collapse_one_action_to_one_finding() {
         let table: Table =
@@ -848,6 +845,9 @@ mod tests {
         }
     }
 
+    /// An invocation rule's examples are command lines: some command the
+    /// shell reader finds in each must match (gate included), and no
+    /// command of a negative example may.
     fn invocation_rule_examples(rule: &Rule, re: &Regex, with: Option<&Regex>) {
         assert!(
             !rule.gate.is_empty(),
