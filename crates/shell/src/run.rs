@@ -495,6 +495,13 @@ impl Walk {
         }
         match name.as_str() {
             "eval" => self.reread(&args.join(" "), depth),
+            // `git config alias.NAME '!CMD'`: a shell alias stores a
+            // command line that `git NAME` runs later; it is read as run.
+            "git" => {
+                if let Some(body) = git_shell_alias(&args) {
+                    self.reread(body, depth);
+                }
+            }
             // `echo CMD | at now + 10 minutes`: at and batch read the job's
             // command lines from stdin (unless `-f FILE` names them).
             "at" | "batch" if !args.iter().any(|a| a == "-f" || a == "-l" || a == "-r") => {
@@ -857,9 +864,149 @@ fn listed_paths(source: &SimpleCommand) -> Option<Vec<String>> {
     }
 }
 
+/// The command line of a shell alias being set (`git config --global
+/// alias.wipe '!rm -rf ~'`, `git -c alias.x='!sh -c …' x`): the value
+/// after the `!`.
+fn git_shell_alias<'a>(args: &'a [String]) -> Option<&'a str> {
+    let alias_value = |a: &'a String| {
+        a.split_once('=')
+            .filter(|(k, _)| k.starts_with("alias."))
+            .map(|(_, v)| v)
+    };
+    if let Some(v) = args.iter().find_map(alias_value) {
+        return v.strip_prefix('!');
+    }
+    let config = args.iter().position(|a| a == "config")?;
+    let key = args[config + 1..]
+        .iter()
+        .position(|a| a.starts_with("alias."))?;
+    args.get(config + 1 + key + 1)?.strip_prefix('!')
+}
+
+/// A pipeline stage whose output the reader computes from its input: the
+/// decoders and character maps that hide a command from a reader of the
+/// command line (`base64 -d`, `openssl base64 -d`, `xxd -r -p`, `rev`,
+/// `tr 'a-z' 'n-za-m'`), and the pass-throughs `cat` and `tee`.
+#[derive(Debug)]
+enum Filter {
+    Same,
+    Reverse,
+    Base64,
+    Hex,
+    Map(Vec<(char, char)>),
+}
+
+impl Filter {
+    /// The filter a stage's words run, if the reader evaluates it.
+    fn of(words: &[String]) -> Option<Filter> {
+        let name = basename(words.first().map_or("", String::as_str));
+        let args = words.get(1..).unwrap_or_default();
+        let has = |flags: &[&str]| args.iter().any(|a| flags.contains(&a.as_str()));
+        match name {
+            "cat" | "tee" => Some(Filter::Same),
+            "rev" if args.is_empty() => Some(Filter::Reverse),
+            "base64" if has(&["-d", "--decode", "-D"]) => Some(Filter::Base64),
+            "openssl"
+                if args.first().is_some_and(|a| a == "base64" || a == "enc")
+                    && has(&["-d"])
+                    && (args.first().is_some_and(|a| a == "base64")
+                        || has(&["-base64", "-a", "-A"])) =>
+            {
+                Some(Filter::Base64)
+            }
+            "xxd" if has(&["-r"]) && has(&["-p", "-ps", "-plain", "-postscript"]) => {
+                Some(Filter::Hex)
+            }
+            "tr" => match args {
+                [from, to] if !from.starts_with('-') => {
+                    let (from, to) = (tr_set(from)?, tr_set(to)?);
+                    let last = *to.last()?;
+                    let pairs = from
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &c)| (c, to.get(i).copied().unwrap_or(last)))
+                        .collect();
+                    Some(Filter::Map(pairs))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The filter's output for `text`; `None` when it cannot decode it.
+    fn apply(&self, text: &str) -> Option<String> {
+        match self {
+            Filter::Same => Some(text.to_owned()),
+            Filter::Reverse => Some(
+                text.lines()
+                    .map(|l| l.chars().rev().collect::<String>())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            Filter::Base64 => crate::decode_base64(text),
+            Filter::Hex => decode_hex(text),
+            Filter::Map(pairs) => Some(
+                text.chars()
+                    .map(|c| pairs.iter().find(|(f, _)| *f == c).map_or(c, |(_, t)| *t))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// Longest set `tr` is read with: ASCII ranges expand to at most this.
+const TR_SET_MAX: usize = 256;
+
+/// A `tr` set with its ranges expanded (`a-z`, `A-Za-z0-9`); `None` for
+/// classes (`[:upper:]`), escapes or a set longer than [`TR_SET_MAX`].
+fn tr_set(spec: &str) -> Option<Vec<char>> {
+    let chars: Vec<char> = spec.chars().collect();
+    if chars
+        .iter()
+        .any(|c| !c.is_ascii() || matches!(c, '[' | '\\'))
+    {
+        return None;
+    }
+    let mut set = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        match (chars.get(i + 1), chars.get(i + 2)) {
+            (Some('-'), Some(&end)) if chars[i] <= end => {
+                set.extend(chars[i]..=end);
+                i += 3;
+            }
+            _ => {
+                set.push(chars[i]);
+                i += 1;
+            }
+        }
+        if set.len() > TR_SET_MAX {
+            return None;
+        }
+    }
+    Some(set)
+}
+
+/// `xxd -r -p`: hex digits to bytes, blanks ignored; `None` for other
+/// characters, an odd digit count or bytes that are not UTF-8.
+fn decode_hex(text: &str) -> Option<String> {
+    let digits: Vec<u8> = text
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace())
+        .map(|b| (b as char).to_digit(16).map(|d| d as u8))
+        .collect::<Option<_>>()?;
+    if digits.len() % 2 != 0 || digits.is_empty() {
+        return None;
+    }
+    let bytes = digits.chunks(2).map(|p| p[0] * 16 + p[1]).collect();
+    String::from_utf8(bytes).ok()
+}
+
 /// The text fed to a command's stdin when it is visible in the command
 /// string: heredocs and here-strings, or a pipeline from `echo`/`printf`/
-/// `cat <<EOF`, through `base64 -d` (decoded) when it passes one.
+/// `cat <<EOF`, through the decoders and maps of [`Filter`] when it
+/// passes them.
 fn fed_text(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> Vec<String> {
     match cmd.stdin {
         Stdin::Inherited => Vec::new(),
@@ -893,38 +1040,23 @@ fn fed_text(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> Vec<String> 
                 None => Vec::new(),
             };
             for (k, stage) in pipeline.iter().enumerate() {
-                let stage_name = basename(stage.words.first().map_or("", String::as_str));
-                // A filter we do not evaluate hides what the shell reads.
-                if k > 0 && !matches!(stage_name, "rev" | "base64" | "cat" | "tee") {
-                    return Vec::new();
-                }
-                if basename(stage.words.first().map_or("", String::as_str)) == "rev"
-                    && stage.words.len() == 1
-                {
-                    texts = texts
-                        .iter()
-                        .map(|t| {
-                            t.lines()
-                                .map(|l| l.chars().rev().collect::<String>())
-                                .collect::<Vec<_>>()
-                                .join("\n")
-                        })
-                        .collect();
+                if k == 0 {
+                    // The source itself: a here-string to `base64 -d`
+                    // or `xxd -r -p` is the text it decodes.
+                    if let Some(filter) = Filter::of(&stage.words) {
+                        if texts.is_empty() {
+                            texts = stage.stdin_text.clone();
+                        }
+                        texts = texts.iter().filter_map(|t| filter.apply(t)).collect();
+                    }
                     continue;
                 }
-                let decodes = basename(stage.words.first().map_or("", String::as_str)) == "base64"
-                    && stage
-                        .words
-                        .iter()
-                        .any(|a| matches!(a.as_str(), "-d" | "--decode" | "-D"));
-                if decodes {
-                    if texts.is_empty() {
-                        texts = stage.stdin_text.clone();
+                match Filter::of(&stage.words) {
+                    Some(filter) => {
+                        texts = texts.iter().filter_map(|t| filter.apply(t)).collect();
                     }
-                    texts = texts
-                        .iter()
-                        .filter_map(|t| crate::decode_base64(t))
-                        .collect();
+                    // A filter we do not evaluate hides what the shell reads.
+                    None => return Vec::new(),
                 }
             }
             texts
@@ -969,6 +1101,14 @@ mod tests {
             "ssh host 'rm -rf /'",
             "tmux new -d 'rm -rf ~'",
             "echo '/ fr- mr' | rev | sh",
+            "echo 726d202d7266202f | xxd -r -p | sh",
+            "git config --global alias.cleanup '!rm -rf ~'",
+            "git -c alias.x='!rm -rf /' x",
+            "xxd -r -p <<< 726d202d7266207e | bash",
+            "echo 'ez -es /' | tr 'a-z' 'n-za-m' | sh",
+            "echo 'EZ -ES ~' | tr 'A-Za-z' 'N-ZA-Mn-za-m' | tr 'A-Z' 'a-z' | bash",
+            "echo cm0gLXJmIC8= | openssl base64 -d | sh",
+            "echo cm0gLXJmIC8= | openssl enc -d -base64 | sh",
             "docker run --rm -v /:/host alpine sh -c 'rm -rf /'",
             "busybox sh -c 'rm -rf /'",
             "eval \"$(printf '%s %s %s' rm -rf ~)\"",
@@ -1012,7 +1152,7 @@ mod tests {
 
     #[test]
     fn opaque_pipes_into_shells_are_marked() {
-        let s = commands_run("echo 'ZXZpbA==' | tr A-Z a-z | sh");
+        let s = commands_run("echo 'ZXZpbA==' | tr -d '=' | sh");
         assert!(s
             .commands
             .iter()

@@ -1012,15 +1012,14 @@ fn writes_memory(tool: &str, args: &[ArgString<'_>]) -> bool {
         return true;
     }
     args.iter().filter(|s| is_path_key(&s.path)).any(|s| {
-        let p = s.text.to_ascii_lowercase();
-        p.ends_with("memory.md")
-            || p.ends_with("user.md")
-            || p.ends_with("skill.md")
-            || p.contains("/skills/")
+        let p = s.text.trim().to_ascii_lowercase();
+        // The file's own name (`blog/attaques-agents.md` is no AGENTS.md).
+        let name = p.rsplit(['/', '\\']).next().unwrap_or(&p);
+        matches!(
+            name,
+            "memory.md" | "user.md" | "skill.md" | "claude.md" | "agents.md" | ".cursorrules"
+        ) || p.contains("/skills/")
             || p.contains(".hermes/memories")
-            || p.ends_with("claude.md")
-            || p.ends_with("agents.md")
-            || p.ends_with(".cursorrules")
     })
 }
 
@@ -1350,6 +1349,12 @@ fn check_string(
         if prose && !exfil_cmd {
             continue;
         }
+        // A test source's string literal (`["/etc/shadow", "curl … | sh"]`
+        // as parameters) is data the test feeds its code; what the code
+        // itself calls is read separately.
+        if prose && test_source_write && in_quotes(text, m.start()) {
+            continue;
+        }
         let tier = if strong || exfil_cmd || tainted {
             Tier::Block
         } else {
@@ -1618,7 +1623,7 @@ fn credential_not_read(script: &palisade_shell::Script, hit: &str) -> bool {
 }
 
 /// Whether byte `pos` sits inside a quoted span of its line (`'…'`, `"…"`,
-/// `“…”`).
+/// `“…”`, a markdown code span).
 fn in_quotes(text: &str, pos: usize) -> bool {
     let line_start = text[..pos].rfind('\n').map_or(0, |p| p + 1);
     let before = &text[line_start..pos];
@@ -1639,8 +1644,10 @@ fn in_quotes(text: &str, pos: usize) -> bool {
         })
         .count();
     let doubles = before.matches('"').count();
+    // A markdown code span (`rm -rf /srv/uploads` in a chat message).
+    let ticks = before.matches('`').count();
     let curly = before.matches('“').count() > before.matches('”').count();
-    singles % 2 == 1 || doubles % 2 == 1 || curly
+    singles % 2 == 1 || doubles % 2 == 1 || ticks % 2 == 1 || curly
 }
 
 impl Ctx {

@@ -40,6 +40,11 @@ const DOUBLE_BACK: usize = 8;
 const ADVANCE_WINDOW: usize = 4;
 /// Words after a trust word that may hold what is trusted.
 const TRUST_WINDOW: usize = 5;
+/// Characters after an unspaced negation that may hold the confirmation
+/// it waives (`不需要再向用户确认`).
+const UNSPACED_WINDOW: usize = 8;
+/// Characters either side in which another negation makes a requirement.
+const UNSPACED_DOUBLE: usize = 10;
 /// Longest text read.
 const MAX_TEXT: usize = 256 * 1024;
 
@@ -56,6 +61,10 @@ struct Lexicon {
     trust_stems: Vec<String>,
     instruction_stems: Vec<String>,
     source_stems: Vec<String>,
+    unspaced_negations: Vec<String>,
+    unspaced_postposed: Vec<String>,
+    unspaced_confirms: Vec<String>,
+    unspaced_requirement: Vec<String>,
     #[cfg_attr(not(test), allow(dead_code))] // the tests read them
     examples: Vec<String>,
     #[cfg_attr(not(test), allow(dead_code))]
@@ -164,6 +173,79 @@ pub(super) fn find(text: &str) -> Option<(usize, usize)> {
         if let Some(span) = sentence_order(lex, &ws, &advance) {
             return Some(span);
         }
+        if let Some((s, e)) = unspaced_order(lex, sentence) {
+            return Some((base + s, base + e));
+        }
+    }
+    None
+}
+
+/// The shape of a waived confirmation in a script written without spaces:
+/// a negation with a confirmation word at most [`UNSPACED_WINDOW`]
+/// characters after it (`无需征求用户同意`), or a confirmation word with a
+/// postposed negation right after it (`確認不要`, `確認せずに`); not when
+/// another negation within [`UNSPACED_DOUBLE`] characters before or after
+/// turns it into a requirement (`未经用户确认，不得删除`, `確認なしで削除しないこと`).
+fn unspaced_order(lex: &Lexicon, sentence: &str) -> Option<(usize, usize)> {
+    let found = |list: &[String], from: usize| {
+        list.iter()
+            .filter_map(|w| {
+                sentence[from..]
+                    .find(w.as_str())
+                    .map(|i| (from + i, w.len()))
+            })
+            .min()
+    };
+    // Byte offset `chars` characters after (or before) `at`.
+    let ahead = |at: usize, chars: usize| {
+        sentence[at..]
+            .char_indices()
+            .nth(chars)
+            .map_or(sentence.len(), |(i, _)| at + i)
+    };
+    let behind = |at: usize, chars: usize| {
+        sentence[..at]
+            .char_indices()
+            .rev()
+            .nth(chars.saturating_sub(1))
+            .map_or(0, |(i, _)| i)
+    };
+    let requirement_near = |start: usize, end: usize| {
+        let (lo, hi) = (behind(start, UNSPACED_DOUBLE), ahead(end, UNSPACED_DOUBLE));
+        let around = [&sentence[lo..start], &sentence[end..hi]];
+        around.iter().any(|part| {
+            lex.unspaced_requirement
+                .iter()
+                .chain(&lex.unspaced_negations)
+                .any(|w| part.contains(w.as_str()))
+        })
+    };
+    let mut from = 0;
+    while let Some((c, len)) = found(&lex.unspaced_confirms, from) {
+        let end = c + len;
+        let window = &sentence[behind(c, UNSPACED_WINDOW)..c];
+        let before = lex
+            .unspaced_negations
+            .iter()
+            .filter_map(|w| window.rfind(w.as_str()).map(|i| (i, w.len())))
+            .min();
+        let after = lex
+            .unspaced_postposed
+            .iter()
+            .find(|w| sentence[end..].starts_with(w.as_str()))
+            .map(|w| end + w.len());
+        let span = match (before, after) {
+            (Some((i, _)), _) => {
+                let neg = behind(c, UNSPACED_WINDOW) + i;
+                (!requirement_near(neg, end)).then_some((neg, end))
+            }
+            (None, Some(e)) => (!requirement_near(c, e)).then_some((c, e)),
+            _ => None,
+        };
+        if span.is_some() {
+            return span;
+        }
+        from = end;
     }
     None
 }

@@ -15,7 +15,10 @@
 //!
 //! ## Not flagged
 //! `pip install requests==2.32.3`, `pip install -e '.[dev]'`, `npm ci`,
-//! `pip install git+https://github.com/psf/black@24.8.0` (flag at most).
+//! `pip install git+https://github.com/psf/black@24.8.0` (flag at most),
+//! `pip install --index-url https://pypi.internal.acme.corp/simple acme-utils`
+//! (an organisation's own mirror on a private name or address is how
+//! dependency confusion is prevented, not a way in).
 
 use super::registry::Hit;
 use crate::Tier;
@@ -43,6 +46,31 @@ fn host_of(url: &str) -> Option<&str> {
     let authority = rest.split(['/', '?', '#']).next()?;
     let host = authority.rsplit('@').next()?;
     Some(host.split(':').next().unwrap_or(host))
+}
+
+/// Names and addresses only an organisation's own network resolves: a
+/// private suffix (`.internal`, `.corp`, `.lan`, …), a single-label name,
+/// a private or loopback IPv4 address.
+fn private(host: &str) -> bool {
+    const SUFFIXES: &[&str] = &[
+        ".internal",
+        ".corp",
+        ".local",
+        ".lan",
+        ".intranet",
+        ".home.arpa",
+        ".localdomain",
+    ];
+    let host = host.to_ascii_lowercase();
+    if SUFFIXES.iter().any(|s| host.ends_with(s)) || (!host.is_empty() && !host.contains('.')) {
+        return true;
+    }
+    let octets: Vec<u8> = host.split('.').filter_map(|o| o.parse().ok()).collect();
+    match octets[..] {
+        [10, _, _, _] | [127, _, _, _] | [192, 168, _, _] => true,
+        [172, b, _, _] => (16..=31).contains(&b),
+        _ => false,
+    }
 }
 
 fn known(host: &str) -> bool {
@@ -76,10 +104,14 @@ pub(crate) fn install_from_url(inv: &Invocation) -> Option<Hit> {
         return None;
     }
     let mut index_hit = false;
+    let mut value_of_flag = false;
     for (i, a) in args.iter().enumerate() {
-        let (flag, value) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_owned())),
-            _ => (a.as_str(), args.get(i + 1).cloned()),
+        if std::mem::take(&mut value_of_flag) {
+            continue;
+        }
+        let (flag, value, joined) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_owned()), true),
+            _ => (a.as_str(), args.get(i + 1).cloned(), false),
         };
         if matches!(
             flag,
@@ -92,10 +124,12 @@ pub(crate) fn install_from_url(inv: &Invocation) -> Option<Hit> {
                 | "--source"
         ) {
             if let Some(host) = value.as_deref().and_then(host_of) {
-                if !known(host) {
+                if !known(host) && !private(host) {
                     index_hit = true;
                 }
             }
+            // The flag's value is the index, not a package to install.
+            value_of_flag = !joined;
             continue;
         }
         let url = a.strip_prefix("git+").unwrap_or(a);
@@ -109,4 +143,56 @@ pub(crate) fn install_from_url(inv: &Invocation) -> Option<Hit> {
         }
     }
     index_hit.then_some(Hit::new("tool.untrusted_index", Tier::Quarantine))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(cmd: &str) -> Option<&'static str> {
+        let script = palisade_shell::commands_run(cmd);
+        script
+            .commands
+            .iter()
+            .find_map(|inv| install_from_url(inv).or_else(|| module_install(inv)))
+            .map(|h| h.id)
+    }
+
+    #[test]
+    fn urls_and_indexes() {
+        for (cmd, want) in [
+            (
+                "pip install http://104.248.51.77/pkgs/requests.tar.gz",
+                Some("tool.install_from_url"),
+            ),
+            (
+                "npm install https://cdn.example/lodash.tgz",
+                Some("tool.install_from_url"),
+            ),
+            (
+                "pip install --extra-index-url http://pypi.corp-mirror.xyz/simple/ boto3",
+                Some("tool.untrusted_index"),
+            ),
+            (
+                "python3 -m pip install -i https://pkgs.example.top/simple requests",
+                Some("tool.untrusted_index"),
+            ),
+            (
+                "pip install --index-url https://pypi.internal.acme.corp/simple acme-utils",
+                None,
+            ),
+            (
+                "pip install --extra-index-url=http://10.2.0.8:8080/simple acme-core",
+                None,
+            ),
+            (
+                "npm install --registry http://verdaccio:4873 @acme/ui",
+                None,
+            ),
+            ("pip install requests==2.32.3", None),
+            ("pip install git+https://github.com/psf/black@24.8.0", None),
+        ] {
+            assert_eq!(hit(cmd), want, "{cmd}");
+        }
+    }
 }
