@@ -775,7 +775,9 @@ impl Parser<'_> {
                 let default = default.filter(|d| !d.contains(['$', '`']));
                 match known {
                     Some(Ok(v)) => w.push_str(v),
-                    None if inner == "IFS" || inner.starts_with("IFS:") => w.push(FIELD_SPLIT),
+                    // `${IFS}`, `${IFS:0:1}`, `${IFS%?}`, `${IFS#?}`: blanks of
+                    // an unset IFS, whatever part of it is taken.
+                    None if name == "IFS" => w.push(FIELD_SPLIT),
                     None if !name.is_empty() && default.is_some() => {
                         w.push_str(default.unwrap_or_default());
                     }
@@ -1170,6 +1172,8 @@ mod tests {
         assert_eq!(words(r"r\m -rf /")[0], ["rm", "-rf", "/"]);
         assert_eq!(words("rm${IFS}-rf${IFS}/")[0], ["rm", "-rf", "/"]);
         assert_eq!(words("rm$IFS-rf$IFS/")[0], ["rm", "-rf", "/"]);
+        assert_eq!(words("rm${IFS%?}-fr${IFS%?}/")[0], ["rm", "-fr", "/"]);
+        assert_eq!(words("rm${IFS:0:1}-rf${IFS#?}/")[0], ["rm", "-rf", "/"]);
         assert_eq!(words("{rm,-rf,/}")[0], ["rm", "-rf", "/"]);
         assert_eq!(words("rm -rf /{etc,usr}")[0], ["rm", "-rf", "/etc", "/usr"]);
         assert_eq!(words(r"$'\x72m' -rf /")[0], ["rm", "-rf", "/"]);

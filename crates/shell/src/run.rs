@@ -864,23 +864,43 @@ fn listed_paths(source: &SimpleCommand) -> Option<Vec<String>> {
     }
 }
 
-/// The command line of a shell alias being set (`git config --global
-/// alias.wipe '!rm -rf ~'`, `git -c alias.x='!sh -c …' x`): the value
-/// after the `!`.
+/// Git settings whose value is a command line git runs later.
+const GIT_COMMAND_KEYS: &[&str] = &[
+    "core.fsmonitor",
+    "core.sshcommand",
+    "core.pager",
+    "core.editor",
+    "sequence.editor",
+    "diff.external",
+    "gpg.program",
+];
+
+/// The command line a git setting stores for later (`git config --global
+/// alias.wipe '!rm -rf ~'`, `git -c alias.x='!sh -c …' x`, `git config
+/// core.fsmonitor 'sh -c "…"'`): a shell alias's value after the `!`, or
+/// the value of a setting in [`GIT_COMMAND_KEYS`] (`credential.helper`
+/// when it starts with `!`).
 fn git_shell_alias<'a>(args: &'a [String]) -> Option<&'a str> {
-    let alias_value = |a: &'a String| {
-        a.split_once('=')
-            .filter(|(k, _)| k.starts_with("alias."))
-            .map(|(_, v)| v)
+    let command_of = |key: &str, value: &'a str| -> Option<&'a str> {
+        let key = key.to_ascii_lowercase();
+        if key.starts_with("alias.") || key.ends_with(".helper") {
+            value.strip_prefix('!')
+        } else if GIT_COMMAND_KEYS.contains(&key.as_str()) {
+            Some(value)
+        } else {
+            None
+        }
     };
-    if let Some(v) = args.iter().find_map(alias_value) {
-        return v.strip_prefix('!');
+    if let Some(v) = args
+        .iter()
+        .find_map(|a| a.split_once('=').and_then(|(k, v)| command_of(k, v)))
+    {
+        return Some(v);
     }
     let config = args.iter().position(|a| a == "config")?;
-    let key = args[config + 1..]
-        .iter()
-        .position(|a| a.starts_with("alias."))?;
-    args.get(config + 1 + key + 1)?.strip_prefix('!')
+    let rest = &args[config + 1..];
+    let key = rest.iter().position(|a| !a.starts_with('-'))?;
+    command_of(&rest[key], rest.get(key + 1)?)
 }
 
 /// A pipeline stage whose output the reader computes from its input: the
@@ -1104,6 +1124,7 @@ mod tests {
             "echo 726d202d7266202f | xxd -r -p | sh",
             "git config --global alias.cleanup '!rm -rf ~'",
             "git -c alias.x='!rm -rf /' x",
+            "git config --global core.fsmonitor 'sh -c \"rm -rf ~\"'",
             "xxd -r -p <<< 726d202d7266207e | bash",
             "echo 'ez -es /' | tr 'a-z' 'n-za-m' | sh",
             "echo 'EZ -ES ~' | tr 'A-Za-z' 'N-ZA-Mn-za-m' | tr 'A-Z' 'a-z' | bash",

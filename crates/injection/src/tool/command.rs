@@ -85,6 +85,12 @@ pub(super) fn analyze_command(
                 sub(at, depth, m.start(), m.end()),
                 Tier::Block,
             );
+        } else if let Some(folded) = super::powershell::fold(&exec_text) {
+            // `& ('Remo'+'ve-It'+'em') -Recurse -Path ('C:'+'\')`: the
+            // cmdlet and the path assembled from literals.
+            if rules.windows_delete.is_match(&folded) {
+                ctx.add("tool.rm_root", at, Tier::Block);
+            }
         }
     }
     let owned;

@@ -253,6 +253,51 @@ fn drops_safety_rule(r: &Rules, c: &Call<'_, '_>) -> Option<usize> {
     (!restated).then_some(old)
 }
 
+/// The plugin names of the guards; an edit that drops one from a
+/// configuration switches it off.
+const GUARD_PLUGINS: &[&str] = &[
+    "hermes-guard",
+    "egress-guard",
+    "provenance-gate",
+    "turn-closure",
+    "palisade",
+];
+
+/// An edit (old text → new text) whose old text names a guard plugin that
+/// the new text no longer names (`plugins: enabled: [hermes-guard]` →
+/// `enabled: []`): the index of the old text.
+fn drops_guard_plugin(c: &Call<'_, '_>) -> Option<usize> {
+    let key = |s: &ArgString<'_>| last_key(&s.path).to_ascii_lowercase();
+    let is_old = |s: &ArgString<'_>| {
+        matches!(
+            key(s).as_str(),
+            "target" | "old_text" | "old" | "old_string" | "old_str"
+        )
+    };
+    let is_new = |s: &ArgString<'_>| {
+        matches!(
+            key(s).as_str(),
+            "content" | "new_text" | "new" | "new_string" | "new_str" | "text" | "replacement"
+        )
+    };
+    let new: Vec<String> = c
+        .strings
+        .iter()
+        .filter(|s| is_new(s))
+        .map(|s| head(s.text, CONTEXT_BYTES).to_ascii_lowercase())
+        .collect();
+    if new.is_empty() {
+        return None;
+    }
+    c.strings.iter().position(|s| {
+        let old = head(s.text, CONTEXT_BYTES).to_ascii_lowercase();
+        is_old(s)
+            && GUARD_PLUGINS
+                .iter()
+                .any(|g| old.contains(g) && !new.iter().any(|n| n.contains(g)))
+    })
+}
+
 /// Whether `text` names a production system (`context.prod_target`).
 pub(super) fn names_production(text: &str) -> bool {
     rules().is_some_and(|r| r.prod.is_match(head(text, CONTEXT_BYTES)))
@@ -408,6 +453,17 @@ pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             }
         }
     }
+    if let Some(s) = drops_guard_plugin(c).and_then(|i| c.strings.get(i)) {
+        ctx.path = s.path.clone();
+        // The guard switched off by editing its configuration (as
+        // `hermes plugins disable`): blocked after untrusted text.
+        let tier = if c.tainted {
+            Tier::Block
+        } else {
+            Tier::Quarantine
+        };
+        ctx.add("tool.guard_removed", Span::new(0, s.text.len()), tier);
+    }
     if let Some(s) = drops_safety_rule(r, c).and_then(|i| c.strings.get(i)) {
         ctx.path = s.path.clone();
         // After untrusted text a safety rule taken out is poisoning;
@@ -526,6 +582,9 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             {
                 f.tier = Tier::Block;
             }
+            // A recursive delete of an absolute path on a production
+            // host: held for review.
+            "tool.rm_recursive" if prod => f.tier = f.tier.max(Tier::Quarantine),
             "tool.data_destroy" if scratch => return false,
             "tool.data_destroy" if local => f.tier = f.tier.min(Tier::Flag),
             // A dev/test/tmp namespace, bucket or release: recreated at will.
@@ -952,6 +1011,35 @@ mod tests {
         for e in &rule.negative_examples {
             assert!(!hit(e), "{} should not match a command of {e:?}", rule.id);
         }
+    }
+
+    #[test]
+    fn guard_plugins_dropped_from_a_config_are_found() {
+        let call = |old: &str, new: &str| {
+            crate::ToolCall::new(
+                "patch",
+                serde_json::json!({"path": "~/.hermes/config.yaml", "old": old, "new": new}),
+            )
+        };
+        let check = |call: &crate::ToolCall| {
+            let scanner = crate::Scanner::new();
+            let mut session = crate::SessionState::new();
+            scanner
+                .check_tool_call(call, &mut session, &crate::ToolPolicy::default(), 0)
+                .findings
+                .iter()
+                .any(|f| f.rule.reason() == "tool.guard_removed")
+        };
+        let off = call(
+            "plugins:\n  enabled:\n    - hermes-guard\n    - egress-guard\n",
+            "plugins:\n  enabled: []\n",
+        );
+        assert!(check(&off));
+        let kept = call(
+            "plugins:\n  enabled:\n    - hermes-guard\n",
+            "plugins:\n  enabled:\n    - hermes-guard\n    - my-plugin\n",
+        );
+        assert!(!check(&kept));
     }
 
     #[test]

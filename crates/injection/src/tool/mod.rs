@@ -102,6 +102,7 @@ mod destructive;
 mod exfil;
 mod infra;
 mod persistence;
+mod powershell;
 mod registry;
 mod standing;
 mod supply;
