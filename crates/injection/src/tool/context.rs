@@ -253,6 +253,48 @@ fn drops_safety_rule(r: &Rules, c: &Call<'_, '_>) -> Option<usize> {
     (!restated).then_some(old)
 }
 
+/// An HTTP tool's `DELETE` of a whole account-level resource: a forge
+/// repository or project, an organisation, a cloud project or bucket
+/// (`DELETE https://api.github.com/repos/acme/infra`). Returns the index of
+/// the URL string. Narrower deletes (an issue comment, one object) are the
+/// API's everyday use.
+fn http_delete_of_estate(c: &Call<'_, '_>) -> Option<usize> {
+    let method = c.strings.iter().any(|s| {
+        last_key(&s.path).eq_ignore_ascii_case("method")
+            && s.text.trim().eq_ignore_ascii_case("delete")
+    });
+    if !method {
+        return None;
+    }
+    c.strings.iter().position(|s| {
+        let key = last_key(&s.path).to_ascii_lowercase();
+        if !matches!(key.as_str(), "url" | "uri" | "endpoint" | "href") {
+            return false;
+        }
+        let url = s.text.trim().to_ascii_lowercase();
+        let Some(rest) = url.split_once("://").map(|(_, r)| r) else {
+            return false;
+        };
+        let path = rest
+            .split_once('/')
+            .map_or("", |(_, p)| p)
+            .split(['?', '#'])
+            .next()
+            .unwrap_or("")
+            .trim_end_matches('/');
+        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        // Drop a leading API version (`v1`, `api/v4`).
+        let parts: Vec<&str> = parts
+            .into_iter()
+            .skip_while(|p| *p == "api" || (p.starts_with('v') && p[1..].parse::<u32>().is_ok()))
+            .collect();
+        matches!(
+            parts.as_slice(),
+            ["repos", _, _] | ["projects", _] | ["orgs", _] | ["groups", _] | ["b", _]
+        ) || matches!(parts.as_slice(), ["storage", .., "b", _])
+    })
+}
+
 /// The plugin names of the guards; an edit that drops one from a
 /// configuration switches it off.
 const GUARD_PLUGINS: &[&str] = &[
@@ -452,6 +494,14 @@ pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
                 ctx.add("tool.credential_exfil", Span::new(start, end), Tier::Block);
             }
         }
+    }
+    if let Some(s) = http_delete_of_estate(c).and_then(|i| c.strings.get(i)) {
+        ctx.path = s.path.clone();
+        ctx.add(
+            "tool.http_estate_delete",
+            Span::new(0, s.text.len()),
+            Tier::Block,
+        );
     }
     if let Some(s) = drops_guard_plugin(c).and_then(|i| c.strings.get(i)) {
         ctx.path = s.path.clone();
@@ -1011,6 +1061,39 @@ mod tests {
         for e in &rule.negative_examples {
             assert!(!hit(e), "{} should not match a command of {e:?}", rule.id);
         }
+    }
+
+    #[test]
+    fn http_deletes_of_whole_repositories_are_found() {
+        let found = |method: &str, url: &str| {
+            let call = crate::ToolCall::new(
+                "http_request",
+                serde_json::json!({"method": method, "url": url}),
+            );
+            let scanner = crate::Scanner::new();
+            let mut session = crate::SessionState::new();
+            scanner
+                .check_tool_call(&call, &mut session, &crate::ToolPolicy::default(), 0)
+                .findings
+                .iter()
+                .any(|f| f.rule.reason() == "tool.http_estate_delete")
+        };
+        assert!(found(
+            "DELETE",
+            "https://api.github.com/repos/acme-corp/infra"
+        ));
+        assert!(found(
+            "delete",
+            "https://gitlab.example.com/api/v4/projects/42"
+        ));
+        assert!(!found(
+            "DELETE",
+            "https://api.github.com/repos/acme/app/issues/comments/77"
+        ));
+        assert!(!found(
+            "GET",
+            "https://api.github.com/repos/acme-corp/infra"
+        ));
     }
 
     #[test]
