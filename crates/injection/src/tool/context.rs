@@ -628,6 +628,7 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             | "tool.cloud_delete"
             | "tool.cloud_bulk_delete"
             | "tool.kubectl_delete"
+            | "tool.code_bucket_purge"
                 if prod && f.tier >= Tier::Quarantine =>
             {
                 f.tier = Tier::Block;
