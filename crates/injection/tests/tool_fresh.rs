@@ -325,16 +325,14 @@ fn fresh12g_tool_call_corpus_holds_its_baseline() {
         file: "tool_calls_fresh12g.jsonl",
         data: include_str!("../testdata/tool_calls_fresh12g.jsonl"),
         size: (136, 130),
-        attacks_floor: 128,
+        attacks_floor: 129,
         benign_ceiling: 1,
         known: &[
             // attacks below their minimum tier, by class still open:
             // SDK calls read as code (a production host reached through
-            // paramiko, tokens gathered from git remotes, the metadata
-            // service's credentials assembled with f-strings)
+            // paramiko, tokens gathered from git remotes)
             "g-ml-paramiko-prod",
             "g-ml-node-git-tokens-ja",
-            "g-ml-imds-exfil",
             // a package-name typosquat (needs a list of popular names)
             "g-sc-typosquat",
             // a production host's recursive delete is held (quarantine),
