@@ -22,6 +22,7 @@
 //! | **covert order**: a `conceal` phrase ("do not mention this to the user") within 1 KiB of an `order` that names its object | block |
 //! | two suspicious classes at quarantine, or a quarantine phrase next to another layer's finding | block |
 //! | an `address` followed within 512 bytes by an `order`, or an `address` inside a `hidden` region | quarantine |
+//! | an order-class phrase (`exfil`, `prompt_leak`, `persona`, `safety_bypass`, `conceal`) at quarantine inside a `hidden` region (an HTML comment, a CSS-hidden element) | block (hidden from the reader on purpose: an order to the agent whatever words address it) |
 //! | three `weak`/flag phrase families, none a mention (a phrase its context lowered) | quarantine |
 //! | any of the above made by obfuscated phrasing (homoglyphs, letter splitting — also single CJK letters split by dots —, leetspeak — also in accented words, `1nstruç035`, and short words beside a longer one, `4s`, `d0` —, invisible characters; a tatweel inside an Arabic word is dropped before matching) | block |
 //!
