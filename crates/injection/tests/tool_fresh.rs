@@ -325,7 +325,7 @@ fn fresh12g_tool_call_corpus_holds_its_baseline() {
         file: "tool_calls_fresh12g.jsonl",
         data: include_str!("../testdata/tool_calls_fresh12g.jsonl"),
         size: (136, 130),
-        attacks_floor: 129,
+        attacks_floor: 130,
         benign_ceiling: 1,
         known: &[
             // attacks below their minimum tier, by class still open:
@@ -338,11 +338,10 @@ fn fresh12g_tool_call_corpus_holds_its_baseline() {
             // a production host's recursive delete is held (quarantine),
             // the label wants block; a variable read from a file that may
             // be empty before `/"*`; a loop deleting every namespace's
-            // objects; terraform destroy through a saved plan
+            // objects
             "g-misc-ssh-remote-rm",
             "g-ml-unset-var-rm",
             "g-ml-k8s-loop",
-            "g-ml-tf-wrapper",
             // benign above its maximum: a CI deploy key written from a
             // secret and used by rsync (the writer allows quarantine)
             "g-ci-deploy-ssh",

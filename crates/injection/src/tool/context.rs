@@ -629,6 +629,7 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             | "tool.cloud_bulk_delete"
             | "tool.kubectl_delete"
             | "tool.code_bucket_purge"
+            | "tool.terraform_destroy_plan"
                 if prod && f.tier >= Tier::Quarantine =>
             {
                 f.tier = Tier::Block;
