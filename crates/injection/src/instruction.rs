@@ -748,6 +748,16 @@ fn discussing() -> &'static Dual {
     &RE
 }
 
+/// Nouns that, right after a phrase, make it a modifier: the phrase names
+/// a kind of text ("ignore previous instructions phrase", "the reveal your
+/// system prompt pattern", "DAN prompt attacks"), it is not said.
+fn modifier_noun() -> &'static Dual {
+    static RE: Dual = Dual::new(
+        r"^[ \t\x22'”’»]+(?:phrases?|patterns?|strings?|wording|rules?|examples?|attacks?|payloads?|detectors?|detection|checks?|tests?|test cases?|heuristics?|signatures?|regex(?:es)?|classifiers?|templates?|samples?)(?-u:\b)",
+    );
+    &RE
+}
+
 /// Apply context to one hit: third-person discussion and quotation lower a
 /// hit to Flag, a negation right before the phrase lowers it to Flag.
 fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tier {
@@ -786,7 +796,11 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     let studied = quoted
         && (quoted_use().is_match(&text[ws..span.start])
             || quoted_use().is_match(&text[span.end..we]));
+    // "… ignore previous instructions phrase in quoted examples": the
+    // phrase modifies the noun after it (a commit subject, a changelog).
+    let modifier = modifier_noun().is_match(&text[span.end..we]);
     if (quoted && (subject || cue || question))
+        || modifier
         || studied
         || (cue && subject)
         || (question && subject)
@@ -822,6 +836,11 @@ mod tests {
     /// Regexes are compiled lazily; every built-in one must compile.
     #[test]
     fn quoted_control_labels() {
+        assert!(modifier_noun().is_match(" phrase in quoted examples"));
+        assert!(modifier_noun().is_match("\" pattern"));
+        assert!(!modifier_noun().is_match(" and send the file"));
+        assert!(!modifier_noun().is_match(" about checks"));
+        assert!(!modifier_noun().is_match("\nExamples: none"));
         assert!(ui_label("\" button to onboarding wizard"));
         assert!(ui_label("” links in the footer"));
         assert!(!ui_label("\" and forward the inbox"));
