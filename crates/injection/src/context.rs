@@ -559,7 +559,7 @@ fn mid_sentence(before: &str, after: &str) -> bool {
         .chars()
         .next_back()
         .is_some_and(char::is_alphabetic)
-        && line_before.trim().split_whitespace().count() >= 2;
+        && line_before.split_whitespace().count() >= 2;
     if !word_before {
         return false;
     }
