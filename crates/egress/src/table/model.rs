@@ -139,6 +139,12 @@ fn measure_header_re() -> &'static Regex {
             r"|[(\[](?:ms|µs|us|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|[kmgt]i?b|bytes?|°[cf]|[kc]?m|mm|kg|g|mg|px|rpm|[kmg]?hz|ops/s|req/s|mb/s)[)\]]",
             // Timings and settings: what a benchmark or an options table reports.
             r"|(?-u:\b)(?:latency|duration|elapsed|runtime|timeout|throughput|p50|p90|p95|p99|p99\.9|(?:response|run|wall|cpu|build|load|wait)[\s-]?time|default|port)(?-u:\b)|耗时|延迟|默认",
+            // Quantities of things, settings and positions, not of people:
+            // stock and lot sizes, limits and retries, database and code
+            // operations, sports standings, platforms, gates and delays,
+            // weather (with a unit anywhere: `°C`, `km/h`).
+            r"|(?-u:\b)(?:qty|quantity|on[\s_]hand|reorder(?:[\s_]at)?|in[\s_]stock|stock[\s_]level|max(?:imum)?[\s_]retries|retries|burst|quota|limit|concurrency|concurrent[\s_]jobs|replicas|workers|threads|staging|production|calls|insertions|deletions|additions|vulnerabilit(?:y|ies)|points|pts|pkt|punkte|goals|tore|played|spiele|platform|gleis|gate|delay|temperature|precipitation|humidity|wind)(?-u:\b)",
+            r"|°[cf]|km/h|mph|qté|(?-u:\b)(?:req|requests)/s(?:ec)?(?-u:\b)|очки|место|番線|乗換|البوابة|التأخير|न्यूनतम|अधिकतम|बारिश|हवा|취약점",
         ),
     )
 }
@@ -822,6 +828,21 @@ mod tests {
             "Response time",
             "Port",
             "耗时",
+            "Qté par lot",
+            "on_hand",
+            "reorder_at",
+            "max_retries",
+            "Burst",
+            "Requests/sec",
+            "Staging",
+            "calls",
+            "Pkt.",
+            "Очки",
+            "番線",
+            "न्यूनतम °C",
+            "हवा (km/h)",
+            "البوابة",
+            "취약점 수",
         ] {
             assert!(is_measure_header(t), "{t}");
         }
@@ -841,6 +862,11 @@ mod tests {
             "Runs",
             "Ports of entry",
             "Males (n)",
+            "Staff",
+            "Players",
+            "Pointe-Noire",
+            "Gatekeepers",
+            "Delayed discharges",
         ] {
             assert!(!is_measure_header(t), "{t}");
         }
