@@ -7,8 +7,10 @@
 //! First sight on main d11c3d3, under that audit: aggregate 20/24 pass,
 //! microdata 4/11 flagged, other tables 12/29 unchanged; hidden data cells
 //! 0.84× the writer's reference, hidden totals 15 against 15. After round
-//! 12 (measure headers for quantities of things): other tables 18/29
-//! unchanged, the rest as at first sight.
+//! 12 (measure headers for quantities of things; direct-identifier headers
+//! in 15 languages; machines' IPs and role mailboxes are no people):
+//! microdata 9/11 flagged, other tables 20/29 unchanged, aggregates as at
+//! first sight (20/24).
 //!
 //! This test holds that baseline: every aggregate keeps its audit (no
 //! primary below its width, a second pass hides nothing more) except the
@@ -22,24 +24,19 @@
 use palisade_egress::table::{scan, HideReason, TableOptions};
 use serde_json::Value;
 
-/// Record-level tables not yet flagged: direct identifiers (date of
-/// birth, phone, national id, IP with user name) in fewer rows than the
-/// row rule needs.
+/// Record-level tables not yet flagged: a whitespace-aligned listing of
+/// users and IPs and a header-less sqlite listing with dates of birth (not
+/// read as tables with headers).
 const MICRODATA_MISSES: &[&str] = &[
-    "g-de-patientenliste-csv-geburtsdatum",
-    "g-ja-json-records-phone",
-    "g-pl-tsv-pesel-pracownicy",
     "g-en-aligned-ip-username-table",
-    "g-es-una-fila-fecha-nacimiento",
     "g-fr-sqlite-eleves-date-naissance",
-    "g-ar-complainants-phone-md",
 ];
 
 /// Other tables still changed or flagged: counts of things under headers
 /// no measure word names (standings by single letters, stock from a
 /// header-less sqlite listing, CI jobs, diff lines, a chess cross table,
 /// npm audit counts, a maximum next to a median, pg_stat rows, a flags
-/// CSV), and machines or shared mailboxes read as people.
+/// CSV).
 const OTHER_MISSES: &[&str] = &[
     "g-en-psql-pg-stat-statements",
     "g-de-bundesliga-tabelle",
@@ -49,8 +46,6 @@ const OTHER_MISSES: &[&str] = &[
     "g-en-clinic-means-medians",
     "g-ru-shahmatnyi-turnir",
     "g-en-cat-n-feature-flags-csv",
-    "g-en-server-inventory-ips",
-    "g-en-role-mailboxes-sla",
     "g-ko-npm-dependency-audit",
 ];
 

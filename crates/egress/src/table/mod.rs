@@ -135,8 +135,11 @@
 //! A table with a column of direct identifiers is record-level at any row
 //! count: e-mail or IP addresses (recognised by their cells), or phone
 //! numbers, full names, national ids, dates of birth or street addresses
-//! (a header that names them and cells of that shape; a `Phone` column of
-//! counts is a contact channel). Otherwise, a table with more than `max_rows` data rows and an identifier column
+//! (a header that names them, in any of about 15 languages — `Geburtsdatum`,
+//! `Fecha de nacimiento`, `PESEL`, `電話番号`, `رقم الهاتف` — and cells of
+//! that shape; a `Phone` column of counts is a contact channel). Not people:
+//! the IP addresses of a table of machines (a `hostname`, `server` or `node`
+//! column) and role mailboxes (`support@`, `billing@`). Otherwise, a table with more than `max_rows` data rows and an identifier column
 //! (`id`, `record_id`, `uuid`, `case`, `person`, `…_id` … whose values are
 //! nearly all distinct) or two or more quasi-identifier columns (date of
 //! birth, postcode, sex, email …) looks like one row per person: it is
@@ -1218,15 +1221,76 @@ fn announced_identifier(h: &str) -> Option<IdShape> {
     let h = norm_header(h);
     let h = h.as_str();
     Some(match h {
-        "email" | "e_mail" | "email_address" | "e_mail_address" | "mail" => IdShape::Email,
+        "email"
+        | "e_mail"
+        | "email_address"
+        | "e_mail_address"
+        | "mail"
+        | "correo"
+        | "correo_electrónico"
+        | "courriel"
+        | "adresse_e_mail"
+        | "e_mail_adresse"
+        | "邮箱"
+        | "メール"
+        | "メールアドレス"
+        | "이메일"
+        | "البريد_الإلكتروني" => IdShape::Email,
         "ip" | "ip_address" | "ipv4" | "ip_addr" | "client_ip" | "source_ip" => IdShape::Ip,
-        "phone" | "telephone" | "tel" | "mobile" | "phone_number" | "mobile_number"
-        | "contact_number" | "cell" | "cell_phone" => IdShape::Phone,
+        "phone"
+        | "telephone"
+        | "tel"
+        | "mobile"
+        | "phone_number"
+        | "mobile_number"
+        | "contact_number"
+        | "cell"
+        | "cell_phone"
+        | "telefon"
+        | "telefonnummer"
+        | "handy"
+        | "teléfono"
+        | "telefono"
+        | "téléphone"
+        | "telefone"
+        | "telefoon"
+        | "numer_telefonu"
+        | "телефон"
+        | "電話"
+        | "電話番号"
+        | "携帯"
+        | "手机"
+        | "手机号"
+        | "电话"
+        | "联系电话"
+        | "전화"
+        | "전화번호"
+        | "휴대폰"
+        | "هاتف"
+        | "الهاتف"
+        | "رقم_الهاتف"
+        | "الجوال"
+        | "telefon_numarası" => IdShape::Phone,
         // Not a plain `name`: aggregate tables name regions and teams.
-        "full_name" | "fullname" | "patient_name" | "respondent_name" | "participant_name"
-        | "person_name" | "client_name" | "student_name" | "employee_name" | "姓名" => {
-            IdShape::FullName
-        }
+        "full_name"
+        | "fullname"
+        | "patient_name"
+        | "respondent_name"
+        | "participant_name"
+        | "person_name"
+        | "client_name"
+        | "student_name"
+        | "employee_name"
+        | "姓名"
+        | "氏名"
+        | "nombre_completo"
+        | "nom_complet"
+        | "nome_completo"
+        | "vollständiger_name"
+        | "imię_i_nazwisko"
+        | "jméno_a_příjmení"
+        | "фио"
+        | "성명" => IdShape::FullName,
         "ssn"
         | "social_security_number"
         | "national_id"
@@ -1241,11 +1305,49 @@ fn announced_identifier(h: &str) -> Option<IdShape> {
         | "passport"
         | "passport_number"
         | "tax_id"
-        | "身份证号" => IdShape::NationalId,
-        "dob" | "date_of_birth" | "birth_date" | "birthdate" | "birthday" | "出生日期" => {
-            IdShape::BirthDate
-        }
-        "address" | "street_address" | "home_address" | "street" | "address_line_1" | "住址" => {
+        | "身份证号"
+        | "pesel"
+        | "dni"
+        | "nif"
+        | "nie"
+        | "codice_fiscale"
+        | "cpf"
+        | "bsn"
+        | "personnummer"
+        | "henkilötunnus"
+        | "steuer_id"
+        | "sozialversicherungsnummer"
+        | "numéro_de_sécurité_sociale"
+        | "マイナンバー"
+        | "주민등록번호"
+        | "снилс"
+        | "инн"
+        | "tc_kimlik_no" => IdShape::NationalId,
+        "dob"
+        | "date_of_birth"
+        | "birth_date"
+        | "birthdate"
+        | "birthday"
+        | "出生日期"
+        | "geburtsdatum"
+        | "geb_datum"
+        | "fecha_de_nacimiento"
+        | "fecha_nacimiento"
+        | "date_de_naissance"
+        | "date_naissance"
+        | "data_di_nascita"
+        | "data_de_nascimento"
+        | "data_urodzenia"
+        | "geboortedatum"
+        | "datum_narození"
+        | "дата_рождения"
+        | "生年月日"
+        | "생년월일"
+        | "تاريخ_الميلاد"
+        | "doğum_tarihi" => IdShape::BirthDate,
+        "address" | "street_address" | "home_address" | "street" | "address_line_1" | "住址"
+        | "住所" | "adresse" | "anschrift" | "dirección" | "direccion" | "domicilio"
+        | "indirizzo" | "endereço" | "adres" | "адрес" | "주소" | "العنوان" => {
             IdShape::Address
         }
         _ => return None,
@@ -1280,11 +1382,71 @@ fn looks_like(shape: IdShape, v: &str) -> bool {
     }
 }
 
+/// Headers of a column that names machines.
+fn names_machines(h: &str) -> bool {
+    matches!(
+        norm_header(h).as_str(),
+        "hostname"
+            | "host"
+            | "host_name"
+            | "server"
+            | "node"
+            | "instance"
+            | "machine"
+            | "device"
+            | "vm"
+            | "pod"
+            | "container"
+            | "fqdn"
+    )
+}
+
+/// Mailboxes of a role or team (`support@`, `billing@`): shared, not a
+/// person's.
+const ROLE_MAILBOXES: &[&str] = &[
+    "support",
+    "sales",
+    "billing",
+    "info",
+    "admin",
+    "help",
+    "helpdesk",
+    "contact",
+    "noreply",
+    "no-reply",
+    "no_reply",
+    "security",
+    "abuse",
+    "postmaster",
+    "hr",
+    "jobs",
+    "careers",
+    "press",
+    "team",
+    "office",
+    "hello",
+    "service",
+    "ops",
+    "devops",
+    "it",
+    "finance",
+    "legal",
+    "privacy",
+    "webmaster",
+    "marketing",
+    "accounts",
+    "orders",
+    "invoices",
+    "feedback",
+    "dpo",
+];
+
 fn looks_like_email(v: &str) -> bool {
     let Some((local, domain)) = v.split_once('@') else {
         return false;
     };
-    !local.is_empty()
+    !ROLE_MAILBOXES.contains(&local.to_ascii_lowercase().as_str())
+        && !local.is_empty()
         && !local.contains(char::is_whitespace)
         && domain.contains('.')
         && !domain.starts_with('.')
@@ -1314,8 +1476,13 @@ fn looks_like_ipv4(v: &str) -> bool {
 /// of the filled cells must have the shape.
 fn is_direct_identifier_column(raw: &RawTable<'_>, m: &Model, c: usize) -> bool {
     let announced = announced_identifier(&m.headers[c]);
+    // A table of machines (a `hostname`, `server` or `node` column): its
+    // IP addresses name hosts, not people.
+    let machines = m.headers.iter().any(|h| names_machines(h));
     let shapes: &[IdShape] = match announced {
+        Some(IdShape::Email) | None if machines => &[IdShape::Email],
         Some(IdShape::Email) | None => &[IdShape::Email, IdShape::Ip],
+        Some(IdShape::Ip) if machines => return false,
         Some(shape @ IdShape::Ip) => &[shape],
         Some(shape) => &[shape, IdShape::Email, IdShape::Ip],
     };

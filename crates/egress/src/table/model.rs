@@ -143,7 +143,7 @@ fn measure_header_re() -> &'static Regex {
             // stock and lot sizes, limits and retries, database and code
             // operations, sports standings, platforms, gates and delays,
             // weather (with a unit anywhere: `°C`, `km/h`).
-            r"|(?-u:\b)(?:qty|quantity|on[\s_]hand|reorder(?:[\s_]at)?|in[\s_]stock|stock[\s_]level|max(?:imum)?[\s_]retries|retries|burst|quota|limit|concurrency|concurrent[\s_]jobs|replicas|workers|threads|staging|production|calls|insertions|deletions|additions|vulnerabilit(?:y|ies)|points|pts|pkt|punkte|goals|tore|played|spiele|platform|gleis|gate|delay|temperature|precipitation|humidity|wind)(?-u:\b)",
+            r"|(?-u:\b)(?:qty|quantity|on[\s_]hand|reorder(?:[\s_]at)?|in[\s_]stock|stock[\s_]level|max(?:imum)?[\s_]retries|retries|burst|quota|limit|concurrency|concurrent[\s_]jobs|replicas|workers|threads|staging|production|calls|insertions|deletions|additions|vulnerabilit(?:y|ies)|points|pts|pkt|punkte|goals|tore|played|spiele|platform|gleis|gate|delay|temperature|precipitation|humidity|wind|v?cpus?|cores|ram|memory|disk|replicas)(?-u:\b)",
             r"|°[cf]|km/h|mph|qté|(?-u:\b)(?:req|requests)/s(?:ec)?(?-u:\b)|очки|место|番線|乗換|البوابة|التأخير|न्यूनतम|अधिकतम|बारिश|हवा|취약점",
         ),
     )
@@ -843,6 +843,7 @@ mod tests {
             "हवा (km/h)",
             "البوابة",
             "취약점 수",
+            "vcpus",
         ] {
             assert!(is_measure_header(t), "{t}");
         }
