@@ -23,7 +23,7 @@ use fresh_claims::{cases, hold_floors};
 const FRESH: &str = include_str!("../testdata/fresh_claims12g.jsonl");
 
 /// Floors: at least this many true claims, at most this many false ones.
-const MIN_TP: usize = 59;
+const MIN_TP: usize = 61;
 const MAX_FP: usize = 6;
 
 #[test]

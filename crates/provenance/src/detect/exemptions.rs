@@ -157,6 +157,13 @@ pub(super) fn whole_word_trigger(text: &str, start: usize, end: usize) -> bool {
 /// The hand-written regexes of the not-claim rules.
 #[derive(Clone, Debug)]
 pub(super) struct Fixed {
+    /// A heading that names the user's decisions ("## What the user
+    /// decided", "## 用户的决定"): its list items are the user's decisions.
+    pub(super) decided_heading: Re,
+    /// The header cell of a decision-log table's "decided by" column.
+    pub(super) decided_column: Re,
+    /// A cell of that column that names the user.
+    pub(super) decided_cell: Re,
     pub(super) label: Re,
     pub(super) ticket: Re,
     pub(super) key_value: Re,
@@ -673,6 +680,15 @@ impl Fixed {
         Fixed {
             // The short label words (Q, A, AC, TC, FR) end at a word
             // boundary or a number: "Approved-by:" is no "A" label.
+            decided_heading: lazy(
+                r"(?i)^#{1,6}\s*(?:what\s+(?:the\s+|my\s+|our\s+)?(?:user|owner|boss)\s+(?:has\s+)?(?:decided|chose|approved|signed\s+off\s+on|ruled)|(?:the\s+|my\s+)?(?:user|owner|boss)(?:'s)?\s+(?:decisions|decided|rulings|choices)|decisions\s+(?:made\s+)?(?:by|from)\s+(?:the\s+|my\s+)?(?:user|owner|boss))\s*(?:\([^()\n]{0,30}\))?\s*[:：]?\s*$|^#{1,6}\s*(?:用户|用戶|老板|老闆|主人|负责人|負責人|甲方)(?:的|已|已经)?(?:决定|決定|拍板|定下)(?:的事|的事项|事项|了)?\s*[:：]?\s*$",
+            ),
+            decided_column: lazy(
+                r"(?i)^(?:\*\*)?(?:decided\s+by|decision\s+by|approved\s+by|signed\s+off\s+by|decider|who\s+decided|决定人|決定人|决策人|拍板人|批准人|审批人|决定者)(?:\*\*)?$",
+            ),
+            decided_cell: lazy(
+                r"(?i)^(?:\*\*)?(?:(?:the\s+)?(?:user|owner|boss)|用户|用戶|老板|老闆|主人|负责人|負責人)(?:\s*\([^()|]{0,30}\))?(?:\*\*)?$",
+            ),
             label: lazy(
                 r"(?i)^(?:bug|issue|defect|incident|steps?|expected(?: result| behaviou?r| outcome)?|actual(?: result| behaviou?r)?|scenario|test(?: case| plan| step| scenario)?|tc(?:\b|\d)|case|examples?|e\.g\.|acceptance criteria|ac(?:\b|\d)|repro|steps to reproduce|ticket|changelog|release notes?|interview(?: notes?)?|policy|user story|story|fixture|mock|sample|persona|use case|flow|qa|spec|requirement|req|feature|edge case|assert(?:ion)?|input|output|prompt|transcript|log|fr(?:\b|\d)|nfr(?:\b|\d)|jira|(?:q|a)(?:\b|\d)|given|when|then|precondition|postcondition|gherkin|测试|测试用例|用例|示例|例如|例子|比如|场景|步骤|预期|预期结果|实际结果|需求|工单|规则|话术|政策|更新日志|访谈)(?:\s*[#\w.\-/]{1,12}){0,3}\s*[:：]|^(?i:given)\s",
             ),

@@ -134,7 +134,7 @@ impl Grammar {
             alt(Slot::EnWe, None)
         );
         let en_passive = format!(
-            r"(?i)\b(?P<verb>{})\s+by\s+(?:(?:the|my|our)\s+)?(?:user|owner|boss)\b(?P<poss>'s)?",
+            r"(?i)\b(?P<verb>{})\s+by\s+(?:(?:(?:the|my|our)\s+)?(?:user|owner|boss)|(?:the|my|our)\s+(?:client|requester|requestor|account\s+owner))\b(?P<poss>'s)?",
             alt(Slot::EnPassive, None)
         );
         let en_phrase = format!("(?i)(?P<appr>{})", alt(Slot::EnPhrase, None));

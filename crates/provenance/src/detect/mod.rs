@@ -400,12 +400,84 @@ impl ClaimDetector {
         };
         let mut claims = Vec::new();
         let mut in_fence = false;
+        // Under a heading that names the user's decisions, each list item
+        // is one of them, subject or not ("## What the user decided").
+        let mut decided_heading = false;
+        let mut decided_column: Option<usize> = None;
         for line in LogicalLines::new(text, 16 * 1024) {
             let content = line_content(&text[line.range()]);
             let trimmed = content.trim_start();
             if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
                 in_fence = !in_fence;
                 continue;
+            }
+            // A decision-log table: the rows whose "decided by" cell names
+            // the user are the user's decisions.
+            if !in_fence && trimmed.starts_with('|') {
+                let cells: Vec<&str> = trimmed
+                    .trim_end()
+                    .trim_matches('|')
+                    .split('|')
+                    .map(str::trim)
+                    .collect();
+                match decided_column {
+                    None => {
+                        decided_column = cells
+                            .iter()
+                            .position(|c| self.grammar.fixed.decided_column.is_match(c));
+                    }
+                    Some(col) => {
+                        let names_user = cells
+                            .get(col)
+                            .is_some_and(|c| self.grammar.fixed.decided_cell.is_match(c));
+                        if names_user && budget.claims_left > 0 {
+                            let start = line.start + (content.len() - trimmed.len());
+                            let span =
+                                trim_span(text, Span::new(start, start + trimmed.trim_end().len()));
+                            budget.claims_left -= 1;
+                            claims.push((
+                                Raw {
+                                    anchor: span,
+                                    class: ClaimClass::Approval,
+                                    slot: Slot::Label,
+                                    pred: span,
+                                },
+                                span,
+                                span,
+                            ));
+                            continue;
+                        }
+                    }
+                }
+            } else {
+                decided_column = None;
+            }
+            if !in_fence && trimmed.starts_with('#') {
+                decided_heading = self
+                    .grammar
+                    .fixed
+                    .decided_heading
+                    .is_match(trimmed.trim_end());
+            } else if decided_heading && !in_fence && starts_list_item(trimmed) {
+                let item = strip_markers(trimmed).trim_end();
+                if !item.is_empty() && !self.is_question(item) && budget.claims_left > 0 {
+                    let start = line.start
+                        + (content.len() - trimmed.len())
+                        + (trimmed.len() - strip_markers(trimmed).len());
+                    let span = trim_span(text, Span::new(start, start + item.len()));
+                    budget.claims_left -= 1;
+                    claims.push((
+                        Raw {
+                            anchor: span,
+                            class: ClaimClass::Approval,
+                            slot: Slot::Label,
+                            pred: span,
+                        },
+                        span,
+                        span,
+                    ));
+                    continue;
+                }
             }
             let line_text = &text[line.range()];
             let named = has_ascii_uppercase;

@@ -624,4 +624,17 @@ pub(super) const TRIGGER_WORDS: &[&str] = &[
     "我们",
     "我們",
     "咱们",
+    // Role nouns that stand for the user (ids 17..; English then Chinese).
+    "client",
+    "requester",
+    "requestor",
+    "work for",
+    "客户",
+    "客戶",
+    "需求方",
+    "上司",
+    "业主",
+    "業主",
+    "老细",
+    "老細",
 ];
