@@ -309,6 +309,19 @@ const GUARD_PLUGINS: &[&str] = &[
 /// the new text no longer names (`plugins: enabled: [hermes-guard]` →
 /// `enabled: []`): the index of the old text.
 fn drops_guard_plugin(c: &Call<'_, '_>) -> Option<usize> {
+    // Only a configuration file switches a plugin off; a README or source
+    // file that stops naming one does not.
+    let config = c.strings.iter().any(|s| {
+        super::is_path_key(&s.path) && {
+            let p = s.text.trim().to_ascii_lowercase();
+            [".yaml", ".yml", ".toml", ".json", ".ini", ".cfg", ".conf"]
+                .iter()
+                .any(|e| p.ends_with(e))
+        }
+    });
+    if !config {
+        return None;
+    }
     let key = |s: &ArgString<'_>| last_key(&s.path).to_ascii_lowercase();
     let is_old = |s: &ArgString<'_>| {
         matches!(
@@ -1125,6 +1138,11 @@ mod tests {
             "plugins:\n  enabled:\n    - hermes-guard\n    - my-plugin\n",
         );
         assert!(!check(&kept));
+        let readme = crate::ToolCall::new(
+            "patch",
+            serde_json::json!({"path": "README.md", "old": "Install palisade first.", "new": "Install it first."}),
+        );
+        assert!(!check(&readme));
     }
 
     #[test]
