@@ -233,23 +233,34 @@ pub(super) fn narrow_approval(clause: &str) -> bool {
 /// ask before …, never … without approval) and does not restate it:
 /// the old text (`target`, `old_text`, `old_string`) holds one and no new
 /// text (`content`, `new_text`, `new_string`) does.
+/// An edit's old text (`old`, `old_string`, `target` …).
+fn is_old_text(s: &ArgString<'_>) -> bool {
+    matches!(
+        last_key(&s.path).to_ascii_lowercase().as_str(),
+        "target" | "old_text" | "old" | "old_string" | "old_str"
+    )
+}
+
+/// An edit's new text or a write's content (`new`, `new_string`, `content` …).
+fn is_new_text(s: &ArgString<'_>) -> bool {
+    matches!(
+        last_key(&s.path).to_ascii_lowercase().as_str(),
+        "content" | "new_text" | "new" | "new_string" | "new_str" | "text"
+    )
+}
+
 fn drops_safety_rule(r: &Rules, c: &Call<'_, '_>) -> Option<usize> {
     if !c.memory_write {
         return None;
     }
-    let key = |s: &ArgString<'_>| last_key(&s.path).to_ascii_lowercase();
-    let old = c.strings.iter().position(|s| {
-        matches!(
-            key(s).as_str(),
-            "target" | "old_text" | "old" | "old_string" | "old_str"
-        ) && r.safety_rule.is_match(head(s.text, CONTEXT_BYTES))
-    })?;
-    let restated = c.strings.iter().any(|s| {
-        matches!(
-            key(s).as_str(),
-            "content" | "new_text" | "new" | "new_string" | "new_str" | "text"
-        ) && r.safety_rule.is_match(head(s.text, CONTEXT_BYTES))
-    });
+    let old = c
+        .strings
+        .iter()
+        .position(|s| is_old_text(s) && r.safety_rule.is_match(head(s.text, CONTEXT_BYTES)))?;
+    let restated = c
+        .strings
+        .iter()
+        .any(|s| is_new_text(s) && r.safety_rule.is_match(head(s.text, CONTEXT_BYTES)));
     (!restated).then_some(old)
 }
 
@@ -322,23 +333,10 @@ fn drops_guard_plugin(c: &Call<'_, '_>) -> Option<usize> {
     if !config {
         return None;
     }
-    let key = |s: &ArgString<'_>| last_key(&s.path).to_ascii_lowercase();
-    let is_old = |s: &ArgString<'_>| {
-        matches!(
-            key(s).as_str(),
-            "target" | "old_text" | "old" | "old_string" | "old_str"
-        )
-    };
-    let is_new = |s: &ArgString<'_>| {
-        matches!(
-            key(s).as_str(),
-            "content" | "new_text" | "new" | "new_string" | "new_str" | "text" | "replacement"
-        )
-    };
     let new: Vec<String> = c
         .strings
         .iter()
-        .filter(|s| is_new(s))
+        .filter(|s| is_new_text(s))
         .map(|s| head(s.text, CONTEXT_BYTES).to_ascii_lowercase())
         .collect();
     if new.is_empty() {
@@ -346,7 +344,7 @@ fn drops_guard_plugin(c: &Call<'_, '_>) -> Option<usize> {
     }
     c.strings.iter().position(|s| {
         let old = head(s.text, CONTEXT_BYTES).to_ascii_lowercase();
-        is_old(s)
+        is_old_text(s)
             && GUARD_PLUGINS
                 .iter()
                 .any(|g| old.contains(g) && !new.iter().any(|n| n.contains(g)))
@@ -615,10 +613,15 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
         && c.strings
             .iter()
             .all(|s| literal_data_only(head(s.text, CONTEXT_BYTES)));
-    let copies_in = c.command_tool
-        && c.strings
-            .iter()
-            .all(|s| copies_in_only(head(s.text, CONTEXT_BYTES)));
+    // Read only for a network finding after untrusted text (it parses the
+    // command again); a string longer than the context window is not read
+    // whole, so it is no download.
+    let copies_in = || {
+        c.command_tool
+            && c.strings
+                .iter()
+                .all(|s| s.text.len() <= CONTEXT_BYTES && copies_in_only(s.text))
+    };
     let ip_host = hosts.iter().any(|h| {
         h.split(['/', ':'])
             .next()
@@ -699,7 +702,7 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             "tool.tainted_network" if literal_upload && !ip_host => return false,
             // `scp host:/var/log/app.log ./logs/`: a copy onto this machine
             // sends nothing from it.
-            "tool.tainted_network" if copies_in && !uploads => return false,
+            "tool.tainted_network" if !uploads && copies_in() => return false,
             "tool.obfuscated_pipe_to_shell" if c.tainted => f.tier = Tier::Block,
             // The whole repository pushed to a remote just added, after
             // untrusted text: the source leaves.

@@ -65,12 +65,8 @@ fn private(host: &str) -> bool {
     if SUFFIXES.iter().any(|s| host.ends_with(s)) || (!host.is_empty() && !host.contains('.')) {
         return true;
     }
-    let octets: Vec<u8> = host.split('.').filter_map(|o| o.parse().ok()).collect();
-    match octets[..] {
-        [10, _, _, _] | [127, _, _, _] | [192, 168, _, _] => true,
-        [172, b, _, _] => (16..=31).contains(&b),
-        _ => false,
-    }
+    host.parse::<std::net::Ipv4Addr>()
+        .is_ok_and(|ip| ip.is_private() || ip.is_loopback())
 }
 
 fn known(host: &str) -> bool {

@@ -310,6 +310,22 @@ impl Iterator for LogicalLines<'_> {
 /// Whether `t` holds an ASCII capital letter, read 32 bytes at a time (a
 /// branch-free test per block, which the compiler vectorizes): a long line
 /// without one costs little.
+/// A claim that is its whole line (a decision-log row, an item under a
+/// heading that names the user's decisions): an approval labelled by its
+/// context, anchored, predicated and spanned on the line itself.
+fn whole_line_approval(span: Span) -> (Raw, Span, Span) {
+    (
+        Raw {
+            anchor: span,
+            class: ClaimClass::Approval,
+            slot: Slot::Label,
+            pred: span,
+        },
+        span,
+        span,
+    )
+}
+
 fn has_ascii_uppercase(t: &str) -> bool {
     let mut blocks = t.as_bytes().chunks_exact(32);
     for block in blocks.by_ref() {
@@ -435,16 +451,7 @@ impl ClaimDetector {
                             let span =
                                 trim_span(text, Span::new(start, start + trimmed.trim_end().len()));
                             budget.claims_left -= 1;
-                            claims.push((
-                                Raw {
-                                    anchor: span,
-                                    class: ClaimClass::Approval,
-                                    slot: Slot::Label,
-                                    pred: span,
-                                },
-                                span,
-                                span,
-                            ));
+                            claims.push(whole_line_approval(span));
                             continue;
                         }
                     }
@@ -466,16 +473,7 @@ impl ClaimDetector {
                         + (trimmed.len() - strip_markers(trimmed).len());
                     let span = trim_span(text, Span::new(start, start + item.len()));
                     budget.claims_left -= 1;
-                    claims.push((
-                        Raw {
-                            anchor: span,
-                            class: ClaimClass::Approval,
-                            slot: Slot::Label,
-                            pred: span,
-                        },
-                        span,
-                        span,
-                    ));
+                    claims.push(whole_line_approval(span));
                     continue;
                 }
             }
