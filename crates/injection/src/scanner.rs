@@ -771,7 +771,7 @@ impl Scanner {
         if let Some(order) = found.iter().find(|f| {
             f.layer == Layer::Instruction
                 && f.tier >= Tier::Quarantine
-                && policy::is_order_class(family(f.rule.reason()))
+                && policy::is_hidden_order_class(family(f.rule.reason()))
                 && hidden
                     .iter()
                     .any(|h| h.start <= f.span.start && f.span.start < h.end)
@@ -884,9 +884,32 @@ impl Scanner {
                         .map(|o| (p.span.start, o))
                 })
         };
+        // After a forged turn or a closed wrapper, an override is the new
+        // turn's order ("</document>\n\nNew instructions: ignore all
+        // earlier guidance …", policy).
+        let overrides: Vec<Span> = found
+            .iter()
+            .filter(|f| {
+                f.layer == Layer::Instruction
+                    && f.tier >= Tier::Quarantine
+                    && family(f.rule.reason()) == "override"
+            })
+            .map(|f| f.span)
+            .collect();
+        let override_after = |b: Span| {
+            overrides
+                .iter()
+                .filter(|o| o.start >= b.end && o.start - b.end <= policy::HIJACK_WINDOW)
+                .min_by_key(|o| o.start)
+                .copied()
+        };
         if let Some((b, o)) = boundaries
             .iter()
-            .find_map(|(b, turn)| after(*b, policy::HIJACK_WINDOW, *turn).map(|o| (*b, o)))
+            .find_map(|(b, turn)| {
+                after(*b, policy::HIJACK_WINDOW, *turn)
+                    .or_else(|| turn.then(|| override_after(*b)).flatten())
+                    .map(|o| (*b, o))
+            })
             .or_else(|| persona_order().map(|(s, o)| (Span::new(s, s), o)))
         {
             let mut f = Finding::new(Layer::Instruction, "l2.hijack", o, Tier::Block);
