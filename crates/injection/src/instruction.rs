@@ -634,7 +634,7 @@ fn discussion_subject() -> &'static Dual {
 
 fn mention_cue() -> &'static Dual {
     static RE: Dual = Dual::new(
-        r#"(?:^|[^\w])(?:such as|like|e\.g\.|for example|for instance|called|phrases?|strings?|the words?|wording|saying|says|said|wrote|writes|write|typed?|types|contains?|containing|include[sd]?|including|means?|meaning of|example of|examples of|asks? (?:it|the model|the ai) to|tries? to|trying to|attempts? to|instructs? (?:it|the model|the ai) to|tells? (?:it|the model|the ai) to|told (?:it|the model|the ai) to|such prompts?|as|of|como|por ejemplo|por exemplo|llamad[oa]|chamad[oa]|dice|dijo|diz|disse|escribe|escribió|escribir|escreve|escreveu|contiene|contém|comme|par exemple|dit|écrit|écrire|contient|appelée?|wie|etwa|zum beispiel|z\.b\.|lautet|lauten|heißt|schreibt|schrieb|schreiben|enthält|namens|come|ad esempio|per esempio|scrive|scrivere|chiamat[oa]|как|например|типа|пишет|написал\w*|написать|содержит)\s*["'“‘`「『«„‹]?\s*$|(?:比如|例如|诸如|像|写着|写道|包含|叫做)\s*["“「『]?\s*$"#,
+        r#"(?:^|[^\w])(?:such as|like|e\.g\.|for example|for instance|called|phrases?|strings?|the words?|wording|saying|says|said|wrote|writes|write|typed?|types|contains?|containing|include[sd]?|including|means?|meaning of|example of|examples of|asks? (?:it|the model|the ai) to|tries? to|trying to|attempts? to|instructs? (?:it|the model|the ai) to|tells? (?:it|the model|the ai) to|told (?:it|the model|the ai) to|such prompts?|as|of|como|por ejemplo|por exemplo|llamad[oa]|chamad[oa]|dice|dijo|diz|disse|escribe|escribió|escribir|escreve|escreveu|contiene|contém|comme|par exemple|dit|écrit|écrire|contient|appelée?|wie|etwa|zum beispiel|z\.b\.|lautet|lauten|heißt|schreibt|schrieb|schreiben|enthält|namens|come|ad esempio|per esempio|scrive|scrivere|chiamat[oa]|как|например|типа|пишет|написал\w*|написать|содержит|словами|фразой|вроде|w rodzaju|typu|np\.|na przykład|zawierając\w*|brzmiąc\w*|například|napríklad|obsahující|като|например|от рода на|съдържащ\w*|наприклад|містить|zoals|bijvoorbeeld|bevat|till exempel|t\.ex\.|innehåller|gibi|örneğin|içeren|seperti|misalnya|contohnya|berisi|như|ví dụ|chẳng hạn|kiểu)\s*[:：]?\s*["'“‘`「『«„‹]?\s*$|(?:比如|例如|诸如|像|写着|写道|包含|叫做)\s*["“「『]?\s*$"#,
     );
     &RE
 }
@@ -704,6 +704,33 @@ pub(crate) fn mentioned(text: &str, span: Span, quotes: &[Span]) -> bool {
                 // a CSV cell is a field value (policy)
                 && !crate::context::csv_cell(text, q.start)
         })
+}
+
+/// Whether `span` of `text` stands in a quotation (any quote style, or
+/// European quotes opened on its line) that a mention cue introduces
+/// ("text such as „…“", "ukryty tekst w rodzaju: „…“"): words shown, not
+/// said, even after a colon.
+pub(crate) fn cued_quotation(text: &str, span: Span, quotes: &[Span]) -> bool {
+    let line_start = text[..span.start].rfind('\n').map_or(0, |p| p + 1);
+    let open = quotes
+        .iter()
+        .filter(|q| q.start <= span.start && span.start < q.end)
+        .map(|q| q.start)
+        .max()
+        .or_else(|| {
+            let line = &text[line_start..span.start];
+            in_european_quotes(line)
+                .then(|| line.rfind(['«', '„', '‹', '”']).map(|o| line_start + o))
+                .flatten()
+        });
+    open.is_some_and(|o| {
+        let mut from = o.saturating_sub(48).max(line_start.min(o));
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        let lead = text[from..o].trim_end_matches(['"', '\'', '“', '«', '„', '「', '『', '‹', '”']);
+        mention_cue().is_match(lead)
+    })
 }
 
 /// Nouns of UI controls: a quoted phrase followed by one of them is the
@@ -1178,6 +1205,11 @@ mod tests {
     fn context_patterns_compile() {
         assert!(discussion_subject().is_match("a prompt injection"));
         assert!(mention_cue().is_match("phrases like \""));
+        // a cue may end in a colon before the quote, in any covered language
+        assert!(mention_cue().is_match("zawierające ukryty tekst w rodzaju: „"));
+        assert!(mention_cue().is_match("текст като „"));
+        assert!(mention_cue().is_match("such as: \""));
+        assert!(!mention_cue().is_match("Neue Aufgabe: „"));
         assert!(question_about().is_match("what does it mean"));
         assert!(discussing().is_match("a blog post"));
         assert!(quoted_use().is_match("translate it"));
