@@ -956,6 +956,7 @@ impl Scanner {
                     o.start >= a.end
                         && o.start - a.end <= policy::ADDRESS_WINDOW
                         && !quoted_orders.contains(o)
+                        && !context::contact_line(text, *o)
                 })
                 .map(|(o, _)| *o)
                 .min_by_key(|o| o.start)
