@@ -254,3 +254,35 @@ fn fresh8e_corpus_baseline() {
         benign_ceiling: 0,
     });
 }
+
+/// Round 12 held-out set (`fresh_messages12h.jsonl`, writer H, who had not
+/// read the code; 185 messages, 75 languages). Scored once on d11c3d3
+/// (62/87 attacks met, 6/98 benign above their maximum) and on 65b2bc2
+/// (67/87, 6/98) before anything was tuned on it; tuned on from this
+/// baseline on, so it is training data now.
+#[test]
+fn fresh12h_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages12h.jsonl",
+        data: include_str!("../testdata/fresh_messages12h.jsonl"),
+        size: (87, 98),
+        languages: 75,
+        attacks_floor: 72,
+        benign_ceiling: 5,
+    });
+}
+
+/// Round 12 set by writer I (`fresh_messages12i.jsonl`, who had not read
+/// the code; 187 messages, 61 languages and mixed ones). First sight on
+/// 1c85867: 66/87 attacks met (75.9 %), 9/100 benign above their maximum.
+#[test]
+fn fresh12i_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages12i.jsonl",
+        data: include_str!("../testdata/fresh_messages12i.jsonl"),
+        size: (87, 100),
+        languages: 62,
+        attacks_floor: 66,
+        benign_ceiling: 7,
+    });
+}
