@@ -869,8 +869,8 @@ fn fold_general(text: &str) -> Folded {
 /// Which gaps of a letter-spaced run (`run`: its tokens, letters and gaps)
 /// join letters into a word; the others are word breaks. The writer of the
 /// run spaces words wider, or differently, than letters:
-/// - a run with a wider gap (two spaces: `i.g.n.o.r.e  a-l-l  p r e v`)
-///   joins at every one-character gap and breaks at the wider ones;
+/// - a run with a wider gap of blanks (two spaces: `i.g.n.o.r.e  a-l-l
+///   p r e v`) joins at every one-character gap and breaks at the others;
 /// - else a run with a separator other than a space (`i-g-n-o-r-e a-l-l`)
 ///   joins at those separators and breaks at spaces;
 /// - else (single spaces only: `i g n o r e`) every gap joins.
@@ -880,7 +880,7 @@ fn run_joiner<'t>(text: &'t str, run: &[Token]) -> impl Fn(&str) -> bool + 't {
             .filter(|t| !t.word)
             .map(|t| &text[t.span.range()])
     };
-    let wide = gaps().any(|g| g.chars().count() > 1);
+    let wide = gaps().any(|g| g.len() > 1 && g.bytes().all(|b| b == b' ' || b == b'\t'));
     let marked = gaps().any(|g| g != " ");
     move |gap: &str| is_thin_separator(gap) && (wide || !marked || gap != " ")
 }
@@ -1404,6 +1404,10 @@ mod tests {
             ("i.g.n.o.r.e a-l-l r.u.l.e.s", "ignore all rules"),
             ("i g n o r e   t h e m", "ignore them"),
             ("s e n d it", "send it"),
+            (
+                "I-g-n-o-r-e a-l-l r-u-l-e-s. S-e-n-d the",
+                "ignore all rules. send the",
+            ),
         ] {
             assert_eq!(fold(src).text, want, "{src}");
         }
