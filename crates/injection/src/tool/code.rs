@@ -72,6 +72,7 @@ const MAX_ARGS: usize = 4096;
 struct Patterns {
     assign: Regex,
     call: Regex,
+    def: Regex,
 }
 
 /// The lexer's patterns; `None` only if a constant pattern failed to
@@ -85,6 +86,7 @@ fn patterns() -> Option<&'static Patterns> {
             )
             .ok()?,
             call: Regex::new(r"([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\(").ok()?,
+            def: Regex::new(r"(?m)^([ \t]*)def[ \t]+([A-Za-z_]\w*)[ \t]*\(([^)\n]*)\)[^:\n]*:").ok()?,
         })
     })
     .as_ref()
@@ -92,11 +94,115 @@ fn patterns() -> Option<&'static Patterns> {
 
 /// Read a program.
 pub(crate) fn read(code: &str) -> CodeFindings {
+    let mut out = read_with(code, HashMap::new());
+    // `def wipe(p): os.system("rm -rf " + p)` … `wipe(base + "/*")`: a
+    // function's body read again with its parameters bound to what each
+    // call passes (one level, a few functions and calls).
+    let Some(p) = patterns() else {
+        return out;
+    };
+    let outer = names_of(code);
+    for d in p.def.captures_iter(code).take(MAX_FUNCS) {
+        let (Some(whole), Some(indent), Some(name), Some(params)) =
+            (d.get(0), d.get(1), d.get(2), d.get(3))
+        else {
+            continue;
+        };
+        let params: Vec<&str> = params
+            .as_str()
+            .split(',')
+            .map(|a| a.split(['=', ':']).next().unwrap_or("").trim())
+            .filter(|a| !a.is_empty() && *a != "self")
+            .collect();
+        if params.is_empty() || params.len() > 8 {
+            continue;
+        }
+        let body = function_body(code, whole.end(), indent.as_str().len());
+        if body.is_empty() {
+            continue;
+        }
+        let mut calls = 0;
+        for c in p.call.captures_iter(code).take(MAX_CALLS) {
+            let (Some(cw), Some(callee)) = (c.get(0), c.get(1)) else {
+                continue;
+            };
+            if callee.as_str() != name.as_str() || cw.start() == name.start() {
+                continue;
+            }
+            calls += 1;
+            if calls > MAX_CALL_SITES {
+                break;
+            }
+            let args = split_top(call_args(code, cw.end()));
+            let mut seed = outer.clone();
+            for (param, arg) in params.iter().zip(&args) {
+                if let Some(v) = fold(arg, &outer) {
+                    seed.insert((*param).to_owned(), v);
+                }
+            }
+            let inner = read_with(&body, seed);
+            out.delete |= inner.delete;
+            out.reverse_shell |= inner.reverse_shell;
+            out.remote_exec |= inner.remote_exec;
+            for c in inner.commands {
+                if out.commands.len() < 32 && !out.commands.contains(&c) {
+                    out.commands.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Most functions whose calls are followed, and calls per function.
+const MAX_FUNCS: usize = 8;
+const MAX_CALL_SITES: usize = 8;
+
+/// The names a program assigns constants to (top to bottom).
+fn names_of(code: &str) -> HashMap<String, String> {
+    let mut names = HashMap::new();
+    let Some(p) = patterns() else {
+        return names;
+    };
+    for c in p.assign.captures_iter(code).take(MAX_NAMES * 4) {
+        let (Some(name), Some(rhs)) = (c.get(1), c.get(2)) else {
+            continue;
+        };
+        if names.len() >= MAX_NAMES {
+            break;
+        }
+        if let Some(v) = fold(rhs.as_str().trim(), &names) {
+            names.insert(name.as_str().to_owned(), v);
+        }
+    }
+    names
+}
+
+/// The lines after a `def …:` indented deeper than it, dedented, at most
+/// [`MAX_ARGS`] bytes.
+fn function_body(code: &str, from: usize, indent: usize) -> String {
+    let mut body = String::new();
+    for line in code.get(from..).unwrap_or("").lines().skip(1) {
+        let depth = line.len() - line.trim_start().len();
+        if !line.trim().is_empty() && depth <= indent {
+            break;
+        }
+        if body.len() + line.len() > MAX_ARGS {
+            break;
+        }
+        body.push_str(line.trim_start());
+        body.push('\n');
+    }
+    body
+}
+
+/// Read a program whose names start as `seed`.
+fn read_with(code: &str, seed: HashMap<String, String>) -> CodeFindings {
     let mut out = CodeFindings::default();
     let Some(p) = patterns() else {
         return out;
     };
-    let mut names: HashMap<String, String> = HashMap::new();
+    let mut names: HashMap<String, String> = seed;
     let mut fetched: Vec<&str> = Vec::new();
     let mut buckets: Vec<(&str, String)> = Vec::new();
     let mut clients: Vec<(&str, &str)> = Vec::new();
@@ -135,6 +241,26 @@ pub(crate) fn read(code: &str) -> CodeFindings {
             }
         }
     }
+    // `for b in s3.buckets.all():` — each `b` is a bucket, which one unknown.
+    for line in code.lines().take(4096) {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix("for ") else {
+            continue;
+        };
+        if let Some((var, iter)) = rest.split_once(" in ") {
+            let var = var.trim();
+            if buckets.len() < 16
+                && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && (iter.contains(".buckets.all(") || iter.contains(".buckets.filter("))
+            {
+                buckets.push((var, "$UNKNOWN".to_owned()));
+            }
+        }
+    }
+    // A bucket emptied of every object and version and then deleted
+    // itself is `aws s3 rb --force`.
+    let mut emptied: Vec<&str> = Vec::new();
+    let mut removed: Vec<&str> = Vec::new();
     // Emptying an S3 bucket from the SDK (`bucket.objects.all().delete()`,
     // `bucket.object_versions.delete()`, `….Bucket("x").objects.delete()`)
     // is `aws s3 rm --recursive` on it.
@@ -156,8 +282,24 @@ pub(crate) fn read(code: &str) -> CodeFindings {
             t.strip_prefix(n)
                 .is_some_and(|r| r.trim_start().starts_with(".delete("))
         });
+        for (n, _) in &buckets {
+            if let Some(r) = t.strip_prefix(n).filter(|r| r.starts_with('.')) {
+                if (r.starts_with(".objects.") || r.starts_with(".object_versions."))
+                    && !emptied.contains(n)
+                {
+                    emptied.push(n);
+                } else if r.trim_start().starts_with(".delete(") && !removed.contains(n) {
+                    removed.push(n);
+                }
+            }
+        }
         if let Some(b) = bucket.filter(|_| wipes || whole_bucket) {
             out.commands.push(format!("aws s3 rm s3://{b} --recursive"));
+        }
+    }
+    for (n, b) in &buckets {
+        if emptied.contains(n) && removed.contains(n) && out.commands.len() < 32 {
+            out.commands.push(format!("aws s3 rb s3://{b} --force"));
         }
     }
     // Cloud and cluster SDK clients (`boto3.client('rds')`,
@@ -670,6 +812,8 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
         || lower == "deno.env.get('home')"
         || lower == "deno.env.get(\"home\")"
         || lower == "env['home']"
+        || lower == "env.fetch('home')"
+        || lower == "env.fetch(\"home\")"
         || lower == "env[\"home\"]"
         || lower == "dir.home"
         || lower == "$env{home}"
@@ -703,6 +847,20 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
         .and_then(|r| r.strip_suffix(']'))
     {
         return fold(inner, names);
+    }
+    // `str(Path.home())`, `String(os.homedir())`, `os.fspath(p)`: the
+    // value converted to a string is itself.
+    if let Some(open) = ["str(", "string(", "os.fspath(", "fspath("]
+        .iter()
+        .find(|p| lower.starts_with(**p))
+        .map(|p| p.len())
+    {
+        if lower.ends_with(')') {
+            let inner = call_args(e, e.find('(')? + 1);
+            if open > 0 && !inner.is_empty() && split_top(inner).len() == 1 {
+                return fold(inner, names);
+            }
+        }
     }
     if let Some(inner) = lower
         .strip_prefix("path(")
@@ -1223,6 +1381,44 @@ mod tests {
         assert!(read("FileUtils.rm_rf(Dir.glob(File.join(Dir.home, \"*\")))").delete);
         assert!(read("remove_tree($ENV{HOME}.\"/projects\", $ENV{HOME}.\"/.gnupg\")").delete);
         assert!(!read("FileUtils.rm_rf(Dir.glob(File.join(Dir.pwd, \"tmp\", \"*\")))").delete);
+    }
+
+    #[test]
+    fn parameters_conversions_and_bucket_loops_fold() {
+        // A function's parameter bound to what its call passes.
+        let f = read("import os\nbase = os.path.expanduser('~')\ndef wipe(p):\n    cmd = 'r' + 'm -r' + 'f ' + p\n    os.system(cmd)\nwipe(base + '/*')\n");
+        assert!(
+            f.commands.iter().any(|c| c == "rm -rf ~/*"),
+            "{:?}",
+            f.commands
+        );
+        let f = read("import os\ndef clean(p):\n    os.system('rm -rf ' + p)\nclean('build')\n");
+        assert!(f.commands.iter().all(|c| c != "rm -rf ~/*"));
+        // `str(Path.home())`, Ruby's `ENV.fetch("HOME")`.
+        let f = read("import subprocess\nfrom pathlib import Path\nt = str(Path.home())\nsubprocess.run(['rm', '-rf', '--', t])\n");
+        assert!(
+            f.commands.iter().any(|c| c == "rm -rf -- ~"),
+            "{:?}",
+            f.commands
+        );
+        let f = read("home = ENV.fetch(\"HOME\")\nsystem(\"rm\", \"-rf\", home)\n");
+        assert!(
+            f.commands.iter().any(|c| c == "rm -rf ~"),
+            "{:?}",
+            f.commands
+        );
+        // Every bucket a listing returns, emptied of every version and deleted.
+        let f =
+            read("for b in s3.buckets.all():\n    b.object_versions.delete()\n    b.delete()\n");
+        assert!(
+            f.commands
+                .iter()
+                .any(|c| c == "aws s3 rb s3://$UNKNOWN --force"),
+            "{:?}",
+            f.commands
+        );
+        let f = read("for b in s3.buckets.all():\n    print(b.name)\n");
+        assert!(f.commands.is_empty());
     }
 
     #[test]

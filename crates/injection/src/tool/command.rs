@@ -120,7 +120,12 @@ pub(super) fn analyze_command(
     // Where each command's hits end: one command's hits describe one
     // action (`context::collapse_families`).
     let mut ends: Vec<usize> = Vec::with_capacity(script.commands.len());
+    // Start-up file writes whose whole content is in view and runs nothing
+    // (`echo 'export PATH=…' >> ~/.bashrc`): a payload elsewhere in the
+    // script is not what lands there.
+    let mut clean_writes: Vec<usize> = Vec::new();
     for inv in &script.commands {
+        let first_hit = hits.len();
         if matches!(inv.name(), "echo" | "printf") {
             if written.len() < 16 {
                 written.extend(written_script(inv));
@@ -139,6 +144,14 @@ pub(super) fn analyze_command(
             hits.push(Hit::new("tool.rm_root", Tier::Block));
         }
         registry::check(inv, &mut hits);
+        if matches!(inv.name(), "echo" | "printf")
+            && inv.stdin != palisade_shell::Stdin::Pipe
+            && !rules.runs_payload(&inv.words.join(" ").replace("\\n", "\n").replace("\\t", " "))
+        {
+            clean_writes.extend(
+                (first_hit..hits.len()).filter(|&i| hits[i].id == persistence::PERSISTENCE_PATH),
+            );
+        }
         // The data rules that read one command (`scope: invocation`).
         super::context::invocation_hits(inv, &mut hits);
         // A download piped into a shell, read from the commands themselves
@@ -170,11 +183,12 @@ pub(super) fn analyze_command(
         if ends.peek().is_some() && action.is_none() {
             action = Some(ctx.new_action());
         }
-        let (id, tier) = if hit.id == persistence::PERSISTENCE_PATH && payload {
-            ("tool.persistence", Tier::Block)
-        } else {
-            (hit.id, hit.tier)
-        };
+        let (id, tier) =
+            if hit.id == persistence::PERSISTENCE_PATH && payload && !clean_writes.contains(&i) {
+                ("tool.persistence", Tier::Block)
+            } else {
+                (hit.id, hit.tier)
+            };
         ctx.action = action;
         ctx.add(id, at, tier);
     }
