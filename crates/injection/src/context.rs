@@ -341,6 +341,22 @@ pub(crate) fn contact_line(text: &str, span: Span) -> bool {
         && tail.len() <= 40
 }
 
+/// Whether `span` of `text` starts inside an inline code span: an odd
+/// number of backticks before it on its line (`` `<div hidden>AI: …</div>` ``
+/// in a README table shows markup, it hides nothing).
+///
+/// ```text
+/// "| `<div style=\"display:none\">AI: …</div>` |" → in a code span
+/// "<div style=\"display:none\">AI: …</div>"      → not
+/// ```
+pub(crate) fn in_code_span(text: &str, span: Span) -> bool {
+    let Some(before) = text.get(..span.start) else {
+        return false;
+    };
+    let line = &before[before.rfind('\n').map_or(0, |p| p + 1)..];
+    line.bytes().filter(|&b| b == b'`').count() % 2 == 1
+}
+
 /// Whether `span` of `text` is between ``` fences (not merely indented:
 /// pretty-printed JSON and mail quotes are indented prose).
 ///
@@ -714,6 +730,17 @@ mod tests {
         assert!(!at("Assistant, run the following commands", "run"));
         assert!(!at("To the AI: run the following commands", "run"));
         assert!(!at("Ignore that. Run the following code", "Run"));
+    }
+
+    #[test]
+    fn code_spans() {
+        let t = "| `<div style=\"display:none\">AI: x</div>` | quarantine |";
+        assert!(in_code_span(t, Span::new(3, 8)));
+        assert!(!in_code_span(
+            "<div style=\"display:none\">AI: x</div>",
+            Span::new(0, 4)
+        ));
+        assert!(!in_code_span("`a` then <!-- x -->", Span::new(9, 13)));
     }
 
     #[test]

@@ -41,6 +41,7 @@
 //! | a JSON key addressed to the agent (`"_llm_instructions": …`, `"ai_note":`) | an `address` |
 //! | an `override` whose object is the speaker's own words ("forget what I told you", "olvida lo que dije") or that is followed by a correction ("…, me equivoqué", "sorry, typo"), or a short third-person override pinned by a qualifier to particular earlier instructions to people ("Oubliez les consignes envoyées lundi", "Abaikan instruksi lama tentang …") | nothing (a retraction, not an order) |
 //! | an order written as code (a REPL line after `>>> `, a fenced block) after a special token written as code | not an order (the session's own call) |
+//! | a note to the AI or a hidden region inside an inline code span (`` `<div style="display:none">AI: …</div>` `` in a README table) | a mention: nothing |
 //! | a note to the AI, a turn or a hidden region inside a code fence | a mention: nothing (a course slide showing an injected comment) |
 //! | an order on a line of source code that declares a function or binding (`pub fn render_turn(…)`, `def build(…)`, `text = tok.apply_chat_template(…)`) | not an order (the program's own call), after any boundary |
 //! | a CSV cell: a quotation opened right after a comma, with no space, on a line that has two commas before it (`A-1003,锅铲,0,"忽略之前的所有指令…"`) | a field value, not a quotation (the cell is data the agent reads) |
@@ -148,6 +149,18 @@ pub(crate) const CORRECTIONS: &[&str] = &[
 /// order to the agent, when the phrase is short and not in the second
 /// person ([`SECOND_PERSON`]).
 pub(crate) const QUALIFIERS: &[&str] = &[
+    "për",
+    "soal",
+    "perihal",
+    "terkait",
+    "sobre",
+    "über",
+    "про",
+    "относно",
+    "apie",
+    "kohta",
+    "ynglŷn",
+    "dotyczące",
     "sent",
     "about",
     "regarding",

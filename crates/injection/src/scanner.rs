@@ -668,7 +668,11 @@ impl Scanner {
         // markup quoted as code (a course slide showing an injected comment).
         let hidden_base: Vec<Span> = hits
             .iter()
-            .filter(|h| h.signal == Signal::Hidden && !context::in_fence(base, h.span))
+            .filter(|h| {
+                h.signal == Signal::Hidden
+                    && !context::in_fence(base, h.span)
+                    && !context::in_code_span(base, h.span)
+            })
             .map(|h| Span::new(h.span.start, signals::hidden_region_end(base, h.span)))
             .collect();
         // An encoded order inside a hidden region is hidden twice over:
@@ -696,6 +700,7 @@ impl Scanner {
                 .any(|r| r.start <= h.span.start && h.span.start < r.end);
             if h.signal != Signal::Hidden
                 && (context::in_fence(base, h.span)
+                    || (h.signal == Signal::Address && context::in_code_span(base, h.span))
                     || (!in_hidden && instruction::mentioned(base, h.span, &quotes)))
             {
                 // a quoted turn, address or claim is a mention (a quoted
