@@ -126,6 +126,33 @@ pub(super) fn split_key_value<'t>(
     (!value.contains('\n')).then(|| (key.trim(), sep, value.trim()))
 }
 
+/// Whether the text before a Chinese subject ends in a time clause of an
+/// action already done (讨论了好几轮之后用户…): a fact, like the English
+/// "after" with a verb in the past, not a condition.
+fn zh_done_before(window: &str) -> bool {
+    let Some(head) = ["之后", "之後", "以后", "以後"]
+        .iter()
+        .find_map(|w| window.strip_suffix(w))
+    else {
+        return false;
+    };
+    let seg = head
+        .rfind([',', '，', '。', ';', '；', ':', '：', '\n'])
+        .map_or(head, |i| &head[i + 1..]);
+    seg.contains('了') && !seg.contains(['如', '若', '等'])
+}
+
+/// Whether a copula (是, 就是, 正是) stands in the few characters before the
+/// subject that ends right before `pred_start` (这是用户确认的方案).
+fn zh_copula_before(clause: &str, pred_start: usize) -> bool {
+    let head = &clause[..pred_start.min(clause.len())];
+    let head = &head[floor_boundary(head, head.len().saturating_sub(60))..];
+    let seg = head
+        .rfind([',', '，', '。', ';', '；', ':', '：', '\n'])
+        .map_or(head, |i| &head[i + 1..]);
+    seg.contains('是') && !seg.contains("是否") && !seg.contains("不是")
+}
+
 /// Whether a table row is an entry of a dated log: its first cell is an
 /// ISO date and a later cell is a sentence (five words or more, or twelve
 /// CJK characters), as in `| 2025-04-07 | the user vetoed the rebrand |
@@ -501,6 +528,7 @@ impl ClaimDetector {
                     || ZH_PREV_OK.iter().any(|w| window.ends_with(w))
                     || (window.ends_with("的时候") || window.ends_with('时'))
                         && ZH_PAST_TIME.iter().any(|w| window.contains(w))
+                    || zh_done_before(window)
             }
             _ => true,
         }
@@ -535,7 +563,19 @@ impl ClaimDetector {
         if self.grammar.fixed.zh_noun_after.is_match(rest) {
             return false;
         }
-        if rest.starts_with('的') && !rest[3..].starts_with('是') {
+        // 这是用户最终确认的方案: after a copula, a relative clause on a
+        // decision noun names what the user decided.
+        let copula = zh_copula_before(clause, end.saturating_sub(pred.len()));
+        if rest.starts_with('的')
+            && !rest[3..].starts_with('是')
+            && !(copula && ZH_DECISION_NOUNS.iter().any(|n| rest[3..].starts_with(n)))
+        {
+            return false;
+        }
+        // 用户同意部分退款的，按协商金额退: a clause that ends in 的 before a
+        // comma is a case of a rule ("where the user agreed …"), unless a
+        // copula makes it a cleft (这个方案是用户确认过的，别改).
+        if rest.ends_with('的') && rest_all[seg_end..].starts_with([',', '，']) && !copula {
             return false;
         }
         // 让我把 Q2 的数据重新跑一遍: a 把/将 object is the object of the
@@ -698,7 +738,9 @@ impl Fixed {
             // A key holds no clause punctuation (NFKC has made a full-width
             // comma ASCII): in "用户否决了 X，改用 y=z" the '=' is inside a
             // later clause, not a record's separator.
-            key_value: lazy(r"^(?P<key>[^:=：＝\n,;，。；！？]{1,60}?)\s*(?P<sep>:|：|=|＝)"),
+            key_value: lazy(
+                r"^(?P<key>(?:[^:=：＝\n,;，。；！？(（]|[(（][^()（）\n]{0,30}[)）]){1,60}?)\s*(?P<sep>:|：|=|＝)",
+            ),
             ident_key: lazy(r"^[A-Za-z_][A-Za-z0-9_.\-]*$"),
             decision_word: lazy(
                 r"(?i)decided|chose|chosen|picked|selected|approved|agreed|confirmed|signed off|rejected|vetoed|决定|同意|确认|批准|选择|拒绝",

@@ -638,3 +638,8 @@ pub(super) const TRIGGER_WORDS: &[&str] = &[
     "老细",
     "老細",
 ];
+
+/// Nouns a decision may qualify after a copula: 这是用户最终确认的方案.
+pub(super) const ZH_DECISION_NOUNS: &[&str] = &[
+    "方案", "决定", "決定", "结论", "結論", "做法", "版本", "选择", "選擇", "策略",
+];
