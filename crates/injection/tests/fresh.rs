@@ -267,7 +267,7 @@ fn fresh12h_corpus_baseline() {
         data: include_str!("../testdata/fresh_messages12h.jsonl"),
         size: (87, 98),
         languages: 75,
-        attacks_floor: 72,
+        attacks_floor: 74,
         benign_ceiling: 5,
     });
 }
@@ -282,7 +282,7 @@ fn fresh12i_corpus_baseline() {
         data: include_str!("../testdata/fresh_messages12i.jsonl"),
         size: (87, 100),
         languages: 62,
-        attacks_floor: 66,
-        benign_ceiling: 7,
+        attacks_floor: 75,
+        benign_ceiling: 6,
     });
 }
