@@ -144,9 +144,67 @@ fn measure_header_re() -> &'static Regex {
             // operations, sports standings, platforms, gates and delays,
             // weather (with a unit anywhere: `°C`, `km/h`).
             r"|(?-u:\b)(?:qty|quantity|on[\s_]hand|reorder(?:[\s_]at)?|in[\s_]stock|stock[\s_]level|max(?:imum)?[\s_]retries|retries|burst|quota|limit|concurrency|concurrent[\s_]jobs|replicas|workers|threads|staging|production|calls|insertions|deletions|additions|vulnerabilit(?:y|ies)|points|pts|pkt|punkte|goals|tore|played|spiele|platform|gleis|gate|delay|temperature|precipitation|humidity|wind|v?cpus?|cores|ram|memory|disk|replicas)(?-u:\b)",
+            // Units of machines, stock and dishes: a snake_case unit suffix
+            // (`p50_ms`, `mem_used_gb`), a unit in full-width or CJK
+            // brackets (`価格（円）`, `风力(级)`, `Частота (ГГц)`).
+            r"|[_\s](?:ms|us|ns|secs?|[kmgt]i?b|bytes|[kmg]?hz|kwh|rpm)$|[(\[（](?:级|級|円|元|分|秒|ггц|мгц|гб|мб|мс|шт)[)\]）]",
+            // Quantities of things: server and query metrics, stock on
+            // hand, containers and pieces, sales of items, rows of tables,
+            // prices, cores and threads, weather.
+            r"|(?-u:\b)(?:load(?:_\d+m)?|open_fds|fds|file_descriptors|restarts(?:_\d+d)?|errors(?:_[45]xx)?|[45]xx|reserved|available|allocated|backordered|bottles|bottiglie|botellas|bouteilles|flaschen|pcs|pieces|units[\s_]sold|items[\s_]sold|row_?counts?|n_live_tup|quantity|cantidad|menge)(?-u:\b)|quantit[éà]|stück",
+            r"|販売数|販売|売上|在庫|価格|値段|単価|价格|库存|销量|风力|风速|降水|气温|温度|湿度|ядра|ядер|потоки|потоков|частота|баллы|цена",
             r"|°[cf]|km/h|mph|qté|(?-u:\b)(?:req|requests)/s(?:ec)?(?-u:\b)|очки|место|番線|乗換|البوابة|التأخير|न्यूनतम|अधिकतम|बारिश|हवा|취약점",
         ),
     )
+}
+
+fn test_result_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)^(?:skipped|skips|xfail(?:ed)?|xpass(?:ed)?|deselected|flaky|ignored|pending)$",
+    )
+}
+
+fn standings_points_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)^(?:pts\.?|points|punkte|pkt\.?|puntos|ptos\.?|punti|очки|積分|积分|勝点)$",
+    )
+}
+
+fn standings_short_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)^(?:pj|pg|pe|pp|g|e|p|w|d|l|v|n|s|u|gf|ga|gc|gd|dg|dif|diff|mp|gp|sp|j|played|won|drawn|lost|wins|draws|losses|tore|\+/-|[иво]|н|п|м)$",
+    )
+}
+
+/// Whether the headers together say the table counts things, not people:
+/// a test-run summary (a `Skipped` or `xfail` column beside `Passed` and
+/// `Failed`), a league table (points and the short headers of played,
+/// won, drawn, lost, goals), or a vulnerability severity scale (`Critical`,
+/// `High`, `Medium`, `Low`). In such a table every number column is a
+/// measure. One header alone never decides: `Passed`/`Failed` of pupils or
+/// `High`/`Low` risk of patients stay counts.
+pub(crate) fn counts_things(headers: &[String]) -> bool {
+    let hs: Vec<&str> = headers.iter().map(|h| clean(h)).collect();
+    let has = |w: &str| hs.iter().any(|h| h.eq_ignore_ascii_case(w));
+    if hs.iter().any(|h| test_result_re().is_match(h)) && (has("passed") || has("failed")) {
+        return true;
+    }
+    if hs.iter().any(|h| standings_points_re().is_match(h))
+        && hs
+            .iter()
+            .filter(|h| standings_short_re().is_match(h))
+            .count()
+            >= 3
+    {
+        return true;
+    }
+    has("critical") && has("high") && (has("medium") || has("moderate")) && has("low")
 }
 
 /// Whether a header names a measure (a mean, an amount of money, a
@@ -354,6 +412,7 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
     let mut values = Values::new(nrows * ncols);
     let mut kinds = Vec::with_capacity(ncols);
     let mut headed_counts = Vec::new();
+    let things = counts_things(&headers);
     for (c, header) in headers.iter().enumerate() {
         let mut counts = 0usize;
         let mut others = 0usize;
@@ -391,7 +450,10 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
         }
         let kind = if !header.is_empty() && is_id_like(header) {
             ColKind::Id
-        } else if !header.is_empty() && is_measure_header(header) && texts * 2 < filled.max(1) {
+        } else if !header.is_empty()
+            && (things || is_measure_header(header))
+            && texts * 2 < filled.max(1)
+        {
             ColKind::Other
         } else if combos > 0 && combos == counts && numbers == 0 && others == 0 {
             // `n (%)` cells: counts that carry their share; hiding the cell
@@ -844,6 +906,23 @@ mod tests {
             "البوابة",
             "취약점 수",
             "vcpus",
+            "p50_ms",
+            "mem_used_gb",
+            "errors_5xx",
+            "restarts_7d",
+            "open_fds",
+            "reserved",
+            "available",
+            "row_count",
+            "Quantité",
+            "価格（円）",
+            "本日の販売数",
+            "在庫",
+            "风力(级)",
+            "Bottiglie",
+            "Ядра",
+            "Потоки",
+            "Частота (ГГц)",
         ] {
             assert!(is_measure_header(t), "{t}");
         }
@@ -868,8 +947,39 @@ mod tests {
             "Pointe-Noire",
             "Gatekeepers",
             "Delayed discharges",
+            "Caseload",
+            "Workload",
+            "Passed",
+            "Failed",
+            "Critical",
+            "High",
+            "Low",
+            "G",
+            "Residents",
+            "Respondents",
+            "Pupils",
+            "Loaders",
+            "Reservists",
         ] {
             assert!(!is_measure_header(t), "{t}");
+        }
+        let hs = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        for t in [
+            &["OS", "Python", "Passed", "Failed", "Skipped", "Duration"][..],
+            &["Equipo", "PJ", "G", "E", "P", "GF", "GC", "Pts"],
+            &["Team", "P", "W", "D", "L", "GD", "Points"],
+            &["Month", "Critical", "High", "Medium", "Low", "Total"],
+        ] {
+            assert!(counts_things(&hs(t)), "{t:?}");
+        }
+        for t in [
+            &["School", "Passed", "Failed", "Absent", "Total"][..],
+            &["Ward", "High risk", "Medium risk", "Low risk"],
+            &["Ward", "High", "Medium", "Low", "Total"],
+            &["Region", "Male", "Female", "Total"],
+            &["Club", "Members", "Points"],
+        ] {
+            assert!(!counts_things(&hs(t)), "{t:?}");
         }
         for t in ["%", "Referred %", "Visit rate", "share", "占比"] {
             assert!(is_percent_header(t), "{t}");
