@@ -204,6 +204,14 @@ pub(crate) fn counts_things(headers: &[String]) -> bool {
     {
         return true;
     }
+    severity_scale(&hs)
+}
+
+/// A vulnerability severity scale: `Critical`, `High`, `Medium` (or
+/// `Moderate`) and `Low` all present, as headers or as the row labels of
+/// one column (an `npm audit` or scanner summary).
+pub(crate) fn severity_scale(words: &[&str]) -> bool {
+    let has = |w: &str| words.iter().any(|h| h.eq_ignore_ascii_case(w));
     has("critical") && has("high") && (has("medium") || has("moderate")) && has("low")
 }
 
@@ -412,7 +420,11 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
     let mut values = Values::new(nrows * ncols);
     let mut kinds = Vec::with_capacity(ncols);
     let mut headed_counts = Vec::new();
-    let things = counts_things(&headers);
+    let things = counts_things(&headers)
+        || (ncols > 0 && nrows <= 16 && {
+            let first: Vec<&str> = (0..nrows).map(|r| clean(cell_text(r, 0))).collect();
+            severity_scale(&first)
+        });
     for (c, header) in headers.iter().enumerate() {
         let mut counts = 0usize;
         let mut others = 0usize;
@@ -963,6 +975,9 @@ mod tests {
         ] {
             assert!(!is_measure_header(t), "{t}");
         }
+        assert!(severity_scale(&["critical", "high", "moderate", "low"]));
+        assert!(!severity_scale(&["high", "medium", "low"]));
+        assert!(!severity_scale(&["Critical care", "High", "Medium", "Low"]));
         let hs = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         for t in [
             &["OS", "Python", "Passed", "Failed", "Skipped", "Duration"][..],
