@@ -1134,42 +1134,45 @@ fn greek_lookalike(c: char) -> Option<char> {
 /// Latin than Greek, each Latin letter with a Greek lookalike (`Aγνόησε`,
 /// `oδηγίες`): the Greek twin of [`latin_in_cyrillic_word`].
 fn latin_in_greek_word(word: &str) -> bool {
-    let mut latin = 0usize;
-    let mut greek = 0usize;
-    for c in word.chars() {
-        if c.is_ascii_alphabetic() {
-            if greek_lookalike(c).is_none() {
-                return false;
-            }
-            latin += 1;
-        } else if matches!(c as u32, 0x0370..=0x03FF | 0x1F00..=0x1FFF) {
-            greek += 1;
-        } else if c.is_alphabetic() {
-            return false;
-        }
-    }
-    latin >= 1 && greek >= 3 && latin <= greek
+    latin_in_script_word(
+        word,
+        greek_lookalike,
+        |c| matches!(c as u32, 0x0370..=0x03FF | 0x1F00..=0x1FFF),
+    )
 }
 
 /// A word of at least three Cyrillic letters and some Latin ones, no more
 /// Latin than Cyrillic, each Latin letter with a Cyrillic lookalike
 /// (`Пpоигнopиpуй`): nobody writes such a word but to hide it.
 fn latin_in_cyrillic_word(word: &str) -> bool {
+    latin_in_script_word(word, cyrillic_lookalike, |c| {
+        matches!(c as u32, 0x0400..=0x052F)
+    })
+}
+
+/// A word of at least three letters of a script (`native`) and some Latin
+/// ones, no more Latin than native, each Latin letter with a `lookalike`
+/// in that script, no letter of a third script.
+fn latin_in_script_word(
+    word: &str,
+    lookalike: fn(char) -> Option<char>,
+    native: fn(char) -> bool,
+) -> bool {
     let mut latin = 0usize;
-    let mut cyrillic = 0usize;
+    let mut own = 0usize;
     for c in word.chars() {
         if c.is_ascii_alphabetic() {
-            if cyrillic_lookalike(c).is_none() {
+            if lookalike(c).is_none() {
                 return false;
             }
             latin += 1;
-        } else if matches!(c as u32, 0x0400..=0x052F) {
-            cyrillic += 1;
+        } else if native(c) {
+            own += 1;
         } else if c.is_alphabetic() {
             return false;
         }
     }
-    latin >= 1 && cyrillic >= 3 && latin <= cyrillic
+    latin >= 1 && own >= 3 && latin <= own
 }
 
 fn push_lower(out: &mut Folded, c: char, src: Span) {

@@ -790,15 +790,19 @@ impl Scanner {
             f.detail = Some("an order to the agent in text the reader does not see".into());
             out.push(f);
         }
-        let conceal: Vec<Span> = found
-            .iter()
-            .filter(|f| {
-                f.layer == Layer::Instruction
-                    && f.tier >= Tier::Quarantine
-                    && family(f.rule.reason()) == "conceal"
-            })
-            .map(|f| f.span)
-            .collect();
+        // The spans of the phrases of one family at quarantine or above.
+        let phrase_spans = |fam: &str| -> Vec<Span> {
+            found
+                .iter()
+                .filter(|f| {
+                    f.layer == Layer::Instruction
+                        && f.tier >= Tier::Quarantine
+                        && family(f.rule.reason()) == fam
+                })
+                .map(|f| f.span)
+                .collect()
+        };
+        let conceal = phrase_spans("conceal");
         let persona = found.iter().any(|f| {
             f.layer == Layer::Instruction
                 && f.tier >= Tier::Quarantine
@@ -892,15 +896,7 @@ impl Scanner {
         // After a forged turn or a closed wrapper, an override is the new
         // turn's order ("</document>\n\nNew instructions: ignore all
         // earlier guidance …", policy).
-        let overrides: Vec<Span> = found
-            .iter()
-            .filter(|f| {
-                f.layer == Layer::Instruction
-                    && f.tier >= Tier::Quarantine
-                    && family(f.rule.reason()) == "override"
-            })
-            .map(|f| f.span)
-            .collect();
+        let overrides = phrase_spans("override");
         let override_after = |b: Span| {
             overrides
                 .iter()
@@ -923,20 +919,11 @@ impl Scanner {
                 b.start
             ));
             out.push(f);
-        } else if let Some(o) = found
-            .iter()
-            .filter(|f| {
-                f.layer == Layer::Instruction
-                    && f.tier >= Tier::Quarantine
-                    && family(f.rule.reason()) == "override"
-            })
-            .map(|f| f.span)
-            .find(|o| {
-                addresses
-                    .iter()
-                    .any(|a| a.start <= o.start && o.start - a.start <= policy::VOCATIVE_WINDOW)
-            })
-        {
+        } else if let Some(o) = overrides.iter().copied().find(|o| {
+            addresses
+                .iter()
+                .any(|a| a.start <= o.start && o.start - a.start <= policy::VOCATIVE_WINDOW)
+        }) {
             // "Asistente, ignora las instrucciones anteriores": the override
             // is addressed to the agent, so it is the order itself.
             let mut f = Finding::new(Layer::Instruction, "l2.hijack", o, Tier::Block);

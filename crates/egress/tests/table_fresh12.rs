@@ -1,0 +1,169 @@
+//! The twelfth round's blind table corpora, each held at its baseline:
+//! every aggregate keeps its audit (no primary below its width, a second
+//! pass hides nothing more), every other table passes unchanged and
+//! unflagged, and the record-level tables are flagged — except the known
+//! misses each corpus lists, by class. The writers' exact LP audits are
+//! kept outside the repo.
+
+#![allow(missing_docs)] // integration test crate
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use palisade_egress::table::{scan, HideReason, TableOptions};
+use serde_json::Value;
+
+/// A corpus and its known misses.
+struct Baseline {
+    data: &'static str,
+    /// Aggregate, record-level and other tables in the corpus.
+    size: (usize, usize, usize),
+    aggregate_misses: &'static [&'static str],
+    microdata_misses: &'static [&'static str],
+    other_misses: &'static [&'static str],
+}
+
+fn holds(b: &Baseline) {
+    let mut failures = Vec::new();
+    let (mut agg, mut micro, mut other) = (0, 0, 0);
+    for line in b.data.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let name = case["name"].as_str().unwrap();
+        let text = case["input"]["text"].as_str().unwrap();
+        let mut o = TableOptions::default();
+        if let Some(t) = case["input"]["threshold"].as_u64() {
+            o.threshold = t;
+        }
+        let r = scan(text, &o);
+        match case["kind"].as_str().unwrap() {
+            "microdata" => {
+                micro += 1;
+                if !r.microdata() && !b.microdata_misses.contains(&name) {
+                    failures.push(format!("{name}: record-level table not flagged"));
+                }
+            }
+            "none" => {
+                other += 1;
+                if !b.other_misses.contains(&name) && (r.microdata() || r.text != text) {
+                    failures.push(format!("{name}: changed or flagged"));
+                }
+            }
+            _ => {
+                agg += 1;
+                for t in &r.tables {
+                    for h in &t.hidden {
+                        if h.reason == HideReason::Primary
+                            && !h.full_width
+                            && !b.aggregate_misses.contains(&name)
+                        {
+                            failures.push(format!(
+                                "{name}: primary {:?} below its width",
+                                (h.row, h.column)
+                            ));
+                        }
+                    }
+                }
+                if scan(&r.text, &o).text != r.text {
+                    failures.push(format!("{name}: a second pass hides more"));
+                }
+            }
+        }
+    }
+    assert_eq!((agg, micro, other), b.size, "corpus changed");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// The twelfth round's table corpus (`testdata/table_fresh12g.jsonl`, writer
+// G, who read only the seed, the issue and the schema): 64 texts, 24
+// aggregate tables, 11 record-level tables and 29 other tables (timings,
+// prices, settings, standings, stock, weather …) that must pass unchanged.
+// The writer's exact LP audit (scipy MILP) is kept outside the repo.
+//
+// First sight on main d11c3d3, under that audit: aggregate 20/24 pass,
+// microdata 4/11 flagged, other tables 12/29 unchanged; hidden data cells
+// 0.84× the writer's reference, hidden totals 15 against 15. After round
+// 12 (measure headers for quantities of things; direct-identifier headers
+// in 15 languages; machines' IPs and role mailboxes are no people):
+// microdata 9/11 flagged, other tables 20/29 unchanged, aggregates as at
+// first sight (20/24).
+//
+// This test holds that baseline: every aggregate keeps its audit (no
+// primary below its width, a second pass hides nothing more) except the
+// tables not yet read as tables, every other table not listed passes
+// unchanged and unflagged, and the record-level tables not listed are
+// flagged. The lists are the known misses, by class.
+
+/// Record-level tables not yet flagged: a whitespace-aligned listing of
+/// users and IPs and a header-less sqlite listing with dates of birth (not
+/// read as tables with headers).
+const G_MICRODATA_MISSES: &[&str] = &[
+    "g-en-aligned-ip-username-table",
+    "g-fr-sqlite-eleves-date-naissance",
+];
+
+/// Other tables still changed or flagged: counts of things under headers
+/// no measure word names (stock from a header-less sqlite listing, CI
+/// jobs, diff lines, a chess cross table, a maximum next to a median,
+/// pg_stat rows, a flags CSV). Round 12i's league tables and severity
+/// scales took the standings and the npm audit counts off this list.
+const G_OTHER_MISSES: &[&str] = &[
+    "g-en-psql-pg-stat-statements",
+    "g-en-sqlite-stock-levels",
+    "g-en-ci-version-matrix",
+    "g-en-code-review-diffstat",
+    "g-en-clinic-means-medians",
+    "g-ru-shahmatnyi-turnir",
+    "g-en-cat-n-feature-flags-csv",
+];
+
+#[test]
+fn fresh12g_corpus_holds_its_baseline() {
+    holds(&Baseline {
+        data: include_str!("../testdata/table_fresh12g.jsonl"),
+        size: (24, 11, 29),
+        aggregate_misses: &[],
+        microdata_misses: G_MICRODATA_MISSES,
+        other_misses: G_OTHER_MISSES,
+    });
+}
+
+// The twelfth round's second blind table corpus
+// (`testdata/table_fresh12i.jsonl`, writer I): 64 texts, 26 aggregate
+// tables, 13 record-level tables and 25 other tables (fleets, stock, CI
+// runs, CVE counts, recipes, menus, standings, latencies, weather, wine
+// cellars, row counts, CPUs …) that must pass unchanged. The writer's
+// exact LP audit is kept outside the repo.
+//
+// First sight on 41b80eb, under that audit: aggregate 24/26 pass,
+// microdata 11/13 flagged, other tables 13/25 unchanged. Round 12i
+// (measure headers for quantities of things: unit suffixes and CJK
+// bracketed units, stock, machines, sales, rows; whole tables of things:
+// test-run summaries, league tables, severity scales): other tables
+// 25/25 unchanged, aggregates (24/26, the same hidden cells and totals)
+// and microdata (11/13) as at first sight.
+//
+// This test holds that baseline: every aggregate keeps its audit (no
+// primary below its width, a second pass hides nothing more), every other
+// table not listed passes unchanged and unflagged, and the record-level
+// tables not listed are flagged. The lists are the known misses.
+
+/// Aggregates whose in-crate audit reports a primary below its width (the
+/// writer's LP audit passes them): a long table of households whose
+/// primaries sit in rows that only reach their width together.
+const I_AGGREGATE_MISSES: &[&str] = &["i-long-homeless-24rows"];
+
+/// Record-level tables not yet flagged: a French list with social security
+/// numbers (NIR) and a survey listing of eight named respondents.
+const I_MICRODATA_MISSES: &[&str] = &["i-micro-fr-nir", "i-micro-survey-names-8"];
+
+/// Other tables still changed or flagged.
+const I_OTHER_MISSES: &[&str] = &[];
+
+#[test]
+fn fresh12i_corpus_holds_its_baseline() {
+    holds(&Baseline {
+        data: include_str!("../testdata/table_fresh12i.jsonl"),
+        size: (26, 13, 25),
+        aggregate_misses: I_AGGREGATE_MISSES,
+        microdata_misses: I_MICRODATA_MISSES,
+        other_misses: I_OTHER_MISSES,
+    });
+}
