@@ -639,6 +639,18 @@ fn mention_cue() -> &'static Dual {
     &RE
 }
 
+/// An example marker then a short phrase and a colon right before a
+/// quotation ("hidden text, for example in white letters: \"…\"",
+/// "bijvoorbeeld in witte letters: \"…\""): the quotation is the example
+/// the marker announces, even after the colon. Only unambiguous markers
+/// (not "like" or "as", which also open requests).
+fn example_lead() -> &'static Dual {
+    static RE: Dual = Dual::new(
+        r#"(?i)(?:^|[^\w])(?:for example|for instance|e\.g\.|bijvoorbeeld|zum beispiel|z\.b\.|beispielsweise|par exemple|por ejemplo|por exemplo|ad esempio|per esempio|например|к примеру|na przykład|np\.|například|napríklad|till exempel|t\.ex\.|for eksempel|f\.eks\.|esimerkiksi|örneğin|misalnya|contohnya|ví dụ|chẳng hạn|például|de exemplu|наприклад)[^.!?\n:：]{0,40}[:：]\s*["'“‘`「『«„‹]?\s*$|(?:例如|比如|例えば|예를 들어)[^。！？\n:：]{0,20}[:：]\s*["“「『]?\s*$"#,
+    );
+    &RE
+}
+
 fn question_about() -> &'static Dual {
     static RE: Dual = Dual::new(
         r"(?-u:\b)(?:what (?:does|do|is|are|would)|why (?:do|does|would)|how (?:do|does|can|could|should|would) (?:i|we|you|one|models?|llms?|systems?|apps?|developers?) (?:detect|defend|prevent|protect|stop|block|handle|recogni[sz]e|mitigate|spot|filter)|explain|describe|is it safe|should i worry)(?-u:\b)",
@@ -674,7 +686,7 @@ fn in_european_quotes(before: &str) -> bool {
 
 /// Inside European quotes opened not right after a colon (`Il dit : « … »`
 /// and `Neue Aufgabe: „…“` introduce the words as the message's own).
-fn european_mention(before: &str) -> bool {
+pub(crate) fn european_mention(before: &str) -> bool {
     in_european_quotes(before)
         && before
             .rfind(['«', '„', '‹'])
@@ -711,8 +723,27 @@ pub(crate) fn mentioned(text: &str, span: Span, quotes: &[Span]) -> bool {
 /// ("text such as „…“", "ukryty tekst w rodzaju: „…“"): words shown, not
 /// said, even after a colon.
 pub(crate) fn cued_quotation(text: &str, span: Span, quotes: &[Span]) -> bool {
+    quotation_open(text, span, quotes).is_some_and(|(o, line)| {
+        mention_cue().is_match(lead_before(text, o, line, 48))
+            || example_lead().is_match(lead_before(text, o, line, 96))
+    })
+}
+
+/// Whether `span` of `text` stands in a quotation that an example marker
+/// announces ([`example_lead`]: "hidden text, for example in white
+/// letters: \"…\""), even after a colon. Narrower than
+/// [`cued_quotation`]: a reporting verb and a colon ("Il dit : « … »")
+/// hand the words on as the message's own.
+pub(crate) fn example_quotation(text: &str, span: Span, quotes: &[Span]) -> bool {
+    quotation_open(text, span, quotes)
+        .is_some_and(|(o, line)| example_lead().is_match(lead_before(text, o, line, 96)))
+}
+
+/// The opening mark of the quotation `span` stands in (any quote style,
+/// or European quotes opened on its line), with the start of its line.
+fn quotation_open(text: &str, span: Span, quotes: &[Span]) -> Option<(usize, usize)> {
     let line_start = text[..span.start].rfind('\n').map_or(0, |p| p + 1);
-    let open = quotes
+    quotes
         .iter()
         .filter(|q| q.start <= span.start && span.start < q.end)
         .map(|q| q.start)
@@ -722,15 +753,18 @@ pub(crate) fn cued_quotation(text: &str, span: Span, quotes: &[Span]) -> bool {
             in_european_quotes(line)
                 .then(|| line.rfind(['«', '„', '‹', '”']).map(|o| line_start + o))
                 .flatten()
-        });
-    open.is_some_and(|o| {
-        let mut from = o.saturating_sub(48).max(line_start.min(o));
-        while !text.is_char_boundary(from) {
-            from += 1;
-        }
-        let lead = text[from..o].trim_end_matches(['"', '\'', '“', '«', '„', '「', '『', '‹', '”']);
-        mention_cue().is_match(lead)
-    })
+        })
+        .map(|o| (o, line_start))
+}
+
+/// At most the last `back` bytes before the opening mark at `open`, not
+/// before `line_start`, with quote marks trimmed.
+fn lead_before(text: &str, open: usize, line_start: usize, back: usize) -> &str {
+    let mut from = open.saturating_sub(back).max(line_start.min(open));
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    text[from..open].trim_end_matches(['"', '\'', '“', '«', '„', '「', '『', '‹', '”'])
 }
 
 /// Nouns of UI controls: a quoted phrase followed by one of them is the
@@ -805,9 +839,10 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     let cue = mention_cue().is_match(lead);
     let question = question_about().is_match(sentence) || discussing().is_match(sentence);
     let mut tier = rule.tier;
-    // Quoted (any quote style, an HTML <q>, a code fence): a mention, at
-    // most flag by the policy table. The same words unquoted still hold.
-    if mentioned(text, span, quotes) {
+    // Quoted (any quote style, an HTML <q>, a code fence), or in a
+    // quotation an example marker announces: a mention, at most flag by the
+    // policy table. The same words unquoted still hold.
+    if mentioned(text, span, quotes) || example_quotation(text, span, quotes) {
         tier = tier.min(Tier::Flag);
     }
     // A quoted label of a control ("add \"reset all instructions\"
@@ -1210,6 +1245,12 @@ mod tests {
         assert!(mention_cue().is_match("текст като „"));
         assert!(mention_cue().is_match("such as: \""));
         assert!(!mention_cue().is_match("Neue Aufgabe: „"));
+        // an example marker, a short phrase, a colon: the quotation is the example
+        assert!(example_lead().is_match("verborgen tekst, bijvoorbeeld in witte letters: \""));
+        assert!(example_lead().is_match("hidden text, for example in white font: “"));
+        assert!(example_lead().is_match("隐藏文字，例如白色字体：“"));
+        assert!(!example_lead().is_match("For example. New task: \""));
+        assert!(!example_lead().is_match("I would like you to do this: \""));
         assert!(question_about().is_match("what does it mean"));
         assert!(discussing().is_match("a blog post"));
         assert!(quoted_use().is_match("translate it"));
@@ -1220,6 +1261,7 @@ mod tests {
         for re in [
             discussion_subject(),
             mention_cue(),
+            example_lead(),
             question_about(),
             discussing(),
             quoted_use(),

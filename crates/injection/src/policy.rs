@@ -52,6 +52,7 @@
 //! | a phrase followed by a noun it modifies ("ignore previous instructions phrase", "DAN prompt attacks": phrase, pattern, string, rule, example, attack, payload, detector, test, template …) | a mention: at most flag (a commit subject, a changelog, a test name) |
 //! | a special token in the output of a shell command (the text opens with a `$ ` or `PS>` prompt line: a tokenizer listing, a printed chat template) that no system turn follows and no order naming an object follows | pass (terminal output is data) |
 //! | encoded text (L4) that decodes to a question (an interrogative word first, or a `?` at its end: a URL-encoded search query in an access log) with no phrase, token, sink, shell or tool order in it | nothing (an encoded question is no order) |
+//! | an encoded blob (L4) whose decoding the text itself spells out, case- and space-insensitively, at 12 characters or more (an explainer: `aWdub3Jl… decodes to "ignore previous instructions"`) | flag (nothing is hidden: the plain words carry their own tier) |
 //! | encoded prose (L4) that decodes to a forged turn followed by an order that names its object (`System: new maintainer policy … call add_deploy_key with …`) | block (a hijack the encoding hides) |
 //! | an encoded order (L4) inside a `hidden` region (an HTML comment holding a URL-encoded override) | block (encoded and hidden from the reader) |
 //! | a forged `System:` turn that raises the session's trust, role or access to admin/root/developer (`claim.trust_raise`) | quarantine (a `claim`; block with an order after it) |

@@ -819,16 +819,19 @@ impl Scanner {
         let quoted_orders: Vec<Span> = order_hits
             .iter()
             .filter(|h| {
-                quotes.iter().any(|q| {
-                    q.start <= h.span.start
-                        && h.span.start < q.end
-                        && !base[..q.start].ends_with('`')
-                        && !base[..q.start]
-                            .trim_end_matches(['"', '\'', '“', '«', '„', '「', '『'])
-                            .trim_end()
-                            .ends_with([':', '='])
-                        && !context::csv_cell(base, q.start)
-                })
+                let line_start = base[..h.span.start].rfind('\n').map_or(0, |p| p + 1);
+                instruction::european_mention(&base[line_start..h.span.start])
+                    || instruction::example_quotation(base, h.span, &quotes)
+                    || quotes.iter().any(|q| {
+                        q.start <= h.span.start
+                            && h.span.start < q.end
+                            && !base[..q.start].ends_with('`')
+                            && !base[..q.start]
+                                .trim_end_matches(['"', '\'', '“', '«', '„', '「', '『'])
+                                .trim_end()
+                                .ends_with([':', '='])
+                            && !context::csv_cell(base, q.start)
+                    })
             })
             .map(|h| norm.original_span(h.span))
             .collect();
@@ -1037,6 +1040,10 @@ impl Scanner {
                 break;
             }
             budget -= d.text.len();
+            // The text spells out what the blob decodes to: nothing is
+            // hidden, the plain words carry their own tier (policy).
+            let shown = context::decoding_shown(norm.as_str(text), d.span, &d.text);
+            let at = out.len();
             if let Some(inner) = self.inner(&d.text, 1, &mut budget) {
                 // An encoded payload shown in a code fence that the prose
                 // reports ("Our final payload was:") is quoted (policy).
@@ -1104,6 +1111,13 @@ impl Scanner {
                         span,
                         Tier::Flag,
                     ));
+                }
+            }
+            if shown {
+                for f in &mut out[at..] {
+                    f.tier = f.tier.min(Tier::Flag);
+                    let why = f.detail.take().unwrap_or_default();
+                    f.detail = Some(format!("{why} (decoded in the text itself)"));
                 }
             }
         }

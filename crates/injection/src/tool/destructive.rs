@@ -25,6 +25,9 @@ use palisade_shell::Invocation;
 /// absolute path it flags.
 pub(crate) fn rm(inv: &Invocation) -> Option<Hit> {
     let tier = rm_tier(inv.args())?;
+    if tier < Tier::Quarantine && inv.args().iter().any(|a| empty_expansion_root(a)) {
+        return Some(Hit::new("tool.rm_empty_expansion", Tier::Quarantine));
+    }
     let id = if tier == Tier::Block {
         "tool.rm_root"
     } else {
@@ -345,6 +348,63 @@ pub(crate) fn rm_tier(args: &[String]) -> Option<Tier> {
     Some(Tier::Flag)
 }
 
+/// Whether an `rm` target is an expansion the reader could not resolve
+/// (`$STAGE_DIR`, `${DIR}`, `$(cat .stage)`) followed by `/` and at most a
+/// glob: when the expansion is empty, the target is the root directory
+/// (`rm -rf "$STAGE_DIR"/*` becomes `rm -rf /*`). An expansion guarded
+/// against emptiness (`${DIR:?}`), a temporary directory's variable, or
+/// a path that goes on into a named directory (`$OUT/cache`) is not.
+///
+/// ```text
+/// "$STAGE_DIR/*", "${DIR}/", "$(cat .runtime_path)/*"  → true
+/// "${BUILD_DIR:?}/*", "$tmp/*", "$OUT/cache", "$OUT"   → false
+/// ```
+fn empty_expansion_root(t: &str) -> bool {
+    let Some(v) = t.strip_prefix('$') else {
+        return false;
+    };
+    let rest = if let Some(inner) = v.strip_prefix('{') {
+        let Some(close) = inner.find('}') else {
+            return false;
+        };
+        if inner[..close].contains(['?', ':', '-', '=', '#', '%', '/']) {
+            // a modifier: `:?` guards, a default is a path of its own
+            return false;
+        }
+        &inner[close + 1..]
+    } else if let Some(inner) = v.strip_prefix('(') {
+        // a command substitution: up to its matching `)`
+        let mut depth = 1usize;
+        let mut end = None;
+        for (i, c) in inner.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else {
+            return false;
+        };
+        &inner[end + 1..]
+    } else {
+        let name_end = v
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(v.len());
+        if name_end == 0 {
+            return false;
+        }
+        &v[name_end..]
+    };
+    !temp_path(t) && matches!(rest, "/" | "/*" | "/.*" | "/.[!.]*" | "/**")
+}
+
 pub(crate) fn temp_path(t: &str) -> bool {
     let l = t.to_ascii_lowercase();
     if temp_var(&l) || l.starts_with("$(mktemp") {
@@ -603,6 +663,30 @@ pub(crate) fn root_like(t: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_expansion_before_a_root_glob() {
+        for t in [
+            "$STAGE_DIR/*",
+            "${DIR}/",
+            "$(cat .runtime_path 2>/dev/null)/*",
+            "$X/.*",
+        ] {
+            assert!(empty_expansion_root(t), "{t}");
+        }
+        for t in [
+            "${BUILD_DIR:?}/*",
+            "${TMPDIR:-/tmp}/*",
+            "$tmp/*",
+            "$OUT/cache",
+            "$OUT",
+            "./$d",
+            "$",
+            "$(unclosed/*",
+        ] {
+            assert!(!empty_expansion_root(t), "{t}");
+        }
+    }
 
     #[test]
     fn user_data_and_wsl_drives_are_root_like() {

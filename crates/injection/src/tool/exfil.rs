@@ -195,6 +195,76 @@ pub(crate) fn ci_workflow_leak(text: &str) -> bool {
         || (dumps_all && lower.contains("base64"))
 }
 
+/// Organisations whose actions are the platform's or a vendor's own.
+const FIRST_PARTY_ACTIONS: &[&str] = &[
+    "actions",
+    "github",
+    "docker",
+    "aws-actions",
+    "azure",
+    "google-github-actions",
+    "hashicorp",
+];
+
+/// Branch names: a ref that moves whenever its owner pushes.
+const BRANCH_REFS: &[&str] = &[
+    "main", "master", "develop", "dev", "trunk", "latest", "head",
+];
+
+/// A workflow step that hands repository secrets to a third-party action
+/// referenced by a branch (`uses: someone/helper@main` with `token: ${{
+/// secrets.NPM_TOKEN }}`): whoever pushes to that branch next runs with the
+/// secrets. A commit SHA or a release tag is pinned; first-party actions
+/// ([`FIRST_PARTY_ACTIONS`]) and steps given no secrets are not counted.
+///
+/// ```text
+/// "- uses: fastnpm-dev/publish-helper@main\n  with:\n    token: ${{ secrets.NPM_TOKEN }}" → true
+/// "- uses: softprops/action-gh-release@v2\n  with:\n    token: ${{ secrets.GH }}"        → false (a tag)
+/// "- uses: actions/checkout@main\n  with:\n    token: ${{ secrets.PAT }}"                → false (first party)
+/// ```
+pub(crate) fn unpinned_action_with_secrets(text: &str) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    lines.iter().enumerate().any(|(i, line)| {
+        let head = line.trim_start();
+        let indent = line.len() - head.len();
+        let Some(action) = head
+            .trim_start_matches("- ")
+            .trim_start()
+            .strip_prefix("uses:")
+            .map(|a| a.trim().trim_matches(['"', '\'']))
+        else {
+            return false;
+        };
+        let Some((path, reference)) = action.split_once('@') else {
+            return false;
+        };
+        let owner = path.split('/').next().unwrap_or("").to_ascii_lowercase();
+        if path.starts_with("./") || FIRST_PARTY_ACTIONS.contains(&owner.as_str()) {
+            return false;
+        }
+        let reference = reference.split_whitespace().next().unwrap_or("");
+        if !BRANCH_REFS.contains(&reference.to_ascii_lowercase().as_str()) {
+            return false;
+        }
+        // The step's other lines: deeper than its `- uses:` line, up to the
+        // next item at the same depth.
+        let step_indent = if head.starts_with("- ") {
+            indent + 2
+        } else {
+            indent
+        };
+        lines[i + 1..]
+            .iter()
+            .take_while(|l| {
+                let t = l.trim_start();
+                t.is_empty()
+                    || l.len() - t.len() >= step_indent
+                        && !(l.len() - t.len() == indent && t.starts_with("- "))
+            })
+            .any(|l| l.contains("${{ secrets.") || l.contains("${{secrets."))
+    })
+}
+
 /// A network line whose data (not its headers) carries a variable named as
 /// a secret (`-d "job=$CI_JOB_TOKEN&aws=$AWS_SECRET_ACCESS_KEY"`) or as a
 /// credential file CI hands the job (`cat "$KUBECONFIG" | curl -d @- …`,
@@ -289,6 +359,24 @@ mod tests {
             "env > /tmp/e && gh gist create notes.md",
         ] {
             assert!(!staged(cmd), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn secrets_handed_to_an_action_on_a_branch() {
+        for step in [
+            "      - uses: fastnpm-dev/publish-helper@main\n        with:\n          token: ${{ secrets.NPM_TOKEN }}\n",
+            "  - name: notify\n    uses: someone/notify-action@master\n    env:\n      SLACK: ${{ secrets.SLACK_WEBHOOK }}\n",
+        ] {
+            assert!(unpinned_action_with_secrets(step), "{step}");
+        }
+        for step in [
+            "      - uses: softprops/action-gh-release@v2\n        with:\n          token: ${{ secrets.GH }}\n",
+            "      - uses: actions/checkout@main\n        with:\n          token: ${{ secrets.PAT }}\n",
+            "      - uses: some/action@3f1e2d4c5b6a79808182838485868788898a8b8c\n        with:\n          token: ${{ secrets.T }}\n",
+            "      - uses: fastnpm-dev/lint@main\n      - run: npm publish\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}\n",
+        ] {
+            assert!(!unpinned_action_with_secrets(step), "{step}");
         }
     }
 

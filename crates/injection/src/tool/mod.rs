@@ -50,7 +50,11 @@
 //!   once (`aws s3 rb --force`, `gh repo delete --yes`, `kubectl delete
 //!   --all -A`), new cloud credentials minted and sent out.
 //! - **quarantine**: loss inside a project or a machine a person should
-//!   confirm — discarding local git work (`git clean -fdx` too: the
+//!   confirm — repository secrets handed to a third-party CI action
+//!   referenced by a branch (`uses: someone/helper@main`: whoever pushes
+//!   there next runs with them), a recursive delete of an expansion the reader cannot
+//!   resolve followed by `/` and at most a glob (`rm -rf "$STAGE_DIR"/*`:
+//!   empty, it is `rm -rf /*`; `${DIR:?}` guards it), discarding local git work (`git clean -fdx` too: the
 //!   open corpus of destructive_command_guard holds it), pruning containers with their
 //!   volumes or every image (`docker system prune -a|--volumes`), deleting
 //!   cluster or cloud resources (from the CLI or an SDK client), dropping
@@ -1414,6 +1418,8 @@ fn check_string(
     }
     if ci_write && !command_tool && exfil::ci_workflow_leak(text) {
         ctx.add("tool.ci_secret_exfil", whole, Tier::Block);
+    } else if ci_write && !command_tool && exfil::unpinned_action_with_secrets(text) {
+        ctx.add("tool.ci_unpinned_action_secrets", whole, Tier::Quarantine);
     }
     if memory_write {
         // The phrase rule, then the shape of a standing order in any
