@@ -333,6 +333,10 @@ impl Base {
 }
 
 /// What a nested scan of decoded text found.
+/// How many encoded findings of one text are checked for a plain copy of
+/// their decoding (each check reads the whole text).
+const MAX_SHOWN_CHECKS: usize = 8;
+
 pub(crate) struct Inner {
     rule: String,
     layer: Layer,
@@ -718,7 +722,11 @@ impl Scanner {
                         span,
                         policy::alone("turn"),
                     ));
-                    boundaries.push((span, true));
+                    // A wrapper closed on a line of its own ends the data:
+                    // a bare order after it is the new turn's (policy).
+                    let wrapper =
+                        id == "turn.wrapper_close" && context::tags_only_line(base, h.span);
+                    boundaries.push((span, !wrapper));
                 }
                 Signal::Address => {
                     out.push(Finding::new(
@@ -1030,6 +1038,7 @@ impl Scanner {
         };
         let mut out = Vec::new();
         let mut budget = self.config.max_decoded_bytes;
+        let mut shown_checks = 0usize;
         let mut decoded = encoding::decode_with(norm.as_str(text), rot13, !self.reference());
         if encoding::mentions_reverse(&folded.text) {
             decoded.push(encoding::reversed(norm.as_str(text)));
@@ -1040,11 +1049,25 @@ impl Scanner {
                 break;
             }
             budget -= d.text.len();
-            // The text spells out what the blob decodes to: nothing is
-            // hidden, the plain words carry their own tier (policy).
-            let shown = context::decoding_shown(norm.as_str(text), d.span, &d.text);
             let at = out.len();
-            if let Some(inner) = self.inner(&d.text, 1, &mut budget) {
+            let found = self.inner(&d.text, 1, &mut budget);
+            // A letter rotation or reversal that finds the phrase the text
+            // already holds as written (ROT13 turns no Cyrillic letter)
+            // reveals nothing: the plain text's own hit carries its tier
+            // (policy).
+            let rotated = matches!(
+                d.encoding,
+                encoding::Encoding::Rot13 | encoding::Encoding::Reversed
+            );
+            if rotated
+                && found.as_ref().is_some_and(|f| {
+                    self.inner(&norm.as_str(text)[d.span.start..d.span.end], 1, &mut budget)
+                        .is_some_and(|plain| plain.rule == f.rule)
+                })
+            {
+                continue;
+            }
+            if let Some(inner) = found {
                 // An encoded payload shown in a code fence that the prose
                 // reports ("Our final payload was:") is quoted (policy).
                 let quoted = context::fence_reported(norm.as_str(text), d.span);
@@ -1113,7 +1136,16 @@ impl Scanner {
                     ));
                 }
             }
-            if shown {
+            // The text spells out what the blob decodes to: nothing is
+            // hidden, the plain words carry their own tier (policy). Each
+            // look reads the whole text, so only the first few findings
+            // get one (linear time; the rest keep their tier).
+            if out.len() > at && shown_checks < MAX_SHOWN_CHECKS {
+                shown_checks += 1;
+            } else {
+                continue;
+            }
+            if context::decoding_shown(norm.as_str(text), d.span, &d.text) {
                 for f in &mut out[at..] {
                     f.tier = f.tier.min(Tier::Flag);
                     let why = f.detail.take().unwrap_or_default();
