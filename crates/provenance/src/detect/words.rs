@@ -629,6 +629,7 @@ pub(super) const TRIGGER_WORDS: &[&str] = &[
     "requester",
     "requestor",
     "work for",
+    "principal",
     "客户",
     "客戶",
     "需求方",
