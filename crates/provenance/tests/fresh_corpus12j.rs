@@ -6,7 +6,7 @@
 //! First sight, on main 713b006 (`score.py claims`): **precision 0.870,
 //! recall 0.741** (tp 60, fp 9, fn 21). This round tuned on it, so from here
 //! on it is a regression baseline, not evidence. After that tuning:
-//! **precision 0.940, recall 0.963** (tp 78, fp 5, fn 3): principals the
+//! **precision 0.951, recall 0.963** (tp 78, fp 4, fn 3): principals the
 //! text defines (`Client (that's the user - …)`, `Kofi (our user)`, "my
 //! principal", "the human I work for", 客户（也就是…用户）,
 //! 社長（＝…ユーザー）が) are subjects; a parenthesis that makes the subject
@@ -15,7 +15,8 @@
 //! rule)", 经 owner sign off, 是用户敲定的, It was 老板 who 定的, GOサインを出した,
 //! …ないようにと言われている); and field notes (备注：用户同意：是/否 这一列…),
 //! test-runner time clauses (用户拒绝…时保持原状态) and an agent's belief
-//! ("the agent believes the user approved") are no longer claims.
+//! ("the agent believes the user approved") and a quoted sentence disowned as
+//! someone else's wording are no longer claims.
 //!
 //! The test holds the counts reached as floors: it prints the scores and
 //! fails when a change finds fewer claims or more false ones.
@@ -28,7 +29,7 @@ const FRESH: &str = include_str!("../testdata/fresh_claims12j.jsonl");
 
 /// Floors: at least this many true claims, at most this many false ones.
 const MIN_TP: usize = 78;
-const MAX_FP: usize = 5;
+const MAX_FP: usize = 4;
 
 /// The lines still missed after this round, and why.
 const KNOWN_MISSES: &[(&str, &str)] = &[
@@ -39,7 +40,6 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
     ("j-issue-thread-maintainer", "'the owner' in another project's issue thread (a repository's owner) is read as the user"),
     ("j-decision-log-unclear", "a clause-initial first name with 'wants' ('Leon wants FCM') is read as a named user subject"),
     ("j-ux-research-participant", "'In this session the user chose …' in usability notes: 'session' is not a study word and the heading is too far back"),
-    ("j-quoted-hearsay-refund-batch", "a quoted sentence disowned after it ('\"the owner approved …\" is Dana's phrasing') is read as a claim"),
 ];
 
 #[test]
