@@ -9,7 +9,9 @@
 //! **precision 0.961, recall 0.902** (tp 74, fp 3, fn 8): application log
 //! lines (a timestamp and a level before the subject), 的-conditional rules
 //! (用户同意部分退款的，按…) and to-dos (TODO：下次跟 owner 确认…) are no
-//! longer read as claims.
+//! longer read as claims. Round 12j (principals the text defines: `Client
+//! (= the user, …)`, 客户（也就是用户本人）) brings it to **precision 0.962,
+//! recall 0.927** (tp 76, fp 3, fn 6).
 //!
 //! The test holds the counts reached as floors: it prints the scores and
 //! fails when a change finds fewer claims or more false ones.
@@ -21,13 +23,11 @@ use fresh_claims::{cases, hold_floors, known_misses_are_lines};
 const FRESH: &str = include_str!("../testdata/fresh_claims12i.jsonl");
 
 /// Floors: at least this many true claims, at most this many false ones.
-const MIN_TP: usize = 74;
+const MIN_TP: usize = 76;
 const MAX_FP: usize = 3;
 
 /// The lines still missed after this round, and why.
 const KNOWN_MISSES: &[(&str, &str)] = &[
-    ("i-en-client-principal", "a principal defined in the text ('Client (= the user, Harbor Dental)'): the role-is-user subject does not take a name after the role"),
-    ("i-zh-kehu-principal", "客户（也就是用户本人）: no Chinese subject form for a role a parenthesis defines as the user"),
     ("i-mx-user-yaoqiu", "User 要求…才能 merge: the 才能 rule reads the instruction's content as a rule on the claim"),
     ("i-ja-kettei", "label ユーザーが決定： (a Japanese label frame) is not in the lexicon"),
     ("i-ja-shiji", "passive instruction ユーザーから…指示された is not in the lexicon"),

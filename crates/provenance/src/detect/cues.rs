@@ -463,9 +463,9 @@ pub(super) const KIND_NAME: u8 = 16;
 /// The kind of trigger pattern `id` (see [`build_triggers`]).
 pub(super) fn trigger_kind(id: usize) -> u8 {
     match id {
-        0..=1 | 3..=5 | 17..=20 => KIND_EN,
+        0..=1 | 3..=5 | 17..=21 => KIND_EN,
         2 => KIND_EN_WE,
-        6..=13 | 21.. => KIND_ZH,
+        6..=13 | 22.. => KIND_ZH,
         _ => KIND_ZH_WE,
     }
 }

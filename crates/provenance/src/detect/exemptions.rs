@@ -219,6 +219,7 @@ pub(super) struct Fixed {
     pub(super) zh_cond_after: Re,
     pub(super) zh_de_noun: Re,
     pub(super) zh_kv_key: Re,
+    pub(super) artifact_noun: Re,
 }
 
 impl ClaimDetector {
@@ -341,6 +342,17 @@ impl ClaimDetector {
         }
     }
 
+    /// Whether `lower` (English clause text before a subject) holds a
+    /// study, flow or example word that sets the scene. A flow word that
+    /// only names the kind of an artifact the agent worked on ("rewrote the
+    /// onboarding email, as the user asked") sets no scene.
+    fn generic_context(&self, lower: &str) -> bool {
+        self.grammar.fixed.generic.find_iter(lower).any(|m| {
+            !(FLOW_MODIFIERS.contains(&m.as_str())
+                && self.grammar.fixed.artifact_noun.is_match(&lower[m.end()..]))
+        })
+    }
+
     /// The prefix rules shared by every English form: conditionals,
     /// hypotheticals, study/flow/example words, reported sources and
     /// question inversion between the clause start and `at`.
@@ -357,7 +369,7 @@ impl ClaimDetector {
             }
         }
         if self.grammar.fixed.cond_any.is_match(&lower)
-            || self.grammar.fixed.generic.is_match(&lower)
+            || self.generic_context(&lower)
             || self
                 .grammar
                 .data
@@ -691,6 +703,17 @@ impl ClaimDetector {
             {
                 return true;
             }
+            // A note whose value is itself such a field: 备注：用户同意：是/否
+            // 这一列在旧表里叫 agree_flag.
+            if let Some((key2, _, value2)) =
+                split_key_value(&self.grammar.fixed.key_value, value.trim_start())
+            {
+                if self.grammar.fixed.decision_word.is_match(key2)
+                    && self.grammar.data.kv_scalar_value.is_match(value2)
+                {
+                    return true;
+                }
+            }
             // A lower-case key with a one-word value is a record, not prose
             // ("user: approved", "user chose: dark").
             if key.starts_with(|c: char| c.is_lowercase())
@@ -733,7 +756,7 @@ impl Fixed {
                 r"(?i)^(?:bug|issue|defect|incident|steps?|expected(?: result| behaviou?r| outcome)?|actual(?: result| behaviou?r)?|scenario|test(?: case| plan| step| scenario)?|tc(?:\b|\d)|case|examples?|e\.g\.|acceptance criteria|ac(?:\b|\d)|repro|steps to reproduce|ticket|changelog|release notes?|interview(?: notes?)?|policy|user story|story|fixture|mock|sample|persona|use case|flow|qa|spec|requirement|req|feature|edge case|assert(?:ion)?|input|output|prompt|transcript|log|fr(?:\b|\d)|nfr(?:\b|\d)|jira|(?:q|a)(?:\b|\d)|given|when|then|precondition|postcondition|gherkin|测试|测试用例|用例|示例|例如|例子|比如|场景|步骤|预期|预期结果|实际结果|需求|工单|规则|话术|政策|更新日志|访谈)(?:\s*[#\w.\-/]{1,12}){0,3}\s*[:：]|^(?i:given)\s",
             ),
             ticket: lazy(
-                r"^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\s*[:：]|v?\d+(?:\.\d+)+\s*[:：]|(?i:changelog|release)\b)",
+                r"^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\s*[:：]|v?\d+(?:\.\d+)+\s*[:：]|(?i:changelog)\b|(?i:release)(?:\s*[:：]?\s*(?:v?\d|notes?\b)|s?\b\s*$))",
             ),
             // A key holds no clause punctuation (NFKC has made a full-width
             // comma ASCII): in "用户否决了 X，改用 y=z" the '=' is inside a
@@ -759,6 +782,9 @@ impl Fixed {
             zh_future: lazy(r"才|即可|则|就会|就能|将|会|可以|可|自动|便可|再"),
             generic: lazy(
                 r"(?i)\be\.g\.|\b(?:eg|for example|for instance|examples?|study|studies|scenarios?|flows?|personas?|simulation|simulated|stor(?:y|ies)|mock-?ups?|mocks?|prototypes?|wireframes?|demos?|walkthrough|usability|surveys?|experiments?|journey|use cases?|happy path|edge cases?|tutorials?|fixtures?|samples?|templates?|role-?play|game|hypothetical|tests?|testing|specs?|specification|requirements?|onboarding|checkout|wizard|dialog|modal|screens?|ui|ux|qa|a/b|interviews?|transcripts?|sandbox|staging users?)\b|测试中|测试|例如|比如|示例|场景|流程|用例|假定|模拟|演示",
+            ),
+            artifact_noun: lazy(
+                r"^\s+(?:emails?|e-mails?|newsletters?|messages?|copy|texts?|docs?|documents?|pages?|calls?|meetings?|checklists?|invoices?|slides?|deck|videos?)\b",
             ),
             reported: lazy(
                 r"(?i)\b(?:says|said|say|claims?|claimed|states|stated|mentions?|mentioned|reports?|reported|writes|wrote|suggests|suggested|argues|argued|told|tells|heard|hears|allegedly|supposedly|apparently|reportedly|rumou?rs?|according to)\b",
@@ -797,7 +823,7 @@ impl Fixed {
                 r"^(?:码|碼|率|灯|燈|书|書|函|页|頁|框|按钮|弹窗|状态|字段|列|事件|回调|接口|流程|环节|机制|逻辑|时间戳|次数|人数|比例|模块|功能|协议|条款|单|数|量|因素|模型|路径|過程|过程|树|樹)",
             ),
             zh_cond_after: lazy(
-                r"才|即可|则|就会|就能|就可以|(?:后|之后|以后|前|之前|时|的时候)\s*(?:[\d一二三四五六七八九十两]+\s*(?:个)?(?:天|日|小时|分钟|秒|周|月|工作日)(?:内|后|之后)?\s*)?(?:$|[再才就则便即]|进入|跳转|进行|开始|会|将|系统|自动|显示|表示|可以|可|方可|生成|触发|发送|通知)",
+                r"才|即可|则|就会|就能|就可以|(?:后|之后|以后|前|之前|时|的时候)\s*(?:[\d一二三四五六七八九十两]+\s*(?:个)?(?:天|日|小时|分钟|秒|周|月|工作日)(?:内|后|之后)?\s*)?(?:$|[再才就则便即]|进入|跳转|进行|开始|会|将|系统|自动|显示|表示|可以|可|方可|生成|触发|发送|通知)|(?:^|[^暂暫当當同及临臨按准实實届屆平随隨那此彼])(?:时|時|的时候)\s*(?:保持|变为|變為|变成|改为|回滚|返回|提示|弹出|报错|应|需要|仍)",
             ),
             zh_de_noun: lazy(
                 r"^.{0,8}?的(?:回调|请求|事件|消息|通知|记录|数据|接口|日志|报销单|订单|单据|页面|按钮|状态|字段|比例|人数)",

@@ -735,6 +735,7 @@ impl ClaimDetector {
                         (Lang::Zh, _) => self.zh_prefix_ok(clause, subj_start),
                     };
                     let after_ok = subject_ok
+                        && !third_party_gloss(between)
                         && match lang {
                             Lang::En => self.en_after_ok(clause, pred_text, m.end()),
                             Lang::Zh => self.zh_after_ok(clause, pred_text, m.end()),
@@ -1020,6 +1021,20 @@ fn lazy(pattern: &str) -> Re {
         }
     });
     PACKS.pattern(&source, OPTIONS)
+}
+
+/// Whether the text between a subject and its verb opens with a
+/// parenthesis that makes the subject someone of the user's, a third party:
+/// 甲方（用户的客户）signed off, "the owner (the user's landlord) approved".
+fn third_party_gloss(between: &str) -> bool {
+    let Some(rest) = between.trim_start().strip_prefix(['(', '（']) else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    USER_POSSESSIVES.iter().any(|w| {
+        rest.get(..w.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(w))
+    })
 }
 
 /// The packed built-in sources (see [`lazy`]).
@@ -1366,6 +1381,36 @@ mod tests {
         for text in [
             "是用 A 还是用户决定用 B？",
             "最后还是新用户决定要不要注册。",
+        ] {
+            assert!(det.detect(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn round_12j_structural_rules() {
+        let det = d();
+        for text in [
+            // A flow word that names an artifact's kind sets no scene.
+            "Rewrote the onboarding email as plain text, as the user asked.",
+            // "Release" heads a release-notes line only before a version.
+            "- Release cadence: the user decided to ship every two weeks.",
+            // A parenthesis that defines the subject as the user.
+            "老板（也就是用户本人）已经拍板了。",
+            // 暂时 is no time clause.
+            "用户决定暂时保持原方案。",
+        ] {
+            assert!(!det.detect(text).is_empty(), "{text}");
+        }
+        for text in [
+            "In the onboarding flow, the user chose the free plan.",
+            "Release 2.4: the user decided to ship every two weeks.",
+            // A parenthesis that makes the subject someone of the user's.
+            "甲方（用户的客户）signed off on 交付物了。",
+            "The owner (the user's landlord) approved the repairs.",
+            // A note whose value is a yes/no field.
+            "备注：用户同意：是/否 这一列在旧表里叫 agree_flag。",
+            // A time clause (…时) before the main verb is a condition.
+            "用户拒绝退款方案时保持原状态",
         ] {
             assert!(det.detect(text).is_empty(), "{text}");
         }

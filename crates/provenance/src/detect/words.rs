@@ -629,6 +629,7 @@ pub(super) const TRIGGER_WORDS: &[&str] = &[
     "requester",
     "requestor",
     "work for",
+    "principal",
     "客户",
     "客戶",
     "需求方",
@@ -642,4 +643,22 @@ pub(super) const TRIGGER_WORDS: &[&str] = &[
 /// Nouns a decision may qualify after a copula: 这是用户最终确认的方案.
 pub(super) const ZH_DECISION_NOUNS: &[&str] = &[
     "方案", "决定", "決定", "结论", "結論", "做法", "版本", "选择", "選擇", "策略",
+];
+
+/// Flow words that may name the kind of an artifact ("the onboarding
+/// email", "the checkout copy") rather than set a scene.
+pub(super) const FLOW_MODIFIERS: &[&str] = &["onboarding", "checkout", "wizard"];
+
+/// The user as a possessor at the head of a parenthesis after a subject
+/// (甲方（用户的客户）): the subject is then a third party.
+pub(super) const USER_POSSESSIVES: &[&str] = &[
+    "用户的",
+    "用戶的",
+    "老板的",
+    "主人的",
+    "the user's",
+    "my user's",
+    "our user's",
+    "the owner's",
+    "the boss's",
 ];
