@@ -1008,6 +1008,9 @@ fn percent_hidden(raw: &RawTable<'_>, m: &Model, hidden: &[bool], o: &TableOptio
     let single_count = (count_cols.len() == 1).then(|| count_cols[0]);
     // A stated base: `N = 50` in a header or a total-row label.
     let stated_base = stated_n(raw, m);
+    // A share with a decimal comma (`22,3 %`) is a number too.
+    let number =
+        |t: &str| model::parse_number(t).or_else(|| model::parse_number(&t.replacen(',', ".", 1)));
     for &p in &pct_cols {
         let related = count_cols
             .iter()
@@ -1018,17 +1021,14 @@ fn percent_hidden(raw: &RawTable<'_>, m: &Model, hidden: &[bool], o: &TableOptio
             let text = raw.rows.text(r, p);
             // Only a number can give a count away; hiding text would change
             // what a second pass reads as the header or the column's kind.
-            if model::is_marker(text, &o.marker)
-                || !replaceable(text)
-                || model::parse_number(text).is_none()
-            {
+            if model::is_marker(text, &o.marker) || !replaceable(text) || number(text).is_none() {
                 continue;
             }
             let by_name = match related {
                 Some(c) => hidden[m.idx(r, c)],
                 None => count_cols.iter().any(|&c| hidden[m.idx(r, c)]),
             };
-            let by_value = model::parse_number(text).is_some_and(|pv| {
+            let by_value = number(text).is_some_and(|pv| {
                 let denominator = total_col
                     .or(denominator_col)
                     .or(single_count.filter(|_| related.is_none()))
@@ -1064,7 +1064,7 @@ fn percent_hidden(raw: &RawTable<'_>, m: &Model, hidden: &[bool], o: &TableOptio
             .collect();
         let shares: Vec<Option<f64>> = details
             .iter()
-            .map(|&r| model::parse_number(raw.rows.text(r, p)))
+            .map(|&r| number(raw.rows.text(r, p)))
             .collect();
         let hidden_now: Vec<usize> = details
             .iter()
@@ -1216,10 +1216,25 @@ enum IdShape {
     Address,
 }
 
-/// The shape a header announces, if it names a direct identifier.
+/// The shape a header announces, if it names a direct identifier: the
+/// whole header (`telefone`, `data_nascimento`), or a phone or e-mail word
+/// that begins a compound header and names whose contact it is
+/// (`telefone_responsavel`, `email_parent`, `phone_guardian`).
 fn announced_identifier(h: &str) -> Option<IdShape> {
     let h = norm_header(h);
-    let h = h.as_str();
+    identifier_header(&h).or_else(|| {
+        let (first, _) = h.split_once('_')?;
+        match identifier_header(first)? {
+            shape @ (IdShape::Phone | IdShape::Email) if first != "cell" && first != "mail" => {
+                Some(shape)
+            }
+            _ => None,
+        }
+    })
+}
+
+/// The shape a whole (normalised) header announces.
+fn identifier_header(h: &str) -> Option<IdShape> {
     Some(match h {
         "email"
         | "e_mail"
@@ -1337,6 +1352,11 @@ fn announced_identifier(h: &str) -> Option<IdShape> {
         | "date_naissance"
         | "data_di_nascita"
         | "data_de_nascimento"
+        | "data_nascimento"
+        | "data_nasc"
+        | "dt_nascimento"
+        | "fecha_nac"
+        | "fecha_de_nac"
         | "data_urodzenia"
         | "geboortedatum"
         | "datum_narození"

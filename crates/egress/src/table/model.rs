@@ -125,7 +125,7 @@ fn id_like_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?i)^(?:#|no\.|n°|nr\.?|num(?:ber)?\s*#|id|ids|uuid|guid|code|key|index|idx|row|line|rank|record|case|person|year|yr|month|day|week|quarter|hour|date|age|grade|level|score|version|编号|序号|年份|年|月|年龄|代码)$|(?:^|[\s_\-.])(?:id|uuid|code|year|age)$|^(?:id|uuid)[\s_\-]",
+        r"(?i)^(?:#|no\.|n°|nr\.?|pos\.?|position|num(?:ber)?\s*#|id|ids|uuid|guid|code|key|index|idx|row|line|rank|record|case|person|year|yr|month|day|week|quarter|hour|date|age|grade|level|score|version|编号|序号|年份|年|月|年龄|代码)$|(?:^|[\s_\-.])(?:id|uuid|code|year|age)$|^(?:id|uuid)[\s_\-]",
     )
 }
 
@@ -154,6 +154,13 @@ fn measure_header_re() -> &'static Regex {
             r"|(?-u:\b)(?:load(?:_\d+m)?|open_fds|fds|file_descriptors|restarts(?:_\d+d)?|errors(?:_[45]xx)?|[45]xx|reserved|available|allocated|backordered|bottles|bottiglie|botellas|bouteilles|flaschen|pcs|pieces|units[\s_]sold|items[\s_]sold|row_?counts?|n_live_tup|quantity|cantidad|menge)(?-u:\b)|quantit[éà]|stück",
             r"|販売数|販売|売上|在庫|価格|値段|単価|价格|库存|销量|风力|风速|降水|气温|温度|湿度|ядра|ядер|потоки|потоков|частота|баллы|цена",
             r"|°[cf]|km/h|mph|qté|(?-u:\b)(?:req|requests)/s(?:ec)?(?-u:\b)|очки|место|番線|乗換|البوابة|التأخير|न्यूनतम|अधिकतम|बारिश|हवा|취약점",
+            // Things of software and machines: bugs, fixes, features and
+            // comments of a release or an issue list, uptime, a snake_case
+            // unit of time, volume or money (`uptime_days`, `gas_m3`,
+            // `kosten_eur`), limits (`Minimum cell size`, `Mínimo`), stock
+            // of parts, maintenance of vehicles, pumps of a station.
+            r"|(?-u:\b)(?:bugs|defects|fixes|features|comments|commits|uptime|minimum|maximum|threshold|stock|maintenance|dispensers|pumps)(?-u:\b)|_(?:days|hours|hrs|mins|m3|eur|usd|gbp|chf|pln|km|kg)$",
+            r"|m[íi]nimo|m[áa]ximo|manuten[çc][õo]es|manuten[çc][ãa]o|mantenimientos?|wartungen|dystrybutor|surtidores|zapfs[äa]ulen|修正|機能|不具合|バグ|コミット|缺陷|功能",
         ),
     )
 }
@@ -204,7 +211,28 @@ pub(crate) fn counts_things(headers: &[String]) -> bool {
     {
         return true;
     }
+    if hs.iter().any(|h| service_event_re().is_match(h))
+        && hs.iter().any(|h| service_metric_re().is_match(h))
+    {
+        return true;
+    }
     severity_scale(&hs)
+}
+
+fn service_event_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)^(?:incidents?|outages?|alerts?|errors?|failures?|restarts?|störungen|incidentes|incidents?\s+ouverts|障害|障害件数|故障|告警)(?:\s*\(\w+\))?$",
+    )
+}
+
+fn service_metric_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)^(?:p\d{2}(?:\.\d)?\s+)?(?:uptime|availability|sla|mttr|mtbf|latency|response\s+time|verfügbarkeit|disponibilidad|disponibilit[ée]|稼働率|可用性)(?:\s*\(.*\)|\s+p\d{2}(?:\.\d)?)?$",
+    )
 }
 
 /// A vulnerability severity scale: `Critical`, `High`, `Medium` (or
@@ -324,13 +352,19 @@ pub(crate) fn parse_count(s: &str) -> Option<u64> {
     plain_count(s)
 }
 
-/// The count of an `n (%)` cell: `3 (7.5%)`, `12 (40)`.
+/// The count of an `n (%)` cell: `3 (7.5%)`, `12 (40)`, and with a
+/// decimal comma and a (no-break) space before the sign, `6 (10,0 %)`.
 pub(crate) fn count_with_share(s: &str) -> Option<u64> {
     let t = clean(s);
     let (n, rest) = t.split_once('(')?;
     let share = rest.trim().strip_suffix(')')?.trim();
     let share = share.strip_suffix('%').unwrap_or(share).trim();
-    if share.is_empty() || !share.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+    if share.is_empty()
+        || share.starts_with(',')
+        || !share
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'.' || b == b',')
+    {
         return None;
     }
     plain_count(n)
@@ -864,6 +898,9 @@ mod tests {
         assert_eq!(parse_count("-3"), None);
         assert_eq!(parse_count("3 (7.5%)"), Some(3));
         assert_eq!(parse_count("12 (40)"), Some(12));
+        assert_eq!(parse_count("6 (10,0\u{a0}%)"), Some(6));
+        assert_eq!(parse_count("38 (36,5 %)"), Some(38));
+        assert_eq!(parse_count("3 (,5 %)"), None);
         assert_eq!(parse_count("3 (abc)"), None);
         assert_eq!(parse_number("12.5%"), Some(12.5));
         assert_eq!(parse_number("abc"), None);
@@ -880,10 +917,20 @@ mod tests {
         for t in ["Subtotal", "North total", "小计"] {
             assert!(is_subtotal_label(t), "{t}");
         }
-        for t in ["id", "record_id", "Patient ID", "uuid", "Year", "age"] {
+        for t in [
+            "id",
+            "record_id",
+            "Patient ID",
+            "uuid",
+            "Year",
+            "age",
+            "Pos",
+            "Pos.",
+            "Position",
+        ] {
             assert!(is_id_like(t), "{t}");
         }
-        for t in ["Cases", "Idaho", "Valid"] {
+        for t in ["Cases", "Idaho", "Valid", "Positive", "Posts"] {
             assert!(!is_id_like(t), "{t}");
         }
         for t in [
@@ -935,6 +982,18 @@ mod tests {
             "Ядра",
             "Потоки",
             "Частота (ГГц)",
+            "Bugs found",
+            "修正件数",
+            "新機能",
+            "comments",
+            "uptime_days",
+            "gas_m3",
+            "kosten_eur",
+            "Minimum cell size",
+            "Mínimo",
+            "Stock",
+            "Manutenções",
+            "Dystrybutory",
         ] {
             assert!(is_measure_header(t), "{t}");
         }
@@ -972,6 +1031,16 @@ mod tests {
             "Pupils",
             "Loaders",
             "Reservists",
+            "Maintainers",
+            "Stockholders",
+            "Featured",
+            "Commentators",
+            "Minimumloon",
+            "Uptake",
+            "Sick days",
+            "Patients (n)",
+            "Total incidents",
+            "Incidents",
         ] {
             assert!(!is_measure_header(t), "{t}");
         }
@@ -984,6 +1053,14 @@ mod tests {
             &["Equipo", "PJ", "G", "E", "P", "GF", "GC", "Pts"],
             &["Team", "P", "W", "D", "L", "GD", "Points"],
             &["Month", "Critical", "High", "Medium", "Low", "Total"],
+            &[
+                "Service",
+                "Status",
+                "Uptime (90d)",
+                "Incidents (30d)",
+                "p95 latency",
+            ],
+            &["Cluster", "Availability", "Outages"],
         ] {
             assert!(counts_things(&hs(t)), "{t:?}");
         }
@@ -993,6 +1070,9 @@ mod tests {
             &["Ward", "High", "Medium", "Low", "Total"],
             &["Region", "Male", "Female", "Total"],
             &["Club", "Members", "Points"],
+            &["Ward", "Falls", "Pressure ulcers", "Total incidents"],
+            &["Ward", "Incidents", "Patients", "Total"],
+            &["Service", "Incidents", "Response time target met"],
         ] {
             assert!(!counts_things(&hs(t)), "{t:?}");
         }

@@ -1235,3 +1235,25 @@ fn pruning_publishes_the_cells_a_reveal_determines() {
     assert!(r.text.contains("| All areas | 295 | 92 | 387 | 36 | 423 |"));
     assert_eq!(scan(&r.text, &opts).text, r.text);
 }
+
+/// A phone or e-mail word that begins a compound header names whose
+/// contact it is (`telefone_responsavel`): a direct identifier at any row
+/// count. A count under such a header (`phone_calls`) is no identifier,
+/// and neither is a `cell_…` column.
+#[test]
+fn compound_contact_headers_are_direct_identifiers() {
+    let opts = TableOptions::default();
+    for text in [
+        "nome,turma,telefone_responsavel\nAna Souza,4A,(11) 98452-1177\nBruno Lima,4B,(11) 99731-0420\n",
+        "pupil,class,email_parent\nP1,4A,ana.souza@example.org\nP2,4B,b.lima@example.org\n",
+        "nome,data_nascimento,turma\nAna Souza,2015-03-11,4A\nBruno Lima,2015-07-02,4B\n",
+    ] {
+        assert!(scan(text, &opts).microdata(), "{text}");
+    }
+    for text in [
+        "region,phone_calls,visits\nNorth,1234567,40\nSouth,2345678,52\n",
+        "region,cell_count,visits\nNorth,1234567,40\nSouth,2345678,52\n",
+    ] {
+        assert!(!scan(text, &opts).microdata(), "{text}");
+    }
+}
