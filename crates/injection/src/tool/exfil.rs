@@ -227,8 +227,7 @@ pub(crate) fn ci_secret_unmasked(text: &str) -> bool {
             return false;
         }
         let after = &lower[at..];
-        let stages: Vec<&str> = after.split('|').skip(1).collect();
-        let Some(last) = stages.last() else {
+        let Some(last) = after.split('|').skip(1).last() else {
             return false;
         };
         let tool = last.split_whitespace().next().unwrap_or("");

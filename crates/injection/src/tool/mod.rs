@@ -2005,16 +2005,17 @@ fn subshell_body(
     // What a substitution runs is read as a command like any other (its
     // destructive commands are found there); on its own it blocks only when
     // it reaches the network, a credential or a decoder. Other unknown
-    // substitutions flag, and a tainted session holds them; the everyday
-    // read-only ones (date, pwd, nproc, git rev-parse …) print no data and
-    // pass in any session.
+    // substitutions flag; the everyday read-only ones (date, pwd, git
+    // rev-parse …) pass; a tainted session holds them, except the ones
+    // that print only a count (`make -j"$(nproc)"`): a number carries no
+    // path, command or data.
     if risky {
         ctx.add("tool.subshell", span, Tier::Block);
-    } else if makes_temp_path(body) || harmless_subshell(body) {
-        // `$(mktemp -d)`: a fresh empty path; `$(nproc)`: a number.
+    } else if makes_temp_path(body) || prints_count(body) {
+        // `$(mktemp -d)`: a fresh empty path, in any session.
     } else if tainted {
         ctx.add("tool.subshell", span, Tier::Quarantine);
-    } else {
+    } else if !harmless_subshell(body) {
         ctx.add("tool.subshell", span, Tier::Flag);
     }
 }
@@ -2065,6 +2066,27 @@ fn makes_temp_path(body: &str) -> bool {
             matches!(w, "-d" | "-t" | "-u" | "-q" | "--directory" | "--tmpdir")
                 || (!w.starts_with('-') && !w.contains(['/', '$', '`', ';', '|', '&']))
         })
+}
+
+/// A substitution whose output is one count: processors (`nproc`,
+/// `getconf _NPROCESSORS_ONLN`, `sysctl -n hw.ncpu`) or `wc -l`/`-c`/`-w`.
+///
+/// ```text
+/// "nproc", "getconf _NPROCESSORS_ONLN", "wc -l < files.txt"  → true
+/// "pwd", "getconf", "cat n.txt", "nproc; id"                  → false
+/// ```
+fn prints_count(body: &str) -> bool {
+    if body.contains([';', '&', '|', '`', '$', '>']) {
+        return false;
+    }
+    let words: Vec<&str> = body.split_whitespace().collect();
+    match words.as_slice() {
+        ["nproc", rest @ ..] => rest.iter().all(|w| w.starts_with('-')),
+        ["getconf", name] => name.starts_with("_NPROCESSORS_"),
+        ["sysctl", "-n", name] => name.starts_with("hw.") && name.ends_with("cpu"),
+        ["wc", flag, ..] => matches!(*flag, "-l" | "-c" | "-w"),
+        _ => false,
+    }
 }
 
 /// Read-only helpers commonly used inside `$(…)` in ordinary commands.
@@ -2896,6 +2918,29 @@ mod tests {
             tier("terminal", "ssh -i ~/.ssh/id_ed25519 deploy@host uptime"),
             Tier::Pass
         );
+    }
+
+    #[test]
+    fn substitutions_that_print_a_count() {
+        for b in [
+            "nproc",
+            "nproc --all",
+            "getconf _NPROCESSORS_ONLN",
+            "sysctl -n hw.ncpu",
+            "wc -l < files.txt",
+        ] {
+            assert!(prints_count(b), "{b}");
+        }
+        for b in [
+            "pwd",
+            "getconf",
+            "cat n.txt",
+            "nproc; id",
+            "wc -l $(find / -name x)",
+            "sysctl -n kern.hostname",
+        ] {
+            assert!(!prints_count(b), "{b}");
+        }
     }
 
     #[test]
