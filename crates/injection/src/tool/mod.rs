@@ -28,7 +28,9 @@
 //! - **block**: loss or compromise outside the project that cannot be
 //!   undone — deleting roots, home, system or user-data directories
 //!   (`~/Documents`, `/mnt/c/Users/x/Desktop` under WSL, `/var/www`), wiping
-//!   disks, pools or a database's files, destroying Windows' shadow copies
+//!   disks, pools or a database's files (a service's data under
+//!   `/var/lib` or `/srv`: `/srv/minio/data`, `/srv/git/repositories`),
+//!   destroying Windows' shadow copies
 //!   and recovery, erasing the reflog after discarding commits, a whole
 //!   bucket, project, resource group, managed database or repository
 //!   deleted after untrusted text, every data-bearing object of a cluster
@@ -43,7 +45,10 @@
 //!   logon, boot or SYSTEM scheduled tasks), hiding from the malware
 //!   scanner (Defender off, scan exclusions), installs from arbitrary
 //!   URLs, rewriting shared history, memory poisoning (standing orders to
-//!   skip confirmation, or to print or send credentials), turning security
+//!   skip confirmation, to print or send credentials, or to stop masking
+//!   them), a file server started in the home or root directory behind a
+//!   public tunnel (`tool.tunnel_serve_home`), backdoor files opened for
+//!   writing by code (`tool.code_persistence`), turning security
 //!   tools off (a firewall, SELinux, the audit system, Gatekeeper, an EDR
 //!   agent) and covering tracks (shell history, security logs), destroying
 //!   a whole bucket, hosted repository, fleet of instances or cluster at
@@ -52,7 +57,8 @@
 //! - **quarantine**: loss inside a project or a machine a person should
 //!   confirm — repository secrets handed to a third-party CI action
 //!   referenced by a branch (`uses: someone/helper@main`: whoever pushes
-//!   there next runs with them), a recursive delete of an expansion the reader cannot
+//!   there next runs with them), a secret printed reshaped past the
+//!   runner's log masking (`echo "${{ secrets.T }}" | sed 's/./& /g'`), a recursive delete of an expansion the reader cannot
 //!   resolve followed by `/` and at most a glob (`rm -rf "$STAGE_DIR"/*`:
 //!   empty, it is `rm -rf /*`; `${DIR:?}` guards it), discarding local git work (`git clean -fdx` too: the
 //!   open corpus of destructive_command_guard holds it), pruning containers with their
@@ -1420,6 +1426,8 @@ fn check_string(
         ctx.add("tool.ci_secret_exfil", whole, Tier::Block);
     } else if ci_write && !command_tool && exfil::unpinned_action_with_secrets(text) {
         ctx.add("tool.ci_unpinned_action_secrets", whole, Tier::Quarantine);
+    } else if ci_write && !command_tool && exfil::ci_secret_unmasked(text) {
+        ctx.add("tool.ci_secret_unmasked", whole, Tier::Quarantine);
     }
     if memory_write {
         // The phrase rule, then the shape of a standing order in any
@@ -1878,9 +1886,16 @@ fn raw_rules(
         if i > 0 && text.as_bytes()[i - 1].is_ascii_alphanumeric() {
             continue;
         }
-        let end = text[i..]
+        let mut end = text[i..]
             .find(['\n', ';', '&', '|'])
             .map_or(text.len(), |e| i + e);
+        // A code span (`` `rm -rf` sur ~/photos ``) names the command; the
+        // prose after its closing backtick is no argument of it.
+        if i > 0 && text.as_bytes()[i - 1] == b'`' {
+            if let Some(close) = memchr(b'`', text, i) {
+                end = end.min(close);
+            }
+        }
         let words: Vec<String> = text[i..end]
             .split_whitespace()
             .map(|w| w.trim_matches(['\'', '"', '`']).to_owned())
@@ -1972,9 +1987,14 @@ fn subshell_body(
     body: &str,
     tainted: bool,
 ) {
-    // Inside single quotes the shell runs nothing; a start-up line's
-    // `eval "$(pyenv init -)"` evaluates a local tool's own set-up.
-    if in_single_quotes(text, span.start) || rules.shell_init_at(text, span) {
+    // Inside single quotes or on a comment line (outside a heredoc, whose
+    // `#` lines still expand) the shell runs nothing; a
+    // start-up line's `eval "$(pyenv init -)"` evaluates a local tool's own
+    // set-up.
+    if in_single_quotes(text, span.start)
+        || (in_hash_comment(text, span.start) && !text.contains("<<"))
+        || rules.shell_init_at(text, span)
+    {
         return;
     }
     let risky = pipe_or_reverse(rules, body)
@@ -1986,10 +2006,12 @@ fn subshell_body(
     // destructive commands are found there); on its own it blocks only when
     // it reaches the network, a credential or a decoder. Other unknown
     // substitutions flag; the everyday read-only ones (date, pwd, git
-    // rev-parse …) pass; a tainted session holds them.
+    // rev-parse …) pass; a tainted session holds them, except the ones
+    // that print only a count (`make -j"$(nproc)"`): a number carries no
+    // path, command or data.
     if risky {
         ctx.add("tool.subshell", span, Tier::Block);
-    } else if makes_temp_path(body) {
+    } else if makes_temp_path(body) || prints_count(body) {
         // `$(mktemp -d)`: a fresh empty path, in any session.
     } else if tainted {
         ctx.add("tool.subshell", span, Tier::Quarantine);
@@ -2044,6 +2066,27 @@ fn makes_temp_path(body: &str) -> bool {
             matches!(w, "-d" | "-t" | "-u" | "-q" | "--directory" | "--tmpdir")
                 || (!w.starts_with('-') && !w.contains(['/', '$', '`', ';', '|', '&']))
         })
+}
+
+/// A substitution whose output is one count: processors (`nproc`,
+/// `getconf _NPROCESSORS_ONLN`, `sysctl -n hw.ncpu`) or `wc -l`/`-c`/`-w`.
+///
+/// ```text
+/// "nproc", "getconf _NPROCESSORS_ONLN", "wc -l < files.txt"  → true
+/// "pwd", "getconf", "cat n.txt", "nproc; id"                  → false
+/// ```
+fn prints_count(body: &str) -> bool {
+    if body.contains([';', '&', '|', '`', '$', '>']) {
+        return false;
+    }
+    let words: Vec<&str> = body.split_whitespace().collect();
+    match words.as_slice() {
+        ["nproc", rest @ ..] => rest.iter().all(|w| w.starts_with('-')),
+        ["getconf", name] => name.starts_with("_NPROCESSORS_"),
+        ["sysctl", "-n", name] => name.starts_with("hw.") && name.ends_with("cpu"),
+        ["wc", flag, ..] => matches!(*flag, "-l" | "-c" | "-w"),
+        _ => false,
+    }
 }
 
 /// Read-only helpers commonly used inside `$(…)` in ordinary commands.
@@ -2875,6 +2918,29 @@ mod tests {
             tier("terminal", "ssh -i ~/.ssh/id_ed25519 deploy@host uptime"),
             Tier::Pass
         );
+    }
+
+    #[test]
+    fn substitutions_that_print_a_count() {
+        for b in [
+            "nproc",
+            "nproc --all",
+            "getconf _NPROCESSORS_ONLN",
+            "sysctl -n hw.ncpu",
+            "wc -l < files.txt",
+        ] {
+            assert!(prints_count(b), "{b}");
+        }
+        for b in [
+            "pwd",
+            "getconf",
+            "cat n.txt",
+            "nproc; id",
+            "wc -l $(find / -name x)",
+            "sysctl -n kern.hostname",
+        ] {
+            assert!(!prints_count(b), "{b}");
+        }
     }
 
     #[test]

@@ -6,8 +6,10 @@
 //! becomes one literal, an environment variable joined with a literal
 //! (`($env:USERPROFILE+'\Documents')`) becomes the path it names, a
 //! variable assigned such a string (`$c=('Remo'+'ve-It'+'em')`) is replaced
-//! where it is invoked (`& $c`, `iex $c`), and a literal invoked with the
-//! call operator (`& 'Remove-Item'`) reads as the command itself. The tool
+//! where it is invoked (`& $c`, `iex $c`), a literal invoked with the
+//! call operator (`& 'Remove-Item'`) reads as the command itself, and a
+//! `foreach ($t in $ts) { … }` over an array of literals is unrolled (the
+//! body once per item, `$t` replaced). The tool
 //! guard runs its PowerShell rules over the folded text.
 //!
 //! ## Why
@@ -78,8 +80,10 @@ fn join_literals(list: &str) -> String {
 /// & ('Remo'+'ve-It'+'em') -Recurse -Path ('C:'+'\')  →  Remove-Item -Recurse -Path 'C:\'
 /// ```
 pub(crate) fn fold(text: &str) -> Option<String> {
+    let looped = unroll_foreach(text);
+    let text = looped.as_deref().unwrap_or(text);
     if !text.contains('+') {
-        return None;
+        return looped;
     }
     let [concat, env_join, assign, invoke] = regexes()?;
     let joined = concat.replace_all(text, |c: &Captures<'_>| {
@@ -100,7 +104,98 @@ pub(crate) fn fold(text: &str) -> Option<String> {
             .unwrap_or_else(|| c[0].to_owned()),
         _ => c[0].to_owned(),
     });
-    (invoked != text).then(|| invoked.into_owned())
+    if invoked == text {
+        return looped;
+    }
+    Some(invoked.into_owned())
+}
+
+/// Most loop bodies unrolled, items per array, and bytes per body.
+const MAX_LOOPS: usize = 4;
+const MAX_ITEMS: usize = 16;
+const MAX_BODY: usize = 2048;
+
+/// `$ts = @("$env:USERPROFILE\Documents", …)` … `foreach ($t in $ts) { … $t … }`:
+/// the text with each loop body appended once per item, the loop variable
+/// replaced by the item, or `None` when there is no such loop.
+fn unroll_foreach(text: &str) -> Option<String> {
+    if !text.to_ascii_lowercase().contains("foreach") {
+        return None;
+    }
+    static RE: OnceLock<Option<[Regex; 2]>> = OnceLock::new();
+    let [array, each] = RE
+        .get_or_init(|| {
+            Some([
+                Regex::new(
+                    r#"(?i)\$([a-z_][a-z0-9_]*)\s*=\s*@\(\s*((?:"[^"\n]*"|'[^'\n]*')(?:\s*,\s*(?:"[^"\n]*"|'[^'\n]*'))*)\s*\)"#,
+                )
+                .ok()?,
+                Regex::new(r"(?i)\bforeach\s*\(\s*\$([a-z_][a-z0-9_]*)\s+in\s+\$([a-z_][a-z0-9_]*)\s*\)\s*\{").ok()?,
+            ])
+        })
+        .as_ref()?;
+    let mut arrays: HashMap<String, Vec<String>> = HashMap::new();
+    for c in array.captures_iter(text).take(MAX_VARS) {
+        let items = c[2]
+            .split(',')
+            .map(|i| unquote(i.trim()).to_owned())
+            .take(MAX_ITEMS)
+            .collect();
+        arrays.insert(c[1].to_ascii_lowercase(), items);
+    }
+    let mut out = text.to_owned();
+    let mut unrolled = false;
+    for c in each.captures_iter(text).take(MAX_LOOPS) {
+        let Some(items) = arrays.get(&c[2].to_ascii_lowercase()) else {
+            continue;
+        };
+        let Some(whole) = c.get(0) else { continue };
+        let rest = &text[whole.end()..];
+        let mut depth = 1usize;
+        let mut end = None;
+        for (i, b) in rest.bytes().enumerate().take(MAX_BODY) {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { continue };
+        let body = &rest[..end];
+        let var = format!("${}", &c[1]);
+        for item in items {
+            out.push('\n');
+            out.push_str(&replace_var(body, &var, item));
+        }
+        unrolled = true;
+    }
+    unrolled.then_some(out)
+}
+
+/// `body` with the variable `var` (`$t`, case-insensitive, not a prefix of
+/// a longer name) replaced by `value`.
+fn replace_var(body: &str, var: &str, value: &str) -> String {
+    let lower = body.to_ascii_lowercase();
+    let needle = var.to_ascii_lowercase();
+    let mut out = String::with_capacity(body.len());
+    let mut last = 0;
+    for (at, _) in lower.match_indices(&needle) {
+        let after = lower.as_bytes().get(at + needle.len());
+        if after.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') || at < last {
+            continue;
+        }
+        out.push_str(&body[last..at]);
+        out.push_str(value);
+        last = at + needle.len();
+    }
+    out.push_str(&body[last..]);
+    out
 }
 
 #[cfg(test)]
@@ -124,6 +219,10 @@ mod tests {
             Some("Write-Host 'ab'")
         );
         assert_eq!(fold("Get-ChildItem -Recurse"), None);
+        let unrolled = fold("$ts = @(\"$env:USERPROFILE\\Documents\", 'D:\\x')\nforeach ($t in $ts) { Remove-Item $t -Recurse; $tx }")
+            .unwrap_or_default();
+        assert!(unrolled.ends_with("\n Remove-Item $env:USERPROFILE\\Documents -Recurse; $tx \n Remove-Item D:\\x -Recurse; $tx "), "{unrolled}");
+        assert_eq!(fold("foreach ($f in Get-ChildItem) { $f }"), None);
         assert_eq!(fold("$x = 1 + 2"), None);
     }
 }
