@@ -184,8 +184,15 @@ fn fresh12i_corpus_holds_its_baseline() {
 
 /// Aggregates the writer's LP audit still fails: a psql rollup whose
 /// hidden cells stay recoverable, and an R `addmargins` print (fixed-width,
-/// no row-variable header) not yet read as a table.
-const J_AGGREGATE_MISSES: &[&str] = &["j-lanternline-rollup-psql", "j-trial-addmargins-r"];
+/// no row-variable header) not yet read as a table. And one the writer's
+/// audit passes but the in-crate audit reports a primary below its width
+/// (as 12i's long household table: primaries in rows that only reach
+/// their width together).
+const J_AGGREGATE_MISSES: &[&str] = &[
+    "j-lanternline-rollup-psql",
+    "j-trial-addmargins-r",
+    "j-homeless-duty-postcodes-long",
+];
 
 /// Record-level tables not yet flagged.
 const J_MICRODATA_MISSES: &[&str] = &[];

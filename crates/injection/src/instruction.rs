@@ -567,6 +567,9 @@ impl Instructions {
         }
         let mut hits = Vec::new();
         let mut quotes: Option<Vec<Span>> = None;
+        // Whether the text is about attacks on AI (an article, an awareness
+        // mail): its quotations are examples (policy).
+        let mut topic: Option<bool> = None;
         let ascii = text.is_ascii();
         for r in cands {
             let rule = &self.rules[r];
@@ -581,7 +584,8 @@ impl Instructions {
                 let quotes = quotes.get_or_insert_with(|| {
                     quoted_spans(text).into_iter().map(|q| q.inner).collect()
                 });
-                let tier = context_tier(text, span, rule, quotes);
+                let topic = *topic.get_or_insert_with(|| attack_topic().is_match(text));
+                let tier = context_tier(text, span, rule, quotes, topic);
                 if tier == Tier::Pass {
                     continue;
                 }
@@ -646,7 +650,18 @@ fn mention_cue() -> &'static Dual {
 /// (not "like" or "as", which also open requests).
 fn example_lead() -> &'static Dual {
     static RE: Dual = Dual::new(
-        r#"(?i)(?:^|[^\w])(?:for example|for instance|e\.g\.|bijvoorbeeld|zum beispiel|z\.b\.|beispielsweise|par exemple|por ejemplo|por exemplo|ad esempio|per esempio|например|к примеру|na przykład|np\.|například|napríklad|till exempel|t\.ex\.|for eksempel|f\.eks\.|esimerkiksi|örneğin|misalnya|contohnya|ví dụ|chẳng hạn|például|de exemplu|наприклад)[^.!?\n:：]{0,40}[:：]\s*["'“‘`「『«„‹]?\s*$|(?:例如|比如|例えば|예를 들어)[^。！？\n:：]{0,20}[:：]\s*["“「『]?\s*$"#,
+        r#"(?i)(?:^|[^\w])(?:for example|for instance|e\.g\.|bijvoorbeeld|zum beispiel|z\.b\.|beispielsweise|par exemple|por ejemplo|por exemplo|ad esempio|per esempio|например|к примеру|na przykład|np\.|například|napríklad|till exempel|t\.ex\.|for eksempel|f\.eks\.|esimerkiksi|örneğin|misalnya|contohnya|ví dụ|chẳng hạn|például|de exemplu|наприклад|w rodzaju|na kształt|such as|на кшталт|зокрема|del tipo|du type|van het type)[^.!?\n:：]{0,40}[:：]\s*["'“‘`「『«„‹]?\s*$|(?:例如|比如|例えば|예를 들어)[^。！？\n:：]{0,20}[:：]\s*["“「『]?\s*$"#,
+    );
+    &RE
+}
+
+/// Names of attacks on AI models, in the languages people write about
+/// them: a text that names one anywhere is about them, so a phrase it
+/// quotes is an example (the quote is still needed: the same words
+/// unquoted hold).
+fn attack_topic() -> &'static Dual {
+    static RE: Dual = Dual::new(
+        r"(?i)prompt[ -]?injections?|injection attacks?|jailbreak\w*|джейлбрейк\w*|промпт-?инъекц\w*|инъекци\w+ промпт\w*|ін['’]єкці\w+ промпт\w*|промпт-?ін['’]єкц\w*|inyecci[oó]n(?:es)? de (?:prompts?|instrucciones)|injection de prompts?|injeç(?:ão|ões) de prompts?|iniezion[ei] di prompt|wstrzykiwani\w+ (?:promptów|poleceń)|phishing\w*|фишинг\w*|фішинг\w*|提示(?:词)?注入|越狱攻击|プロンプトインジェクション|脱獄プロンプト|프롬프트\s*인젝션|탈옥 프롬프트",
     );
     &RE
 }
@@ -821,7 +836,7 @@ fn modifier_noun() -> &'static Dual {
 
 /// Apply context to one hit: third-person discussion and quotation lower a
 /// hit to Flag, a negation right before the phrase lowers it to Flag.
-fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tier {
+fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span], topic: bool) -> Tier {
     let (ws, we) = window(text, span);
     let sentence = &text[ws..we];
     let quoted = quotes
@@ -835,7 +850,8 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span]) -> Tie
     }
     let lead = &text[lead_start_b..span.start];
     let subject = discussion_subject().is_match(&text[ws..span.start])
-        || discussion_subject().is_match(&text[span.end..we]);
+        || discussion_subject().is_match(&text[span.end..we])
+        || topic;
     let cue = mention_cue().is_match(lead);
     let question = question_about().is_match(sentence) || discussing().is_match(sentence);
     let mut tier = rule.tier;
@@ -1251,6 +1267,10 @@ mod tests {
         assert!(example_lead().is_match("隐藏文字，例如白色字体：“"));
         assert!(!example_lead().is_match("For example. New task: \""));
         assert!(!example_lead().is_match("I would like you to do this: \""));
+        assert!(example_lead().is_match("e-maile zawierające ukryty tekst w rodzaju: „"));
+        assert!(attack_topic().is_match("Джейлбрейки мовних моделей: коротка історія"));
+        assert!(attack_topic().is_match("Uwaga – nowy atak phishingowy"));
+        assert!(!attack_topic().is_match("SQL injection in the login form"));
         assert!(question_about().is_match("what does it mean"));
         assert!(discussing().is_match("a blog post"));
         assert!(quoted_use().is_match("translate it"));
@@ -1262,6 +1282,7 @@ mod tests {
             discussion_subject(),
             mention_cue(),
             example_lead(),
+            attack_topic(),
             question_about(),
             discussing(),
             quoted_use(),

@@ -59,6 +59,7 @@
 //! | an encoded order (L4) inside a `hidden` region (an HTML comment holding a URL-encoded override) | block (encoded and hidden from the reader) |
 //! | a forged `System:` turn that raises the session's trust, role or access to admin/root/developer (`claim.trust_raise`) | quarantine (a `claim`; block with an order after it) |
 //! | a phrase, turn, address or claim on a markdown blockquote line that is the object of an open sentence above it ("最初に試したのは定番の\n\n> …"), not a callout (no label and colon at its start, not after a finished sentence, a colon, a list item or a heading) | a mention: at most flag |
+//! | a quoted phrase (any quote style, also after a colon) in a text that names an attack on AI models anywhere (prompt injection, jailbreak, джейлбрейк, 提示注入, phishing …), or in a quotation an example marker announces ("hidden text, for example in white letters: \"…\"", "w rodzaju: „…”") | a mention: at most flag (an article, an awareness mail; the same words unquoted still hold) |
 //!
 //! Context caps a phrase at flag before the table applies: a phrase inside
 //! quotes or a code fence, after a reporting verb or "for example", or in

@@ -705,7 +705,9 @@ impl Scanner {
             if h.signal != Signal::Hidden
                 && (context::in_fence(base, h.span)
                     || (h.signal == Signal::Address && context::in_code_span(base, h.span))
-                    || (!in_hidden && instruction::mentioned(base, h.span, &quotes)))
+                    || (!in_hidden
+                        && (instruction::mentioned(base, h.span, &quotes)
+                            || instruction::example_quotation(base, h.span, &quotes))))
             {
                 // a quoted turn, address or claim is a mention (a quoted
                 // attribute that hides text is not)

@@ -1219,19 +1219,57 @@ enum IdShape {
 /// The shape a header announces, if it names a direct identifier: the
 /// whole header (`telefone`, `data_nascimento`), or a phone or e-mail word
 /// that begins a compound header and names whose contact it is
-/// (`telefone_responsavel`, `email_parent`, `phone_guardian`).
+/// (`telefone_responsavel`, `email_parent`, `phone_guardian`: a
+/// [`CONTACT_OWNERS`] word; `phone_calls` counts calls).
 fn announced_identifier(h: &str) -> Option<IdShape> {
     let h = norm_header(h);
     identifier_header(&h).or_else(|| {
-        let (first, _) = h.split_once('_')?;
+        let (first, whose) = h.split_once('_')?;
         match identifier_header(first)? {
-            shape @ (IdShape::Phone | IdShape::Email) if first != "cell" && first != "mail" => {
+            shape @ (IdShape::Phone | IdShape::Email)
+                if first != "cell" && first != "mail" && CONTACT_OWNERS.contains(&whose) =>
+            {
                 Some(shape)
             }
             _ => None,
         }
     })
 }
+
+/// Whose contact a compound phone or e-mail header names (normalised:
+/// lower case, `_` between words).
+const CONTACT_OWNERS: &[&str] = &[
+    "responsavel",
+    "responsável",
+    "parent",
+    "parents",
+    "guardian",
+    "guardians",
+    "tutor",
+    "mae",
+    "mãe",
+    "pai",
+    "mother",
+    "father",
+    "emergency",
+    "contact",
+    "home",
+    "work",
+    "personal",
+    "private",
+    "owner",
+    "client",
+    "customer",
+    "patient",
+    "student",
+    "family",
+    "familia",
+    "eltern",
+    "contacto",
+    "contato",
+    "parent_1",
+    "parent_2",
+];
 
 /// The shape a whole (normalised) header announces.
 fn identifier_header(h: &str) -> Option<IdShape> {
