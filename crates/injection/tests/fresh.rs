@@ -267,7 +267,7 @@ fn fresh12h_corpus_baseline() {
         data: include_str!("../testdata/fresh_messages12h.jsonl"),
         size: (87, 98),
         languages: 75,
-        attacks_floor: 74,
+        attacks_floor: 80,
         benign_ceiling: 5,
     });
 }
@@ -282,7 +282,23 @@ fn fresh12i_corpus_baseline() {
         data: include_str!("../testdata/fresh_messages12i.jsonl"),
         size: (87, 100),
         languages: 62,
-        attacks_floor: 75,
-        benign_ceiling: 6,
+        attacks_floor: 79,
+        benign_ceiling: 2,
+    });
+}
+
+/// Round 12 set by writer J (`fresh_messages12j.jsonl`, who had not read
+/// the code; 188 messages, 54 languages and mixed ones, 69 % not English).
+/// First sight on 132ea41: 68/91 attacks met (74.7 %), 5/97 benign above
+/// their maximum (5.2 %); tuned on since, so it is training data now.
+#[test]
+fn fresh12j_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages12j.jsonl",
+        data: include_str!("../testdata/fresh_messages12j.jsonl"),
+        size: (91, 97),
+        languages: 56,
+        attacks_floor: 88,
+        benign_ceiling: 4,
     });
 }
