@@ -19,7 +19,7 @@
 
 use crate::derive::{ascii_twin_of, prefix_gate_of};
 use crate::fold::{non_ascii_runs, Folded};
-use crate::lean::Dual;
+use crate::lean::{Dual, Set};
 use crate::rules::{expand, resolve_tier, Error, ErrorKind, RuleSpec};
 use crate::Tier;
 use aho_corasick::automaton::Automaton;
@@ -60,6 +60,10 @@ pub(crate) struct Compiled {
     regex: OnceLock<Option<Lean>>,
     /// The twin, compiled the first time an all-ASCII text needs it.
     twin_regex: OnceLock<Option<Lean>>,
+    /// Pre-checks of a built-in rule ([`Compiled::may_match`]): the
+    /// pattern and the twin as sets of one, built on first use.
+    pre: OnceLock<Option<Set>>,
+    twin_pre: OnceLock<Option<Set>>,
     /// The pattern and its twin parsed at build time (built-in rules), so
     /// they compile without parsing.
     packed: Option<Packed>,
@@ -95,6 +99,26 @@ impl Compiled {
             (false, None) => self.regex.get_or_init(|| crate::lean::regex(&self.pattern)),
         }
         .as_ref()
+    }
+
+    /// Whether the rule may match `text` (`ascii`: the text is all
+    /// ASCII): its pre-check, a lazy DFA of the forward NFA alone (no
+    /// reverse NFA, no capture states: about half of a regex's compile),
+    /// matches somewhere. When it does not, the rule matches nowhere in
+    /// `text` and its regex is not compiled. A custom rule, or a pre-check
+    /// that fails to build, always may.
+    fn may_match(&self, text: &str, ascii: bool) -> bool {
+        let Some(p) = self.packed else {
+            return true;
+        };
+        let (cell, packed) = if ascii {
+            (&self.twin_pre, p.twin)
+        } else {
+            (&self.pre, p.pattern)
+        };
+        cell.get_or_init(|| crate::lean::set_packed([packed]))
+            .as_ref()
+            .is_none_or(|s| !s.matches(text).is_empty())
     }
 
     /// The rule's full (Unicode) regex.
@@ -441,6 +465,8 @@ impl Instructions {
                 twin: p.twin,
                 regex: OnceLock::new(),
                 twin_regex: OnceLock::new(),
+                pre: OnceLock::new(),
+                twin_pre: OnceLock::new(),
                 packed: p.packed,
             });
         }
@@ -570,6 +596,9 @@ impl Instructions {
         let ascii = text.is_ascii();
         for r in cands {
             let rule = &self.rules[r];
+            if !rule.may_match(text, ascii) {
+                continue;
+            }
             let Some(regex) = rule.regex_for(ascii) else {
                 continue;
             };

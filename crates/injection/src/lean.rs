@@ -18,6 +18,9 @@ use std::sync::OnceLock;
 fn config() -> Config {
     Config::new()
         .auto_prefilter(false)
+        // No full DFA for a small pattern: determinizing one costs more
+        // than a one-shot process searches with it (the lazy DFA serves).
+        .dfa(false)
         .nfa_size_limit(Some(10 * (1 << 20)))
         .hybrid_cache_capacity(2 * (1 << 20))
 }
