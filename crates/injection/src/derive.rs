@@ -130,9 +130,9 @@ fn uncaptured(h: &Hir) -> Hir {
 }
 
 /// The branches of the parsed pattern `hir`, in order, with the gate of
-/// each: literals one of which (ASCII case ignored) any match of the
-/// branch starts with (`None`: no such finite set; the branch can match
-/// any text).
+/// each: groups of literals ([`requirements`]) a text must hold one of
+/// each of (ASCII case ignored) for the branch to match in it (none: the
+/// branch can match any text).
 ///
 /// The pattern is `X (A1 | A2 | …) Y` read as `X A1 Y | X A2 Y | …`,
 /// where `X` has no choice in it ([`choice_free`]; often empty or a
@@ -141,14 +141,14 @@ fn uncaptured(h: &Hir) -> Hir {
 /// through `A2` either way. A pattern without such an alternation, or one
 /// with a branch that matches the empty string, is one branch, itself.
 ///
-/// A branch with a gate none of whose literals occur in a text matches
+/// A branch with a group none of whose literals occur in a text matches
 /// nowhere in it, and leaving it out of the alternation changes no match
 /// (a path that never completes never takes precedence), so a text needs
 /// only its possible branches compiled.
 #[allow(dead_code)] // build.rs splits the built-in signals; tests re-derive them
-pub(crate) fn branches_of(hir: &Hir) -> Vec<(Hir, Option<Vec<Vec<u8>>>)> {
+pub(crate) fn branches_of(hir: &Hir) -> Vec<(Hir, Vec<Vec<Vec<u8>>>)> {
     use regex_syntax::hir::HirKind;
-    let whole = || vec![(hir.clone(), None)];
+    let whole = || vec![(hir.clone(), requirements(hir))];
     let split: Vec<Hir> = match hir.kind() {
         HirKind::Alternation(subs) => subs.iter().map(uncaptured).collect(),
         HirKind::Concat(subs) => {
@@ -182,7 +182,7 @@ pub(crate) fn branches_of(hir: &Hir) -> Vec<(Hir, Option<Vec<Vec<u8>>>)> {
     split
         .into_iter()
         .map(|b| {
-            let gate = branch_gate(&b);
+            let gate = requirements(&b);
             (b, gate)
         })
         .collect()
@@ -242,4 +242,75 @@ fn branch_gate(h: &Hir) -> Option<Vec<Vec<u8>>> {
         }
     }
     (!out.is_empty() && out.len() <= BRANCH_GATE_MAX).then_some(out)
+}
+
+/// Most literal groups one pattern is required to meet ([`requirements`]).
+#[allow(dead_code)]
+pub(crate) const REQUIREMENTS_MAX: usize = 8;
+
+/// Groups of literals (ASCII lower-cased) a text must hold one of each of
+/// for `h` to match somewhere in it: the prefix literals of `h`, and those
+/// of each part of `h` as a concatenation (every match of `h` holds a
+/// match of each part, which starts with one of the part's prefixes). A
+/// part whose prefixes are infinite, many, or include the empty string
+/// adds no group. Empty: no requirement.
+#[allow(dead_code)] // build.rs derives the built-in requirements; tests re-derive them
+pub(crate) fn requirements(h: &Hir) -> Vec<Vec<Vec<u8>>> {
+    use regex_syntax::hir::HirKind;
+    let mut out: Vec<Vec<Vec<u8>>> = Vec::new();
+    let mut add = |g: Option<Vec<Vec<u8>>>| {
+        if let Some(g) = g {
+            if !out.contains(&g) && out.len() < REQUIREMENTS_MAX {
+                out.push(g);
+            }
+        }
+    };
+    add(branch_gate(h));
+    let mut h = h;
+    while let HirKind::Capture(c) = h.kind() {
+        h = &c.sub;
+    }
+    if let HirKind::Concat(subs) = h.kind() {
+        for sub in subs {
+            if !matches!(sub.kind(), HirKind::Look(_) | HirKind::Empty) {
+                add(branch_gate(sub));
+            }
+        }
+    }
+    out
+}
+
+/// A loosened copy of `h` for a pre-check: every look-around assertion
+/// dropped, every bounded repetition made unbounded (`x{m,n}` becomes
+/// `x*`, or `x+` when `m > 0`), capture groups made plain. Each step only
+/// adds matches, so a text the loosened pattern does not match is one
+/// `h` matches nowhere in; and the loosened pattern's NFA is a fraction
+/// of the size (one copy of a repeated part instead of `n`), with no
+/// assertion to stop a lazy DFA on non-ASCII text.
+#[allow(dead_code)] // build.rs loosens the built-in patterns; tests re-derive them
+pub(crate) fn loosened(h: &Hir) -> Hir {
+    use regex_syntax::hir::{HirKind, Repetition};
+    match h.kind() {
+        HirKind::Look(_) => Hir::empty(),
+        HirKind::Capture(c) => loosened(&c.sub),
+        HirKind::Repetition(r) => {
+            let sub = loosened(&r.sub);
+            if r.max == Some(1) || (r.max.is_none() && r.min <= 1) {
+                Hir::repetition(Repetition {
+                    sub: Box::new(sub),
+                    ..r.clone()
+                })
+            } else {
+                Hir::repetition(Repetition {
+                    min: r.min.min(1),
+                    max: None,
+                    greedy: r.greedy,
+                    sub: Box::new(sub),
+                })
+            }
+        }
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(loosened).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(loosened).collect()),
+        _ => h.clone(),
+    }
 }

@@ -74,6 +74,10 @@ pub(crate) struct Compiled {
 struct Packed {
     pattern: &'static [u8],
     twin: &'static [u8],
+    /// Both loosened for the pre-check ([`crate::derive::loosened`]).
+    pre: &'static [u8],
+    pre_twin: &'static [u8],
+    requires: &'static [&'static [&'static [u8]]],
 }
 
 /// The packed patterns of the built-in rules (`build.rs`).
@@ -103,19 +107,34 @@ impl Compiled {
 
     /// Whether the rule may match `text` (`ascii`: the text is all
     /// ASCII): its pre-check, a lazy DFA of the forward NFA alone (no
-    /// reverse NFA, no capture states: about half of a regex's compile),
-    /// matches somewhere. When it does not, the rule matches nowhere in
+    /// reverse NFA, no capture states) of the pattern loosened at build
+    /// time ([`crate::derive::loosened`]: a fraction of the regex's
+    /// compile), matches somewhere. When it does not, the rule matches nowhere in
     /// `text` and its regex is not compiled. A custom rule, or a pre-check
     /// that fails to build, always may.
-    fn may_match(&self, text: &str, ascii: bool) -> bool {
+    ///
+    /// Before its pre-check is first built, a rule is asked for its
+    /// required literals ([`crate::derive::requirements`]) in `lower`
+    /// (the text, ASCII lower-cased): a text without one of a group
+    /// holds no match, and builds nothing.
+    fn may_match(&self, text: &str, lower: &[u8], ascii: bool) -> bool {
         let Some(p) = self.packed else {
             return true;
         };
         let (cell, packed) = if ascii {
-            (&self.twin_pre, p.twin)
+            (&self.twin_pre, p.pre_twin)
         } else {
-            (&self.pre, p.pattern)
+            (&self.pre, p.pre)
         };
+        if cell.get().is_none()
+            && !p.requires.iter().all(|group| {
+                group
+                    .iter()
+                    .any(|lit| memchr::memmem::find(lower, lit).is_some())
+            })
+        {
+            return false;
+        }
         cell.get_or_init(|| crate::lean::set_packed([packed]))
             .as_ref()
             .is_none_or(|s| !s.matches(text).is_empty())
@@ -141,9 +160,15 @@ pub(crate) struct BuiltinRule {
     pattern: &'static str,
     gate: Option<&'static [&'static str]>,
     twin: &'static str,
-    /// Byte ranges of the packed pattern and twin in [`PACKED`].
+    /// Byte ranges of the packed pattern and twin in [`PACKED`], and of
+    /// both loosened.
     packed: (usize, usize),
     packed_twin: (usize, usize),
+    pre: (usize, usize),
+    pre_twin: (usize, usize),
+    /// Literal groups a text must hold one of each of for the pattern to
+    /// match ([`crate::derive::requirements`]).
+    requires: &'static [&'static [&'static [u8]]],
 }
 
 /// The built-in phrase rules, in data-file order.
@@ -177,8 +202,16 @@ impl Prepared {
             packed: match (
                 PACKED.get(r.packed.0..r.packed.1),
                 PACKED.get(r.packed_twin.0..r.packed_twin.1),
+                PACKED.get(r.pre.0..r.pre.1),
+                PACKED.get(r.pre_twin.0..r.pre_twin.1),
             ) {
-                (Some(pattern), Some(twin)) => Some(Packed { pattern, twin }),
+                (Some(pattern), Some(twin), Some(pre), Some(pre_twin)) => Some(Packed {
+                    pattern,
+                    twin,
+                    pre,
+                    pre_twin,
+                    requires: r.requires,
+                }),
                 _ => None,
             },
         }
@@ -593,10 +626,12 @@ impl Instructions {
         }
         let mut hits = Vec::new();
         let mut quotes: Option<Vec<Span>> = None;
+        let mut lower: Option<Vec<u8>> = None;
         let ascii = text.is_ascii();
         for r in cands {
             let rule = &self.rules[r];
-            if !rule.may_match(text, ascii) {
+            let lower = lower.get_or_insert_with(|| text.as_bytes().to_ascii_lowercase());
+            if !rule.may_match(text, lower, ascii) {
                 continue;
             }
             let Some(regex) = rule.regex_for(ascii) else {

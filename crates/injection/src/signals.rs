@@ -84,11 +84,14 @@ struct BuiltinSignal {
 }
 
 /// One branch of a built-in pattern (`build.rs`): its packed form's byte
-/// range in [`PACKED`], and its gate (literals one of which, ASCII case
-/// ignored, starts every match; `None`: no gate).
+/// range in [`PACKED`], and its gate (groups of literals, a text must hold
+/// one of each, ASCII case ignored, for the branch to match in it; none:
+/// no gate; [`crate::derive::requirements`]).
 struct BuiltinBranch {
     packed: (usize, usize),
-    gate: Option<&'static [&'static [u8]]>,
+    /// The branch loosened for its pre-check ([`crate::derive::loosened`]).
+    pre: (usize, usize),
+    gate: &'static [&'static [&'static [u8]]],
 }
 
 impl BuiltinSignal {
@@ -135,6 +138,7 @@ pub(crate) struct Hit {
 /// tests compile every built-in one).
 struct Branch {
     packed: &'static [u8],
+    pre: &'static [u8],
     set: OnceLock<Option<Set>>,
     regex: OnceLock<Option<Regex>>,
 }
@@ -142,7 +146,7 @@ struct Branch {
 impl Branch {
     fn set(&self) -> Option<&Set> {
         self.set
-            .get_or_init(|| lean::set_packed([self.packed]))
+            .get_or_init(|| lean::set_packed([self.pre]))
             .as_ref()
     }
 
@@ -166,10 +170,8 @@ struct Form {
     of_signal: Vec<std::ops::Range<usize>>,
     /// Every gate literal (ASCII case ignored).
     table: PairTable,
-    /// Literal → the branches it gates.
-    lit_branches: Vec<Vec<u32>>,
-    /// Branches without a gate.
-    ungated: Vec<u32>,
+    /// Branch → its gate's groups, as literal indices.
+    gates: Vec<Vec<Vec<u32>>>,
 }
 
 impl Form {
@@ -178,8 +180,7 @@ impl Form {
             branches: Vec::new(),
             of_signal: Vec::with_capacity(BUILTIN_SIGNALS.len()),
             table: PairTable::new::<[&[u8]; 0], &[u8]>([], true),
-            lit_branches: Vec::new(),
-            ungated: Vec::new(),
+            gates: Vec::new(),
         };
         let mut lits: Vec<&'static [u8]> = Vec::new();
         let mut lit_at: HashMap<&'static [u8], usize> = HashMap::new();
@@ -191,25 +192,29 @@ impl Form {
                 entry.branches
             };
             for b in branches {
-                let at = u32::try_from(f.branches.len()).unwrap_or(u32::MAX);
                 f.branches.push(Branch {
                     packed: PACKED.get(b.packed.0..b.packed.1).unwrap_or(&[]),
+                    pre: PACKED.get(b.pre.0..b.pre.1).unwrap_or(&[]),
                     set: OnceLock::new(),
                     regex: OnceLock::new(),
                 });
-                match b.gate {
-                    None => f.ungated.push(at),
-                    Some(gate) => {
-                        for &lit in gate {
-                            let k = *lit_at.entry(lit).or_insert_with(|| {
-                                lits.push(lit);
-                                f.lit_branches.push(Vec::new());
-                                lits.len() - 1
-                            });
-                            f.lit_branches[k].push(at);
-                        }
-                    }
-                }
+                let gate = b
+                    .gate
+                    .iter()
+                    .map(|group| {
+                        group
+                            .iter()
+                            .map(|&lit| {
+                                let k = *lit_at.entry(lit).or_insert_with(|| {
+                                    lits.push(lit);
+                                    lits.len() - 1
+                                });
+                                u32::try_from(k).unwrap_or(u32::MAX)
+                            })
+                            .collect()
+                    })
+                    .collect();
+                f.gates.push(gate);
             }
             f.of_signal.push(from..f.branches.len());
         }
@@ -219,16 +224,17 @@ impl Form {
 
     /// Which branches `text` can match (a superset: woken, not matched).
     fn woken(&self, text: &str) -> Vec<bool> {
-        let mut on = vec![false; self.branches.len()];
-        for &b in &self.ungated {
-            on[b as usize] = true;
-        }
-        self.table.for_each(text.as_bytes(), |k, _, _| {
-            for &b in &self.lit_branches[k] {
-                on[b as usize] = true;
-            }
-        });
-        on
+        let mut found = vec![false; self.table.len()];
+        self.table
+            .for_each(text.as_bytes(), |k, _, _| found[k] = true);
+        self.gates
+            .iter()
+            .map(|groups| {
+                groups
+                    .iter()
+                    .all(|g| g.iter().any(|&k| found.get(k as usize) == Some(&true)))
+            })
+            .collect()
     }
 
     /// The branches of signal `i` that may match `text`: woken, and their
