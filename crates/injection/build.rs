@@ -94,12 +94,10 @@ fn instructions() -> (String, Vec<u8>) {
         let packed = pack_into(&hir, &mut blob);
         let twin = derive::ascii(&hir);
         let packed_twin = pack_into(&twin, &mut blob);
-        let pre = pack_into(&derive::loosened(&hir), &mut blob);
-        let pre_twin = pack_into(&derive::loosened(&twin), &mut blob);
         let requires = groups(&derive::requirements(&hir));
         let _ = writeln!(
             s,
-            "BuiltinRule {{ id: {id:?}, category: {:?}, signal: {:?}, tier: {tier}, keywords: {}, pattern: {pattern:?}, gate: {gate}, twin: {:?}, packed: {packed:?}, packed_twin: {packed_twin:?}, pre: {pre:?}, pre_twin: {pre_twin:?}, requires: {requires} }},",
+            "BuiltinRule {{ id: {id:?}, category: {:?}, signal: {:?}, tier: {tier}, keywords: {}, pattern: {pattern:?}, gate: {gate}, twin: {:?}, packed: {packed:?}, packed_twin: {packed_twin:?}, requires: {requires} }},",
             str_field(&rule, "category"),
             str_field(&rule, "signal"),
             list(&keywords),
@@ -130,12 +128,8 @@ fn branch_table(hir: &regex_syntax::hir::Hir, blob: &mut Vec<u8>) -> String {
     let mut s = String::from("&[");
     for (branch, gate) in derive::branches_of(hir) {
         let packed = pack_into(&branch, blob);
-        let pre = pack_into(&derive::loosened(&branch), blob);
         let gate = groups(&gate);
-        let _ = write!(
-            s,
-            "BuiltinBranch {{ packed: {packed:?}, pre: {pre:?}, gate: {gate} }},"
-        );
+        let _ = write!(s, "BuiltinBranch {{ packed: {packed:?}, gate: {gate} }},");
     }
     s.push(']');
     s

@@ -279,38 +279,3 @@ pub(crate) fn requirements(h: &Hir) -> Vec<Vec<Vec<u8>>> {
     }
     out
 }
-
-/// A loosened copy of `h` for a pre-check: every look-around assertion
-/// dropped, every bounded repetition made unbounded (`x{m,n}` becomes
-/// `x*`, or `x+` when `m > 0`), capture groups made plain. Each step only
-/// adds matches, so a text the loosened pattern does not match is one
-/// `h` matches nowhere in; and the loosened pattern's NFA is a fraction
-/// of the size (one copy of a repeated part instead of `n`), with no
-/// assertion to stop a lazy DFA on non-ASCII text.
-#[allow(dead_code)] // build.rs loosens the built-in patterns; tests re-derive them
-pub(crate) fn loosened(h: &Hir) -> Hir {
-    use regex_syntax::hir::{HirKind, Repetition};
-    match h.kind() {
-        HirKind::Look(_) => Hir::empty(),
-        HirKind::Capture(c) => loosened(&c.sub),
-        HirKind::Repetition(r) => {
-            let sub = loosened(&r.sub);
-            if r.max == Some(1) || (r.max.is_none() && r.min <= 1) {
-                Hir::repetition(Repetition {
-                    sub: Box::new(sub),
-                    ..r.clone()
-                })
-            } else {
-                Hir::repetition(Repetition {
-                    min: r.min.min(1),
-                    max: None,
-                    greedy: r.greedy,
-                    sub: Box::new(sub),
-                })
-            }
-        }
-        HirKind::Concat(subs) => Hir::concat(subs.iter().map(loosened).collect()),
-        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(loosened).collect()),
-        _ => h.clone(),
-    }
-}

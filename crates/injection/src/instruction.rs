@@ -74,9 +74,6 @@ pub(crate) struct Compiled {
 struct Packed {
     pattern: &'static [u8],
     twin: &'static [u8],
-    /// Both loosened for the pre-check ([`crate::derive::loosened`]).
-    pre: &'static [u8],
-    pre_twin: &'static [u8],
     requires: &'static [&'static [&'static [u8]]],
 }
 
@@ -107,9 +104,8 @@ impl Compiled {
 
     /// Whether the rule may match `text` (`ascii`: the text is all
     /// ASCII): its pre-check, a lazy DFA of the forward NFA alone (no
-    /// reverse NFA, no capture states) of the pattern loosened at build
-    /// time ([`crate::derive::loosened`]: a fraction of the regex's
-    /// compile), matches somewhere. When it does not, the rule matches nowhere in
+    /// reverse NFA, no capture states: about half of a regex's compile),
+    /// matches somewhere. When it does not, the rule matches nowhere in
     /// `text` and its regex is not compiled. A custom rule, or a pre-check
     /// that fails to build, always may.
     ///
@@ -122,9 +118,9 @@ impl Compiled {
             return true;
         };
         let (cell, packed) = if ascii {
-            (&self.twin_pre, p.pre_twin)
+            (&self.twin_pre, p.twin)
         } else {
-            (&self.pre, p.pre)
+            (&self.pre, p.pattern)
         };
         if cell.get().is_none()
             && !p.requires.iter().all(|group| {
@@ -137,7 +133,7 @@ impl Compiled {
         }
         cell.get_or_init(|| crate::lean::set_packed([packed]))
             .as_ref()
-            .is_none_or(|s| !s.matches(text).is_empty())
+            .is_none_or(|s| s.is_match(text))
     }
 
     /// The rule's full (Unicode) regex.
@@ -160,12 +156,9 @@ pub(crate) struct BuiltinRule {
     pattern: &'static str,
     gate: Option<&'static [&'static str]>,
     twin: &'static str,
-    /// Byte ranges of the packed pattern and twin in [`PACKED`], and of
-    /// both loosened.
+    /// Byte ranges of the packed pattern and twin in [`PACKED`].
     packed: (usize, usize),
     packed_twin: (usize, usize),
-    pre: (usize, usize),
-    pre_twin: (usize, usize),
     /// Literal groups a text must hold one of each of for the pattern to
     /// match ([`crate::derive::requirements`]).
     requires: &'static [&'static [&'static [u8]]],
@@ -202,14 +195,10 @@ impl Prepared {
             packed: match (
                 PACKED.get(r.packed.0..r.packed.1),
                 PACKED.get(r.packed_twin.0..r.packed_twin.1),
-                PACKED.get(r.pre.0..r.pre.1),
-                PACKED.get(r.pre_twin.0..r.pre_twin.1),
             ) {
-                (Some(pattern), Some(twin), Some(pre), Some(pre_twin)) => Some(Packed {
+                (Some(pattern), Some(twin)) => Some(Packed {
                     pattern,
                     twin,
-                    pre,
-                    pre_twin,
                     requires: r.requires,
                 }),
                 _ => None,

@@ -10,7 +10,9 @@
 use regex_automata::meta::{Config, Regex};
 use regex_automata::nfa::thompson::{self, pikevm::PikeVM, WhichCaptures};
 use regex_automata::util::pool::Pool;
-use regex_automata::{hybrid, Input, MatchKind, PatternSet};
+#[cfg(test)]
+use regex_automata::PatternSet;
+use regex_automata::{hybrid, Input, MatchKind};
 use regex_syntax::hir::{Capture, Hir, HirKind, Look, Repetition};
 use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::sync::OnceLock;
@@ -123,6 +125,7 @@ pub(crate) struct Set {
     dfa: hybrid::dfa::DFA,
     caches: Pool<hybrid::dfa::Cache, CacheFn>,
     pikevm: OnceLock<Option<PikeVM>>,
+    #[cfg_attr(not(test), allow(dead_code))]
     len: usize,
 }
 
@@ -180,6 +183,7 @@ impl Set {
 
     /// The indices of the patterns that match somewhere in `text`, in
     /// order (of a [`set_packed`] set: a superset of them).
+    #[cfg(test)]
     pub(crate) fn matches(&self, text: &str) -> Vec<usize> {
         let mut found = PatternSet::new(self.len);
         let input = Input::new(text);

@@ -89,8 +89,6 @@ struct BuiltinSignal {
 /// no gate; [`crate::derive::requirements`]).
 struct BuiltinBranch {
     packed: (usize, usize),
-    /// The branch loosened for its pre-check ([`crate::derive::loosened`]).
-    pre: (usize, usize),
     gate: &'static [&'static [&'static [u8]]],
 }
 
@@ -138,7 +136,6 @@ pub(crate) struct Hit {
 /// tests compile every built-in one).
 struct Branch {
     packed: &'static [u8],
-    pre: &'static [u8],
     set: OnceLock<Option<Set>>,
     regex: OnceLock<Option<Regex>>,
 }
@@ -146,7 +143,7 @@ struct Branch {
 impl Branch {
     fn set(&self) -> Option<&Set> {
         self.set
-            .get_or_init(|| lean::set_packed([self.pre]))
+            .get_or_init(|| lean::set_packed([self.packed]))
             .as_ref()
     }
 
@@ -194,7 +191,6 @@ impl Form {
             for b in branches {
                 f.branches.push(Branch {
                     packed: PACKED.get(b.packed.0..b.packed.1).unwrap_or(&[]),
-                    pre: PACKED.get(b.pre.0..b.pre.1).unwrap_or(&[]),
                     set: OnceLock::new(),
                     regex: OnceLock::new(),
                 });
@@ -244,11 +240,7 @@ impl Form {
         self.of_signal[i]
             .clone()
             .filter(|&b| woken[b])
-            .filter(|&b| {
-                self.branches[b]
-                    .set()
-                    .is_none_or(|s| !s.matches(text).is_empty())
-            })
+            .filter(|&b| self.branches[b].set().is_none_or(|s| s.is_match(text)))
             .collect()
     }
 
