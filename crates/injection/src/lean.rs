@@ -145,6 +145,10 @@ impl Set {
             .configure(
                 hybrid::dfa::Config::new()
                     .match_kind(MatchKind::All)
+                    // A Unicode word boundary makes the lazy DFA give up on
+                    // non-ASCII text (the PikeVM then answers) instead of
+                    // failing to build.
+                    .unicode_word_boundary(true)
                     .cache_capacity(cache)
                     .skip_cache_capacity_check(true),
             )
