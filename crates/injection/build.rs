@@ -92,10 +92,12 @@ fn instructions() -> (String, Vec<u8>) {
             .and_then(Value::as_str)
             .map_or("None".to_owned(), |t| format!("Some({t:?})"));
         let packed = pack_into(&hir, &mut blob);
-        let packed_twin = pack_into(&derive::ascii(&hir), &mut blob);
+        let twin = derive::ascii(&hir);
+        let packed_twin = pack_into(&twin, &mut blob);
+        let requires = groups(&derive::requirements(&hir));
         let _ = writeln!(
             s,
-            "BuiltinRule {{ id: {id:?}, category: {:?}, signal: {:?}, tier: {tier}, keywords: {}, pattern: {pattern:?}, gate: {gate}, twin: {:?}, packed: {packed:?}, packed_twin: {packed_twin:?} }},",
+            "BuiltinRule {{ id: {id:?}, category: {:?}, signal: {:?}, tier: {tier}, keywords: {}, pattern: {pattern:?}, gate: {gate}, twin: {:?}, packed: {packed:?}, packed_twin: {packed_twin:?}, requires: {requires} }},",
             str_field(&rule, "category"),
             str_field(&rule, "signal"),
             list(&keywords),
@@ -106,6 +108,33 @@ fn instructions() -> (String, Vec<u8>) {
     (s, blob)
 }
 
+/// Literal groups ([`derive::requirements`]) as a `&[&[&[u8]]]` expression.
+fn groups(groups: &[Vec<Vec<u8>>]) -> String {
+    let mut l = String::from("&[");
+    for g in groups {
+        l.push_str("&[");
+        for lit in g {
+            let _ = write!(l, "&{lit:?},");
+        }
+        l.push_str("],");
+    }
+    l.push(']');
+    l
+}
+
+/// The branches of `hir` ([`derive::branches_of`]) packed into `blob`, as
+/// a `&[BuiltinBranch]` expression.
+fn branch_table(hir: &regex_syntax::hir::Hir, blob: &mut Vec<u8>) -> String {
+    let mut s = String::from("&[");
+    for (branch, gate) in derive::branches_of(hir) {
+        let packed = pack_into(&branch, blob);
+        let gate = groups(&gate);
+        let _ = write!(s, "BuiltinBranch {{ packed: {packed:?}, gate: {gate} }},");
+    }
+    s.push(']');
+    s
+}
+
 fn signals() -> (String, Vec<u8>) {
     let mut blob = Vec::new();
     let mut s = String::from("&[\n");
@@ -114,10 +143,13 @@ fn signals() -> (String, Vec<u8>) {
         let pattern = derive::signal_pattern(str_field(&entry, "pattern"));
         let hir = parse(id, &pattern);
         let packed = pack_into(&hir, &mut blob);
-        let packed_twin = pack_into(&derive::ascii(&hir), &mut blob);
+        let twin = derive::ascii(&hir);
+        let packed_twin = pack_into(&twin, &mut blob);
+        let branches = branch_table(&hir, &mut blob);
+        let twin_branches = branch_table(&twin, &mut blob);
         let _ = writeln!(
             s,
-            "BuiltinSignal {{ id: {id:?}, signal: {:?}, pattern: {pattern:?}, twin: {:?}, packed: {packed:?}, packed_twin: {packed_twin:?} }},",
+            "BuiltinSignal {{ id: {id:?}, signal: {:?}, pattern: {pattern:?}, twin: {:?}, packed: {packed:?}, packed_twin: {packed_twin:?}, branches: {branches}, twin_branches: {twin_branches} }},",
             str_field(&entry, "signal"),
             derive::ascii_twin_of(&hir),
         );

@@ -95,3 +95,187 @@ pub(crate) fn signal_pattern(pattern: &str) -> String {
         format!("(?i){p}")
     }
 }
+
+/// Most gate literals one branch of a split pattern may have.
+#[allow(dead_code)] // build.rs splits the built-in signals; tests re-derive them
+pub(crate) const BRANCH_GATE_MAX: usize = 64;
+
+/// Whether `h` has no choice in it: its matches are made one way only
+/// (literals, classes, look-arounds and concatenations of them).
+#[allow(dead_code)] // build.rs splits the built-in signals; tests re-derive them
+fn choice_free(h: &Hir) -> bool {
+    use regex_syntax::hir::HirKind;
+    match h.kind() {
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => true,
+        HirKind::Concat(subs) => subs.iter().all(choice_free),
+        _ => false,
+    }
+}
+
+/// `h` with every capture group made a plain group (a branch is searched
+/// for its whole match only, and alone it may not hold group 1).
+#[allow(dead_code)] // build.rs splits the built-in signals; tests re-derive them
+fn uncaptured(h: &Hir) -> Hir {
+    use regex_syntax::hir::{HirKind, Repetition};
+    match h.kind() {
+        HirKind::Capture(c) => uncaptured(&c.sub),
+        HirKind::Repetition(r) => Hir::repetition(Repetition {
+            sub: Box::new(uncaptured(&r.sub)),
+            ..r.clone()
+        }),
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(uncaptured).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(uncaptured).collect()),
+        _ => h.clone(),
+    }
+}
+
+/// The branches of the parsed pattern `hir`, in order, with the gate of
+/// each: groups of literals ([`requirements`]) a text must hold one of
+/// each of (ASCII case ignored) for the branch to match in it (none: the
+/// branch can match any text).
+///
+/// The pattern is `X (A1 | A2 | …) Y` read as `X A1 Y | X A2 Y | …`,
+/// where `X` has no choice in it ([`choice_free`]; often empty or a
+/// word boundary): that is the same regex with the same leftmost-first
+/// preference, since every path through `A1` comes before every path
+/// through `A2` either way. A pattern without such an alternation, or one
+/// with a branch that matches the empty string, is one branch, itself.
+///
+/// A branch with a group none of whose literals occur in a text matches
+/// nowhere in it, and leaving it out of the alternation changes no match
+/// (a path that never completes never takes precedence), so a text needs
+/// only its possible branches compiled.
+#[allow(dead_code)] // build.rs splits the built-in signals; tests re-derive them
+pub(crate) fn branches_of(hir: &Hir) -> Vec<(Hir, Vec<Vec<Vec<u8>>>)> {
+    use regex_syntax::hir::HirKind;
+    let whole = || vec![(hir.clone(), requirements(hir))];
+    let split: Vec<Hir> = match hir.kind() {
+        HirKind::Alternation(subs) => subs.iter().map(uncaptured).collect(),
+        HirKind::Concat(subs) => {
+            let Some(at) = subs
+                .iter()
+                .position(|s| !choice_free(s))
+                .filter(|&i| matches!(subs[i].kind(), HirKind::Alternation(_)))
+            else {
+                return whole();
+            };
+            let HirKind::Alternation(alts) = subs[at].kind() else {
+                return whole();
+            };
+            alts.iter()
+                .map(|a| {
+                    let mut parts: Vec<Hir> = subs[..at].to_vec();
+                    parts.push(a.clone());
+                    parts.extend(subs[at + 1..].iter().cloned());
+                    uncaptured(&Hir::concat(parts))
+                })
+                .collect()
+        }
+        _ => return whole(),
+    };
+    // A branch that matches nothing (a non-ASCII literal in an ASCII
+    // twin) is left out: it changes no match.
+    let split: Vec<Hir> = split.into_iter().filter(|b| !matches_nothing(b)).collect();
+    if split.len() < 2 || split.iter().any(may_match_empty) {
+        return whole();
+    }
+    split
+        .into_iter()
+        .map(|b| {
+            let gate = requirements(&b);
+            (b, gate)
+        })
+        .collect()
+}
+
+/// Whether `h` matches no text at all (an empty class on every path).
+/// Not `minimum_len() == None`: one impossible alternative poisons that.
+#[allow(dead_code)] // build.rs splits the built-in signals; tests re-derive them
+fn matches_nothing(h: &Hir) -> bool {
+    use regex_syntax::hir::{Class, HirKind};
+    match h.kind() {
+        HirKind::Class(Class::Unicode(c)) => c.ranges().is_empty(),
+        HirKind::Class(Class::Bytes(c)) => c.ranges().is_empty(),
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Look(_) => false,
+        HirKind::Capture(c) => matches_nothing(&c.sub),
+        HirKind::Repetition(r) => r.min > 0 && matches_nothing(&r.sub),
+        HirKind::Concat(subs) => subs.iter().any(matches_nothing),
+        HirKind::Alternation(subs) => subs.iter().all(matches_nothing),
+    }
+}
+
+/// Whether `h` may match the empty string (over-approximated: a
+/// look-around is taken to hold).
+#[allow(dead_code)] // build.rs splits the built-in signals; tests re-derive them
+fn may_match_empty(h: &Hir) -> bool {
+    use regex_syntax::hir::HirKind;
+    match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => true,
+        HirKind::Literal(l) => l.0.is_empty(),
+        HirKind::Class(_) => false,
+        HirKind::Capture(c) => may_match_empty(&c.sub),
+        HirKind::Repetition(r) => r.min == 0 || may_match_empty(&r.sub),
+        HirKind::Concat(subs) => subs.iter().all(may_match_empty),
+        HirKind::Alternation(subs) => subs.iter().any(may_match_empty),
+    }
+}
+
+/// The gate of one branch ([`branches_of`]): its prefix literals, ASCII
+/// lower-cased and deduplicated; `None` if they are infinite, many, or
+/// one is empty.
+#[allow(dead_code)] // build.rs splits the built-in signals; tests re-derive them
+fn branch_gate(h: &Hir) -> Option<Vec<Vec<u8>>> {
+    let mut ex = Extractor::new();
+    ex.kind(ExtractKind::Prefix)
+        .limit_total(BRANCH_GATE_MAX * 4)
+        .limit_literal_len(GATE_LITERAL_MAX);
+    let seq = ex.extract(h);
+    let lits = seq.literals()?;
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for l in lits {
+        let b = l.as_bytes().to_ascii_lowercase();
+        if b.is_empty() {
+            return None;
+        }
+        if !out.contains(&b) {
+            out.push(b);
+        }
+    }
+    (!out.is_empty() && out.len() <= BRANCH_GATE_MAX).then_some(out)
+}
+
+/// Most literal groups one pattern is required to meet ([`requirements`]).
+#[allow(dead_code)]
+pub(crate) const REQUIREMENTS_MAX: usize = 8;
+
+/// Groups of literals (ASCII lower-cased) a text must hold one of each of
+/// for `h` to match somewhere in it: the prefix literals of `h`, and those
+/// of each part of `h` as a concatenation (every match of `h` holds a
+/// match of each part, which starts with one of the part's prefixes). A
+/// part whose prefixes are infinite, many, or include the empty string
+/// adds no group. Empty: no requirement.
+#[allow(dead_code)] // build.rs derives the built-in requirements; tests re-derive them
+pub(crate) fn requirements(h: &Hir) -> Vec<Vec<Vec<u8>>> {
+    use regex_syntax::hir::HirKind;
+    let mut out: Vec<Vec<Vec<u8>>> = Vec::new();
+    let mut add = |g: Option<Vec<Vec<u8>>>| {
+        if let Some(g) = g {
+            if !out.contains(&g) && out.len() < REQUIREMENTS_MAX {
+                out.push(g);
+            }
+        }
+    };
+    add(branch_gate(h));
+    let mut h = h;
+    while let HirKind::Capture(c) = h.kind() {
+        h = &c.sub;
+    }
+    if let HirKind::Concat(subs) = h.kind() {
+        for sub in subs {
+            if !matches!(sub.kind(), HirKind::Look(_) | HirKind::Empty) {
+                add(branch_gate(sub));
+            }
+        }
+    }
+    out
+}

@@ -19,7 +19,7 @@
 
 use crate::derive::{ascii_twin_of, prefix_gate_of};
 use crate::fold::{non_ascii_runs, Folded};
-use crate::lean::Dual;
+use crate::lean::{Dual, Set};
 use crate::rules::{expand, resolve_tier, Error, ErrorKind, RuleSpec};
 use crate::Tier;
 use aho_corasick::automaton::Automaton;
@@ -60,6 +60,10 @@ pub(crate) struct Compiled {
     regex: OnceLock<Option<Lean>>,
     /// The twin, compiled the first time an all-ASCII text needs it.
     twin_regex: OnceLock<Option<Lean>>,
+    /// Pre-checks of a built-in rule ([`Compiled::may_match`]): the
+    /// pattern and the twin as sets of one, built on first use.
+    pre: OnceLock<Option<Set>>,
+    twin_pre: OnceLock<Option<Set>>,
     /// The pattern and its twin parsed at build time (built-in rules), so
     /// they compile without parsing.
     packed: Option<Packed>,
@@ -70,6 +74,7 @@ pub(crate) struct Compiled {
 struct Packed {
     pattern: &'static [u8],
     twin: &'static [u8],
+    requires: &'static [&'static [&'static [u8]]],
 }
 
 /// The packed patterns of the built-in rules (`build.rs`).
@@ -97,6 +102,40 @@ impl Compiled {
         .as_ref()
     }
 
+    /// Whether the rule may match `text` (`ascii`: the text is all
+    /// ASCII): its pre-check, a lazy DFA of the forward NFA alone (no
+    /// reverse NFA, no capture states: about half of a regex's compile),
+    /// matches somewhere. When it does not, the rule matches nowhere in
+    /// `text` and its regex is not compiled. A custom rule, or a pre-check
+    /// that fails to build, always may.
+    ///
+    /// Before its pre-check is first built, a rule is asked for its
+    /// required literals ([`crate::derive::requirements`]) in `lower`
+    /// (the text, ASCII lower-cased): a text without one of a group
+    /// holds no match, and builds nothing.
+    fn may_match(&self, text: &str, lower: &[u8], ascii: bool) -> bool {
+        let Some(p) = self.packed else {
+            return true;
+        };
+        let (cell, packed) = if ascii {
+            (&self.twin_pre, p.twin)
+        } else {
+            (&self.pre, p.pattern)
+        };
+        if cell.get().is_none()
+            && !p.requires.iter().all(|group| {
+                group
+                    .iter()
+                    .any(|lit| memchr::memmem::find(lower, lit).is_some())
+            })
+        {
+            return false;
+        }
+        cell.get_or_init(|| crate::lean::set_packed([packed]))
+            .as_ref()
+            .is_none_or(|s| s.is_match(text))
+    }
+
     /// The rule's full (Unicode) regex.
     #[cfg(test)]
     fn regex(&self) -> Option<&Lean> {
@@ -120,6 +159,9 @@ pub(crate) struct BuiltinRule {
     /// Byte ranges of the packed pattern and twin in [`PACKED`].
     packed: (usize, usize),
     packed_twin: (usize, usize),
+    /// Literal groups a text must hold one of each of for the pattern to
+    /// match ([`crate::derive::requirements`]).
+    requires: &'static [&'static [&'static [u8]]],
 }
 
 /// The built-in phrase rules, in data-file order.
@@ -154,7 +196,11 @@ impl Prepared {
                 PACKED.get(r.packed.0..r.packed.1),
                 PACKED.get(r.packed_twin.0..r.packed_twin.1),
             ) {
-                (Some(pattern), Some(twin)) => Some(Packed { pattern, twin }),
+                (Some(pattern), Some(twin)) => Some(Packed {
+                    pattern,
+                    twin,
+                    requires: r.requires,
+                }),
                 _ => None,
             },
         }
@@ -441,6 +487,8 @@ impl Instructions {
                 twin: p.twin,
                 regex: OnceLock::new(),
                 twin_regex: OnceLock::new(),
+                pre: OnceLock::new(),
+                twin_pre: OnceLock::new(),
                 packed: p.packed,
             });
         }
@@ -570,9 +618,14 @@ impl Instructions {
         // Whether the text is about attacks on AI (an article, an awareness
         // mail): its quotations are examples (policy).
         let mut topic: Option<bool> = None;
+        let mut lower: Option<Vec<u8>> = None;
         let ascii = text.is_ascii();
         for r in cands {
             let rule = &self.rules[r];
+            let lower = lower.get_or_insert_with(|| text.as_bytes().to_ascii_lowercase());
+            if !rule.may_match(text, lower, ascii) {
+                continue;
+            }
             let Some(regex) = rule.regex_for(ascii) else {
                 continue;
             };

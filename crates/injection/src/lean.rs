@@ -10,7 +10,9 @@
 use regex_automata::meta::{Config, Regex};
 use regex_automata::nfa::thompson::{self, pikevm::PikeVM, WhichCaptures};
 use regex_automata::util::pool::Pool;
-use regex_automata::{hybrid, Input, MatchKind, PatternSet};
+#[cfg(test)]
+use regex_automata::PatternSet;
+use regex_automata::{hybrid, Input, MatchKind};
 use regex_syntax::hir::{Capture, Hir, HirKind, Look, Repetition};
 use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::sync::OnceLock;
@@ -18,6 +20,9 @@ use std::sync::OnceLock;
 fn config() -> Config {
     Config::new()
         .auto_prefilter(false)
+        // No full DFA for a small pattern: determinizing one costs more
+        // than a one-shot process searches with it (the lazy DFA serves).
+        .dfa(false)
         .nfa_size_limit(Some(10 * (1 << 20)))
         .hybrid_cache_capacity(2 * (1 << 20))
 }
@@ -120,6 +125,7 @@ pub(crate) struct Set {
     dfa: hybrid::dfa::DFA,
     caches: Pool<hybrid::dfa::Cache, CacheFn>,
     pikevm: OnceLock<Option<PikeVM>>,
+    #[cfg_attr(not(test), allow(dead_code))]
     len: usize,
 }
 
@@ -139,6 +145,10 @@ impl Set {
             .configure(
                 hybrid::dfa::Config::new()
                     .match_kind(MatchKind::All)
+                    // A Unicode word boundary makes the lazy DFA give up on
+                    // non-ASCII text (the PikeVM then answers) instead of
+                    // failing to build.
+                    .unicode_word_boundary(true)
                     .cache_capacity(cache)
                     .skip_cache_capacity_check(true),
             )
@@ -154,8 +164,30 @@ impl Set {
         })
     }
 
+    /// Whether any pattern matches somewhere in `text` (the search stops
+    /// at the first match).
+    pub(crate) fn is_match(&self, text: &str) -> bool {
+        let input = Input::new(text).earliest(true);
+        let found = {
+            let mut cache = self.caches.get();
+            self.dfa.try_search_fwd(&mut cache, &input)
+        };
+        match found {
+            Ok(m) => m.is_some(),
+            Err(_) => match self
+                .pikevm
+                .get_or_init(|| PikeVM::new_from_nfa(self.dfa.get_nfa().clone()).ok())
+            {
+                Some(vm) => vm.is_match(&mut vm.create_cache(), input),
+                // No engine: say it may match.
+                None => true,
+            },
+        }
+    }
+
     /// The indices of the patterns that match somewhere in `text`, in
     /// order (of a [`set_packed`] set: a superset of them).
+    #[cfg(test)]
     pub(crate) fn matches(&self, text: &str) -> Vec<usize> {
         let mut found = PatternSet::new(self.len);
         let input = Input::new(text);
@@ -185,10 +217,13 @@ impl Set {
 /// on first use: as written, and its ASCII twin
 /// ([`crate::derive::ascii`]) for all-ASCII text, where it decides the
 /// same at a fraction of the compile cost.
+///
+/// Each form is a [`Set`] of one pattern: whether it matches is all a
+/// caller asks, and that needs only the forward NFA's lazy DFA.
 pub(crate) struct Dual {
     pattern: &'static str,
-    full: OnceLock<Option<Regex>>,
-    ascii: OnceLock<Option<Regex>>,
+    full: OnceLock<Option<Set>>,
+    ascii: OnceLock<Option<Set>>,
 }
 
 impl Dual {
@@ -200,27 +235,26 @@ impl Dual {
         }
     }
 
-    /// The regex for `text` (`None`: the pattern does not compile; tests
+    /// The matcher for `text` (`None`: the pattern does not compile; tests
     /// compile every one).
-    fn get(&self, ascii: bool) -> Option<&Regex> {
-        if ascii {
-            self.ascii.get_or_init(|| {
-                let hir = regex_syntax::Parser::new().parse(self.pattern).ok()?;
-                Regex::builder()
-                    .configure(config())
-                    .build_from_hir(&crate::derive::ascii(&hir))
-                    .ok()
-            })
-        } else {
-            self.full.get_or_init(|| regex(self.pattern))
-        }
+    fn get(&self, ascii: bool) -> Option<&Set> {
+        let cell = if ascii { &self.ascii } else { &self.full };
+        cell.get_or_init(|| {
+            let hir = regex_syntax::Parser::new().parse(self.pattern).ok()?;
+            let hir = if ascii {
+                crate::derive::ascii(&hir)
+            } else {
+                hir
+            };
+            Set::from_hirs(&[hir], 2 << 20)
+        })
         .as_ref()
     }
 
     /// Whether the pattern matches somewhere in `text`.
     pub(crate) fn is_match(&self, text: &str) -> bool {
         self.get(text.is_ascii())
-            .is_some_and(|re| re.is_match(text))
+            .is_some_and(|set| set.is_match(text))
     }
 
     /// Both forms compile.
@@ -266,6 +300,42 @@ mod tests {
             );
         }
         assert!(regex("(").is_none() && set(["a", "("]).is_none());
+    }
+
+    /// A dual pattern says what the `regex` crate's `is_match` says, in
+    /// both forms (Unicode word boundaries on non-ASCII text included:
+    /// there the lazy DFA gives up and the PikeVM answers).
+    #[test]
+    fn dual_agrees_with_is_match() {
+        static PATS: [Dual; 4] = [
+            Dual::new(r"(?-u:\b)(?:ignore|skip)\s+\w{1,12}(?-u:\b)"),
+            Dual::new(r"\bcat\b"),
+            Dual::new(r"(?:^|[^\w])(?:such as|like)\s*$"),
+            Dual::new("атак|攻击"),
+        ];
+        let srcs = [
+            r"(?-u:\b)(?:ignore|skip)\s+\w{1,12}(?-u:\b)",
+            r"\bcat\b",
+            r"(?:^|[^\w])(?:such as|like)\s*$",
+            "атак|攻击",
+        ];
+        for (d, src) in PATS.iter().zip(srcs) {
+            assert!(d.compiles());
+            let re = regex::Regex::new(src).unwrap();
+            for t in [
+                "please ignore prévious",
+                "ignore all",
+                "a cat",
+                "é cat é",
+                "écat",
+                "text such as ",
+                "unlike",
+                "атака",
+                "",
+            ] {
+                assert_eq!(d.is_match(t), re.is_match(t), "{src} on {t:?}");
+            }
+        }
     }
 
     /// A widened set reports every pattern whose exact regex matches.

@@ -10,10 +10,14 @@
 
 use crate::lean::{self, Set};
 use crate::rules::{Error, ErrorKind};
+use palisade_common::literals::PairTable;
 use palisade_common::Span;
 use regex_automata::meta::Regex;
+use regex_automata::util::iter::Searcher;
+use regex_automata::Input;
 #[cfg(test)]
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The built-in structural signals.
@@ -68,14 +72,30 @@ struct BuiltinSignal {
     pattern: &'static str,
     #[cfg_attr(not(test), allow(dead_code))]
     twin: &'static str,
-    /// Byte ranges of the packed pattern and twin in [`PACKED`].
+    /// Byte ranges of the packed pattern and twin in [`PACKED`] (the
+    /// tests compare them with the branches).
+    #[cfg_attr(not(test), allow(dead_code))]
     packed: (usize, usize),
+    #[cfg_attr(not(test), allow(dead_code))]
     packed_twin: (usize, usize),
+    /// The pattern's branches and the twin's ([`crate::derive::branches_of`]).
+    branches: &'static [BuiltinBranch],
+    twin_branches: &'static [BuiltinBranch],
+}
+
+/// One branch of a built-in pattern (`build.rs`): its packed form's byte
+/// range in [`PACKED`], and its gate (groups of literals, a text must hold
+/// one of each, ASCII case ignored, for the branch to match in it; none:
+/// no gate; [`crate::derive::requirements`]).
+struct BuiltinBranch {
+    packed: (usize, usize),
+    gate: &'static [&'static [&'static [u8]]],
 }
 
 impl BuiltinSignal {
     /// The packed pattern (`twin`: its ASCII twin); empty if the range is
     /// not in the blob, which then fails to unpack and never matches.
+    #[cfg(test)]
     fn packed(&self, twin: bool) -> &'static [u8] {
         let (a, b) = if twin { self.packed_twin } else { self.packed };
         PACKED.get(a..b).unwrap_or(&[])
@@ -110,60 +130,179 @@ pub(crate) struct Hit {
     pub span: Span,
 }
 
-/// A regex compiled the first time it is needed, in two forms: the
-/// pattern as written, and its ASCII twin for all-ASCII text (exact there,
-/// and a fraction of the compile cost). `None` if a pattern fails to
-/// compile (a size limit): the crate's tests compile every built-in one.
-/// Both come packed from the build script, so neither is parsed here.
-struct Lazy {
-    entry: &'static BuiltinSignal,
-    full: OnceLock<Option<Regex>>,
-    ascii: OnceLock<Option<Regex>>,
+/// One branch of a signal's pattern in one form, its pre-check (a set of
+/// one pattern, for the signals searched as a set) and its regex compiled
+/// on first use. `None`: it does not compile (a size limit; the crate's
+/// tests compile every built-in one).
+struct Branch {
+    packed: &'static [u8],
+    set: OnceLock<Option<Set>>,
+    regex: OnceLock<Option<Regex>>,
 }
 
-impl Lazy {
-    fn new(entry: &'static BuiltinSignal) -> Lazy {
-        Lazy {
-            entry,
-            full: OnceLock::new(),
-            ascii: OnceLock::new(),
-        }
+impl Branch {
+    fn set(&self) -> Option<&Set> {
+        self.set
+            .get_or_init(|| lean::set_packed([self.packed]))
+            .as_ref()
     }
 
-    fn get(&self, ascii: bool) -> Option<&Regex> {
-        if ascii {
-            self.ascii
-                .get_or_init(|| lean::regex_packed(self.entry.packed(true)))
-        } else {
-            self.full
-                .get_or_init(|| lean::regex_packed(self.entry.packed(false)))
+    fn regex(&self) -> Option<&Regex> {
+        self.regex
+            .get_or_init(|| lean::regex_packed(self.packed))
+            .as_ref()
+    }
+}
+
+/// Every signal's branches in one form (the patterns as written, or their
+/// ASCII twins for all-ASCII text), and which of them a text can match.
+///
+/// A text wakes the branches whose gate literals it holds (and those
+/// without a gate); the others match nowhere in it, so only the woken
+/// ones are compiled and searched: a signal's hits are those of the
+/// alternation of its woken branches, which are exactly its pattern's.
+struct Form {
+    branches: Vec<Branch>,
+    /// Signal → its branches.
+    of_signal: Vec<std::ops::Range<usize>>,
+    /// Every gate literal (ASCII case ignored).
+    table: PairTable,
+    /// Branch → its gate's groups, as literal indices.
+    gates: Vec<Vec<Vec<u32>>>,
+}
+
+impl Form {
+    fn new(twin: bool) -> Form {
+        let mut f = Form {
+            branches: Vec::new(),
+            of_signal: Vec::with_capacity(BUILTIN_SIGNALS.len()),
+            table: PairTable::new::<[&[u8]; 0], &[u8]>([], true),
+            gates: Vec::new(),
+        };
+        let mut lits: Vec<&'static [u8]> = Vec::new();
+        let mut lit_at: HashMap<&'static [u8], usize> = HashMap::new();
+        for entry in BUILTIN_SIGNALS {
+            let from = f.branches.len();
+            let branches = if twin {
+                entry.twin_branches
+            } else {
+                entry.branches
+            };
+            for b in branches {
+                f.branches.push(Branch {
+                    packed: PACKED.get(b.packed.0..b.packed.1).unwrap_or(&[]),
+                    set: OnceLock::new(),
+                    regex: OnceLock::new(),
+                });
+                let gate = b
+                    .gate
+                    .iter()
+                    .map(|group| {
+                        group
+                            .iter()
+                            .map(|&lit| {
+                                let k = *lit_at.entry(lit).or_insert_with(|| {
+                                    lits.push(lit);
+                                    lits.len() - 1
+                                });
+                                u32::try_from(k).unwrap_or(u32::MAX)
+                            })
+                            .collect()
+                    })
+                    .collect();
+                f.gates.push(gate);
+            }
+            f.of_signal.push(from..f.branches.len());
         }
-        .as_ref()
+        f.table = PairTable::new(&lits, true);
+        f
+    }
+
+    /// Which branches `text` can match (a superset: woken, not matched).
+    fn woken(&self, text: &str) -> Vec<bool> {
+        let mut found = vec![false; self.table.len()];
+        self.table
+            .for_each(text.as_bytes(), |k, _, _| found[k] = true);
+        self.gates
+            .iter()
+            .map(|groups| {
+                groups
+                    .iter()
+                    .all(|g| g.iter().any(|&k| found.get(k as usize) == Some(&true)))
+            })
+            .collect()
+    }
+
+    /// The branches of signal `i` that may match `text`: woken, and their
+    /// pre-check matches (one that fails to build counts as a match). The
+    /// others match nowhere in `text`.
+    fn live(&self, i: usize, text: &str, woken: &[bool]) -> Vec<usize> {
+        self.of_signal[i]
+            .clone()
+            .filter(|&b| woken[b])
+            .filter(|&b| self.branches[b].set().is_none_or(|s| s.is_match(text)))
+            .collect()
+    }
+
+    /// The matches in `text` of a signal whose branches that may match it
+    /// are `live` ([`Form::live`]), as its whole pattern's `find_iter`
+    /// reports them: at each
+    /// step the leftmost match of any branch, the earliest branch among
+    /// those starting there (the alternation's preference).
+    fn find_each(&self, live: &[usize], text: &str, mut each: impl FnMut(Span) -> bool) {
+        let regexes: Vec<&Regex> = live
+            .iter()
+            .filter_map(|&b| self.branches[b].regex())
+            .collect();
+        match regexes.as_slice() {
+            [] => {}
+            [re] => {
+                for m in re.find_iter(text) {
+                    if !each(Span::new(m.start(), m.end())) {
+                        break;
+                    }
+                }
+            }
+            _ => {
+                let mut it = Searcher::new(Input::new(text));
+                while let Some(m) = it.advance(|input| {
+                    let mut best: Option<regex_automata::Match> = None;
+                    for re in &regexes {
+                        if let Some(m) = re.search(input) {
+                            if best.is_none_or(|b| m.start() < b.start()) {
+                                best = Some(m);
+                            }
+                        }
+                    }
+                    Ok(best)
+                }) {
+                    if !each(Span::new(m.start(), m.end())) {
+                        break;
+                    }
+                }
+            }
+        }
     }
 }
 
 pub(crate) struct Signals {
     ids: Vec<&'static str>,
     classes: Vec<Signal>,
-    regexes: Vec<Lazy>,
-    /// Every entry except orders, searched in one pass first (built on
-    /// first use, one set per form).
-    set: OnceLock<Option<Set>>,
-    ascii_set: OnceLock<Option<Set>>,
+    /// The branches of every signal, one [`Form`] for all-ASCII text and
+    /// one for the rest, each built on first use.
+    forms: [OnceLock<Form>; 2],
     set_index: Vec<usize>,
     orders: Vec<usize>,
 }
 
 impl Signals {
-    /// The built-in signals. Nothing is compiled here: each regex and the
-    /// non-order set are compiled on first use.
+    /// The built-in signals. Nothing is compiled here: each branch's
+    /// pre-check and regex are compiled on first use.
     pub(crate) fn build() -> Result<Signals, Error> {
         let mut s = Signals {
             ids: Vec::with_capacity(BUILTIN_SIGNALS.len()),
             classes: Vec::with_capacity(BUILTIN_SIGNALS.len()),
-            regexes: Vec::with_capacity(BUILTIN_SIGNALS.len()),
-            set: OnceLock::new(),
-            ascii_set: OnceLock::new(),
+            forms: [OnceLock::new(), OnceLock::new()],
             set_index: Vec::new(),
             orders: Vec::new(),
         };
@@ -176,7 +315,6 @@ impl Signals {
             })?;
             s.ids.push(entry.id);
             s.classes.push(signal);
-            s.regexes.push(Lazy::new(entry));
             if signal == Signal::Order {
                 s.orders.push(i);
             } else {
@@ -186,29 +324,22 @@ impl Signals {
         Ok(s)
     }
 
-    fn set(&self, ascii: bool) -> Option<&Set> {
-        let cell = if ascii { &self.ascii_set } else { &self.set };
-        cell.get_or_init(|| {
-            lean::set_packed(
-                self.set_index
-                    .iter()
-                    .map(|&i| BUILTIN_SIGNALS[i].packed(ascii)),
-            )
-        })
-        .as_ref()
+    fn form(&self, ascii: bool) -> &Form {
+        self.forms[usize::from(ascii)].get_or_init(|| Form::new(ascii))
     }
 
-    fn hits_of(&self, i: usize, text: &str, ascii: bool, out: &mut Vec<Hit>) {
-        let Some(re) = self.regexes[i].get(ascii) else {
-            return;
-        };
-        for m in re.find_iter(text).take(MAX_HITS) {
+    fn hits_of(&self, form: &Form, i: usize, text: &str, woken: &[bool], out: &mut Vec<Hit>) {
+        let live = form.live(i, text, woken);
+        let mut n = 0;
+        form.find_each(&live, text, |span| {
             out.push(Hit {
                 entry: i,
                 signal: self.classes[i],
-                span: Span::new(m.start(), m.end()),
+                span,
             });
-        }
+            n += 1;
+            n < MAX_HITS
+        });
     }
 
     /// The entry id of a hit (`turn.role_line`).
@@ -218,13 +349,11 @@ impl Signals {
 
     /// Every non-order signal in `text`.
     pub(crate) fn scan(&self, text: &str) -> Vec<Hit> {
-        let ascii = text.is_ascii();
+        let form = self.form(text.is_ascii());
+        let woken = form.woken(text);
         let mut out = Vec::new();
-        let Some(set) = self.set(ascii) else {
-            return out;
-        };
-        for k in set.matches(text) {
-            self.hits_of(self.set_index[k], text, ascii, &mut out);
+        for &i in &self.set_index {
+            self.hits_of(form, i, text, &woken, &mut out);
         }
         out
     }
@@ -232,10 +361,11 @@ impl Signals {
     /// The orders in `text` (asked only when a boundary or an address is
     /// present).
     pub(crate) fn orders(&self, text: &str) -> Vec<Hit> {
-        let ascii = text.is_ascii();
+        let form = self.form(text.is_ascii());
+        let woken = form.woken(text);
         let mut out = Vec::new();
         for &i in &self.orders {
-            self.hits_of(i, text, ascii, &mut out);
+            self.hits_of(form, i, text, &woken, &mut out);
         }
         out
     }
@@ -337,37 +467,77 @@ mod tests {
         }
     }
 
-    /// Every entry compiles in both forms, and the twin finds exactly what
-    /// the pattern finds on ASCII text (examples, negatives, and all of
-    /// them run together); the twin set matches the same entries.
-    #[test]
-    fn ascii_twins_compile_and_agree_on_ascii_text() {
+    /// The whole pattern of entry `i` (`twin`: its ASCII twin), compiled.
+    fn whole(i: usize, twin: bool) -> Regex {
+        lean::regex_packed(BUILTIN_SIGNALS[i].packed(twin))
+            .unwrap_or_else(|| panic!("{} does not compile", BUILTIN_SIGNALS[i].id))
+    }
+
+    /// The texts of the data file (examples and negatives, and all of them
+    /// run together); `ascii`: the all-ASCII ones only.
+    fn texts(ascii: bool) -> Vec<String> {
         let specs: Vec<Spec> = serde_json::from_str(BUILTIN).unwrap();
-        let s = Signals::build().unwrap();
         let mut texts: Vec<String> = specs
             .iter()
             .flat_map(|sp| sp.examples.iter().chain(&sp.negative_examples))
-            .filter(|t| t.is_ascii())
+            .filter(|t| !ascii || t.is_ascii())
             .cloned()
             .collect();
         texts.push(texts.join("\n"));
+        texts.push(texts[..texts.len() - 1].join(" "));
+        texts
+    }
+
+    /// Every entry compiles in both forms, and the twin finds exactly what
+    /// the pattern finds on ASCII text (examples, negatives, and all of
+    /// them run together).
+    #[test]
+    fn ascii_twins_compile_and_agree_on_ascii_text() {
+        let texts = texts(true);
         assert!(texts.len() > 20);
-        for (i, lazy) in s.regexes.iter().enumerate() {
-            let full = lazy
-                .get(false)
-                .unwrap_or_else(|| panic!("{} does not compile", s.ids[i]));
-            let twin = lazy
-                .get(true)
-                .unwrap_or_else(|| panic!("{} twin does not compile", s.ids[i]));
+        for (i, entry) in BUILTIN_SIGNALS.iter().enumerate() {
+            let (full, twin) = (whole(i, false), whole(i, true));
             for t in &texts {
                 let a: Vec<_> = full.find_iter(t).map(|m| m.range()).collect();
                 let b: Vec<_> = twin.find_iter(t).map(|m| m.range()).collect();
-                assert_eq!(a, b, "{} on {t:?}", s.ids[i]);
+                assert_eq!(a, b, "{} on {t:?}", entry.id);
             }
         }
-        let (full, twin) = (s.set(false).unwrap(), s.set(true).unwrap());
-        for t in &texts {
-            assert_eq!(full.matches(t), twin.matches(t), "{t:?}");
+    }
+
+    /// Every branch compiles, and a signal's hits from its woken branches
+    /// are its whole pattern's matches, in both forms, on every text of
+    /// the data file; a split pattern wakes fewer branches on a text
+    /// without its literals.
+    #[test]
+    fn woken_branches_find_what_the_whole_pattern_finds() {
+        let s = Signals::build().unwrap();
+        for twin in [false, true] {
+            let form = s.form(twin);
+            for b in &form.branches {
+                assert!(b.regex().is_some() && b.set().is_some());
+            }
+            for t in texts(twin) {
+                let woken = form.woken(&t);
+                for (i, entry) in BUILTIN_SIGNALS.iter().enumerate() {
+                    let want: Vec<_> = whole(i, twin)
+                        .find_iter(&t)
+                        .take(MAX_HITS)
+                        .map(|m| m.range())
+                        .collect();
+                    let mut got = Vec::new();
+                    s.hits_of(form, i, &t, &woken, &mut got);
+                    let got: Vec<_> = got.iter().map(|h| h.span.start..h.span.end).collect();
+                    assert_eq!(want, got, "{} ({twin}) on {t:?}", entry.id);
+                }
+            }
+            let split = BUILTIN_SIGNALS
+                .iter()
+                .filter(|e| if twin { e.twin_branches.len() } else { e.branches.len() } > 1)
+                .count();
+            assert!(split >= 10, "{split} split ({twin})");
+            let woken = form.woken("just a normal sentence");
+            assert!(woken.iter().filter(|&&w| w).count() * 4 < woken.len());
         }
     }
 
