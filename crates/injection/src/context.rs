@@ -116,6 +116,25 @@ pub(crate) fn fence_reported(text: &str, span: Span) -> bool {
     words.iter().any(|w| REPORTED.contains(w)) && !words.iter().any(|w| HANDED.contains(w))
 }
 
+/// How far back the start of a line is looked for: a line longer than this
+/// is read from this far back (per-hit context stays bounded, so a scan of
+/// one long line stays linear).
+const LINE_LOOKBACK: usize = 2048;
+
+/// The start of the line `at` is on, or [`LINE_LOOKBACK`] bytes back (on a
+/// character boundary) when the line is longer.
+///
+/// ```text
+/// ("ab\ncd", 4) → 3;  ("x".repeat(5000), 4000) → 1952
+/// ```
+pub(crate) fn line_start_near(text: &str, at: usize) -> usize {
+    let mut from = at.saturating_sub(LINE_LOOKBACK);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    text[from..at].rfind('\n').map_or(from, |p| from + p + 1)
+}
+
 /// Whether the line of `span` holds nothing but markup tags (`</document>`,
 /// `</documents>  <instructions>`): a wrapper closed on a line of its own
 /// ends the data the agent was given, and what follows speaks as the turn.
@@ -871,6 +890,16 @@ mod tests {
         assert!(in_fence(t, Span::new(k, k + 10)));
         let t = "    <!-- note -->";
         assert!(in_code_block(t, Span::new(4, 8)) && !in_fence(t, Span::new(4, 8)));
+    }
+
+    #[test]
+    fn line_starts_are_looked_for_nearby() {
+        assert_eq!(line_start_near("ab\ncd", 4), 3);
+        assert_eq!(line_start_near("abcd", 2), 0);
+        let long = "x".repeat(5000);
+        assert_eq!(line_start_near(&long, 4000), 4000 - LINE_LOOKBACK);
+        let wide = "é".repeat(3000);
+        assert!(wide.is_char_boundary(line_start_near(&wide, 4000)));
     }
 
     #[test]

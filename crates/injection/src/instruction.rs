@@ -810,7 +810,7 @@ pub(crate) fn example_quotation(text: &str, span: Span, quotes: &[Span]) -> bool
 /// The opening mark of the quotation `span` stands in (any quote style,
 /// or European quotes opened on its line), with the start of its line.
 fn quotation_open(text: &str, span: Span, quotes: &[Span]) -> Option<(usize, usize)> {
-    let line_start = text[..span.start].rfind('\n').map_or(0, |p| p + 1);
+    let line_start = crate::context::line_start_near(text, span.start);
     quotes
         .iter()
         .filter(|q| q.start <= span.start && span.start < q.end)

@@ -332,11 +332,11 @@ impl Base {
     }
 }
 
-/// What a nested scan of decoded text found.
 /// How many encoded findings of one text are checked for a plain copy of
 /// their decoding (each check reads the whole text).
 const MAX_SHOWN_CHECKS: usize = 8;
 
+/// What a nested scan of decoded text found.
 pub(crate) struct Inner {
     rule: String,
     layer: Layer,
@@ -829,7 +829,7 @@ impl Scanner {
         let quoted_orders: Vec<Span> = order_hits
             .iter()
             .filter(|h| {
-                let line_start = base[..h.span.start].rfind('\n').map_or(0, |p| p + 1);
+                let line_start = context::line_start_near(base, h.span.start);
                 instruction::european_mention(&base[line_start..h.span.start])
                     || instruction::example_quotation(base, h.span, &quotes)
                     || quotes.iter().any(|q| {
