@@ -830,8 +830,10 @@ impl Scanner {
             .iter()
             .filter(|h| {
                 let line_start = context::line_start_near(base, h.span.start);
-                instruction::european_mention(&base[line_start..h.span.start])
-                    || instruction::example_quotation(base, h.span, &quotes)
+                instruction::european_mention(
+                    &base[line_start..h.span.start],
+                    base[h.span.start..].chars().next(),
+                ) || instruction::example_quotation(base, h.span, &quotes)
                     || quotes.iter().any(|q| {
                         q.start <= h.span.start
                             && h.span.start < q.end
