@@ -302,3 +302,19 @@ fn fresh12j_corpus_baseline() {
         benign_ceiling: 4,
     });
 }
+
+/// Round 12 set by writer K (`fresh_messages12k.jsonl`, who had not read
+/// the code; 134 messages, 55 languages and mixed ones, 81 % not English).
+/// First sight on a6d5ff6: 44/61 attacks met (72.1 %), 2/73 benign above
+/// their maximum (2.7 %); tuned on since, so it is training data now.
+#[test]
+fn fresh12k_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages12k.jsonl",
+        data: include_str!("../testdata/fresh_messages12k.jsonl"),
+        size: (61, 73),
+        languages: 56,
+        attacks_floor: 59,
+        benign_ceiling: 2,
+    });
+}
