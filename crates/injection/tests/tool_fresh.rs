@@ -58,6 +58,12 @@
 //!   attacks at tier (90.8 %), 7/119 benign over (5.9 %); after tuning
 //!   118/119 (99.2 %), 4/119 (3.4 %; the miss and three of the four over
 //!   are labels that disagree with the tier policy, listed by name below).
+//! - `tool_calls_fresh12k.jsonl` (round 12k, writer K, written after round
+//!   12j's tuning): 144 calls, 74 attacks and 70 benign, two above 512
+//!   KiB. Held out on a6d5ff6: 64/74 attacks at tier (86.5 %), 3/70 benign
+//!   over (4.3 %); tuned on since by class (disguised commands, PHP
+//!   concatenation, the quote state of an oversized command's suffix,
+//!   negative concord in standing orders): 73/74, 3/70.
 
 use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
 use serde::Deserialize;
@@ -421,6 +427,32 @@ fn fresh12j_tool_call_corpus_holds_its_baseline() {
             // untrusted text (held as an unknown substitution)
             "j-rm-guarded-var",
             "j-vault-kv-get-field",
+        ],
+    });
+}
+
+/// The 12k set is training data since stop 15 (writer K); held out on
+/// a6d5ff6 it scored 64/74 attacks at tier and 3/70 benign over.
+#[test]
+fn fresh12k_tool_call_corpus_holds_its_baseline() {
+    holds(&Baseline {
+        file: "tool_calls_fresh12k.jsonl",
+        data: include_str!("../testdata/tool_calls_fresh12k.jsonl"),
+        size: (74, 70),
+        attacks_floor: 73,
+        benign_ceiling: 3,
+        known: &[
+            // class still open: a customer export named in a message to an
+            // unknown number after untrusted text (the records are not in
+            // the call: egress reads what a message carries)
+            "k-send-customer-csv",
+            // benign above its maximum, where the label disagrees with the
+            // tier policy (tool/mod.rs): `git clean -fdx` discards ignored
+            // files (quarantine, in a scratch clone too); deleting a
+            // cluster object outside a dev namespace is a look (flag)
+            "k-git-clean-fdx",
+            "k-py-git-clean-tmpclone",
+            "k-kubectl-debug-staging",
         ],
     });
 }

@@ -82,6 +82,19 @@ pub struct SimpleCommand {
     pub stdin_text: Vec<String>,
     /// Whether the command's stdout goes to the next command of a pipeline.
     pub pipes_out: bool,
+    /// Whether one of its words was spelled to hide what it says: empty
+    /// quotes or a backslash inside a word (`r''m`, `r\m`), a letter, digit
+    /// or `-` written as an ANSI-C escape (`$'\x72m'`), an unset `${IFS}`
+    /// as the blank. A shell reads these as the plain word; nobody writes
+    /// them but to get a command past a reader.
+    ///
+    /// ```
+    /// assert!(palisade_shell::parse(r"$'\x72\x6d' -rf x").commands[0].disguised);
+    /// assert!(palisade_shell::parse("r''m -rf x").commands[0].disguised);
+    /// assert!(!palisade_shell::parse(r"printf $'\x1b[31m%s\n' red").commands[0].disguised);
+    /// assert!(!palisade_shell::parse(r#"\rm -f "$HOME"/x ''"#).commands[0].disguised);
+    /// ```
+    pub disguised: bool,
 }
 
 /// The result of tokenizing a command string.
@@ -121,6 +134,7 @@ fn parse_into(input: &str, depth: usize, out: &mut Parsed, vars: &mut Vars) {
         out,
         vars,
         pending_heredocs: Vec::new(),
+        disguise: false,
     };
     p.run(false);
 }
@@ -200,6 +214,9 @@ struct Parser<'a> {
     vars: &'a mut Vars,
     /// (delimiter, index of the command it feeds)
     pending_heredocs: Vec<(String, usize)>,
+    /// The word being read was spelled to hide it
+    /// ([`SimpleCommand::disguised`]).
+    disguise: bool,
 }
 
 impl Parser<'_> {
@@ -305,6 +322,9 @@ impl Parser<'_> {
                                 self.vars.set(name, value);
                                 continue;
                             }
+                        }
+                        if std::mem::take(&mut self.disguise) {
+                            cmd.disguised = true;
                         }
                         if cmd.words.len() < MAX_WORDS {
                             cmd.words.push(w);
@@ -612,6 +632,7 @@ impl Parser<'_> {
     fn raw_word(&mut self) -> Option<String> {
         let mut w = String::new();
         let mut any = false;
+        self.disguise = false;
         while let Some(c) = self.peek() {
             match c {
                 ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>' => {
@@ -624,6 +645,11 @@ impl Parser<'_> {
                         Some('\n') => self.pos += 1,
                         Some(n) => {
                             self.pos += 1;
+                            // `r\m`: a backslash inside a word before a
+                            // letter (a leading `\rm` only skips an alias).
+                            if !w.is_empty() && n.is_ascii_alphanumeric() {
+                                self.disguise = true;
+                            }
                             w.push(n);
                         }
                         None => {}
@@ -636,6 +662,9 @@ impl Parser<'_> {
                     while self.peek().is_some_and(|c| c != '\'') {
                         self.pos += 1;
                     }
+                    if start == self.pos && self.empty_quotes_inside(&w, self.pos + 1) {
+                        self.disguise = true;
+                    }
                     w.extend(&self.chars[start..self.pos]);
                     if self.peek().is_none() {
                         self.out.problems.push("unterminated single quote".into());
@@ -646,7 +675,11 @@ impl Parser<'_> {
                 }
                 '"' => {
                     self.pos += 1;
+                    let empty = self.peek() == Some('"');
                     self.double_quoted(&mut w);
+                    if empty && self.empty_quotes_inside(&w, self.pos) {
+                        self.disguise = true;
+                    }
                     any = true;
                 }
                 '`' => {
@@ -777,7 +810,10 @@ impl Parser<'_> {
                     Some(Ok(v)) => w.push_str(v),
                     // `${IFS}`, `${IFS:0:1}`, `${IFS%?}`, `${IFS#?}`: blanks of
                     // an unset IFS, whatever part of it is taken.
-                    None if name == "IFS" => w.push(FIELD_SPLIT),
+                    None if name == "IFS" => {
+                        self.disguise = true;
+                        w.push(FIELD_SPLIT);
+                    }
                     None if !name.is_empty() && default.is_some() => {
                         w.push_str(default.unwrap_or_default());
                     }
@@ -804,7 +840,10 @@ impl Parser<'_> {
                 let name: String = self.chars[start..self.pos].iter().collect();
                 match self.vars.expand(&name, &mut self.out.problems) {
                     Some(Ok(v)) => w.push_str(v),
-                    None if name == "IFS" => w.push(FIELD_SPLIT),
+                    None if name == "IFS" => {
+                        self.disguise = true;
+                        w.push(FIELD_SPLIT);
+                    }
                     _ => {
                         w.push('$');
                         w.push_str(&name);
@@ -813,6 +852,25 @@ impl Parser<'_> {
             }
             _ => w.push('$'),
         }
+    }
+
+    /// Push the character an ANSI-C escape gives; a letter, digit or `-`
+    /// spelled as one disguises the word (`\x1b`, `\n` do not).
+    fn escaped(&mut self, w: &mut String, v: u32) {
+        if let Some(ch) = char::from_u32(v) {
+            if ch.is_ascii_alphanumeric() || ch == '-' {
+                self.disguise = true;
+            }
+            w.push(ch);
+        }
+    }
+
+    /// Whether an empty quote pair just read sits inside a word
+    /// (`r''m`, `''rm`), not standing alone as an empty argument; `next`:
+    /// where the word goes on after it.
+    fn empty_quotes_inside(&self, w: &str, next: usize) -> bool {
+        let next = self.chars.get(next).copied();
+        !w.is_empty() || next.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '/')
     }
 
     fn ansi_c(&mut self, w: &mut String) {
@@ -834,9 +892,7 @@ impl Parser<'_> {
                                 self.pos += 1;
                                 k += 1;
                             }
-                            if let Some(ch) = char::from_u32(v) {
-                                w.push(ch);
-                            }
+                            self.escaped(w, v);
                         }
                         '0'..='7' => {
                             let mut v = n.to_digit(8).unwrap_or(0);
@@ -846,9 +902,7 @@ impl Parser<'_> {
                                 self.pos += 1;
                                 k += 1;
                             }
-                            if let Some(ch) = char::from_u32(v) {
-                                w.push(ch);
-                            }
+                            self.escaped(w, v);
                         }
                         other => w.push(other),
                     }

@@ -42,6 +42,9 @@ pub struct Invocation {
     /// first command of the pipeline feeding its stdin, when it has one:
     /// `c=cu; c+=rl; $c -s URL | bash` gives `bash` the source `curl`.
     pub pipe_source: String,
+    /// Whether a word of the command was spelled to hide it
+    /// ([`crate::SimpleCommand::disguised`]).
+    pub disguised: bool,
 }
 
 impl Invocation {
@@ -414,6 +417,7 @@ impl Walk {
             depth,
             opaque_input: false,
             pipe_source: pipeline_source(cmd, prev),
+            disguised: cmd.disguised,
         };
         // `echo / | xargs rm -rf`: the piped words become arguments;
         // `ls -d /home/*/ | xargs rm -rf`, `find ~/p -maxdepth 1 | xargs rm`,

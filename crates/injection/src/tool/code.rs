@@ -65,6 +65,17 @@ const FETCHES: &[&str] = &[
     "urllib.request.urlopen(",
 ];
 
+/// Calls that quote a value for a shell: the value is what the shell
+/// sees (lower-cased, up to the opening parenthesis).
+const SHELL_QUOTERS: &[&str] = &[
+    "escapeshellarg(",
+    "escapeshellcmd(",
+    "shlex.quote(",
+    "pipes.quote(",
+    "shellwords.escape(",
+    "shellescape(",
+];
+
 /// Most calls examined per program.
 const MAX_CALLS: usize = 256;
 /// Most names remembered.
@@ -101,7 +112,7 @@ fn patterns() -> Option<&'static Patterns> {
     P.get_or_init(|| {
         Some(Patterns {
             assign: Regex::new(
-                r"(?m)(?:^|;)[ \t]*(?:(?:const|let|var|my|our)[ \t]+)?\$?([A-Za-z_]\w*)[ \t]*=[ \t]*([^=\n;][^\n;]*)",
+                r"(?m)(?:^|;|<\?php)[ \t]*(?:(?:const|let|var|my|our)[ \t]+)?\$?([A-Za-z_]\w*)[ \t]*=[ \t]*([^=\n;][^\n;]*)",
             )
             .ok()?,
             call: Regex::new(r"([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\(").ok()?,
@@ -902,6 +913,27 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
         let open = e.find('(')? + 1;
         return fold(call_args(e, open), names);
     }
+    // Quoting for the shell keeps the value (`escapeshellarg($h . '/x')`,
+    // `shlex.quote(p)`, `Shellwords.escape(p)`).
+    if let Some(open) = SHELL_QUOTERS
+        .iter()
+        .find(|q| lower.starts_with(**q))
+        .map(|q| q.len())
+    {
+        if lower.ends_with(')') {
+            let inner = call_args(e, e.find('(')? + 1);
+            if open > 0 && split_top(inner).len() == 1 {
+                return fold(inner, names);
+            }
+        }
+    }
+    // A PHP or Perl scalar (`$h`): the name assigned earlier.
+    if let Some(name) = e.strip_prefix('$').filter(|n| {
+        n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    }) {
+        return names.get(name).cloned();
+    }
     // A name, or an attribute of one bound below (`args.root` from an
     // argparse default).
     if e.chars()
@@ -1121,7 +1153,20 @@ fn juxtaposed(e: &str, names: &HashMap<String, String>) -> Option<String> {
                 .or_else(|| rest.find(".'"))
                 .or_else(|| rest.find(".$"))
                 .unwrap_or(rest.len());
-            blank.min(dot)
+            let end = blank.min(dot);
+            // A call term (`getenv('HOME')`, `escapeshellarg($h . '/x')`)
+            // runs to its closing parenthesis.
+            match rest[..end].find('(') {
+                Some(open)
+                    if rest[..open]
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':')) =>
+                {
+                    open + 1 + call_args(rest, open + 1).len() + 1
+                }
+                _ => end,
+            }
+            .min(rest.len())
         };
         let term = &rest[..len];
         let value = if q == '"' || q == '\'' {
@@ -1133,8 +1178,13 @@ fn juxtaposed(e: &str, names: &HashMap<String, String>) -> Option<String> {
                 "environ[\"home\"]" | "$env{home}" | "$env{'home'}" | "$env{\"home\"}"
             ) {
                 "~".to_owned()
+            } else if let Some(v) = names.get(term.trim_start_matches('$')) {
+                v.clone()
+            } else if term.ends_with(')') && len < e.trim().len() {
+                // Folded alone (never the whole expression: no loop).
+                fold(term, names)?
             } else {
-                names.get(term.trim_start_matches('$')).cloned()?
+                return None;
             }
         };
         out.push_str(&value);
@@ -1142,7 +1192,15 @@ fn juxtaposed(e: &str, names: &HashMap<String, String>) -> Option<String> {
         if terms > 64 || out.len() > MAX_ARGS {
             return None;
         }
-        rest = rest[len..].trim_start();
+        rest = &rest[len..];
+        // `' '.join(…)`: a method called on the term, not a concatenation.
+        if rest
+            .strip_prefix('.')
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+        {
+            return None;
+        }
+        rest = rest.trim_start();
         if let Some(r) = rest.strip_prefix('.') {
             rest = r.trim_start();
         }
@@ -1257,7 +1315,10 @@ fn reverse_shell(lower: &str) -> bool {
         && has("child_process")
         && has(".pipe(")
         && shell;
-    let ruby = has("tcpsocket") && (has("popen") || has("exec") || has("spawn") || has("system"));
+    // Ruby runs a command through `system`, `exec`, `spawn`, `popen` or
+    // any of `Open3`'s (`capture2`, `capture3`, `popen3`).
+    let ruby = has("tcpsocket")
+        && (has("popen") || has("exec") || has("spawn") || has("system") || has("open3."));
     let perl = has("socket(") && (has("exec") && has("open(stdin") || has("/bin/sh -i"));
     let php =
         has("fsockopen") && (has("exec") || has("proc_open") || has("shell_exec") || has("system"));

@@ -163,6 +163,11 @@ pub(super) fn analyze_command(
         if inv.opaque_input {
             hits.push(Hit::new("tool.obfuscated_pipe_to_shell", Tier::Quarantine));
         }
+        // A command a rule holds, spelled to get past a reader (`$'\x72\x6d'
+        // -rf …`, `r''m`, `${IFS}`): the disguise is the intent.
+        if inv.disguised && hits.len() > first_hit {
+            hits.push(Hit::new("tool.disguised_command", Tier::Block));
+        }
         ends.push(hits.len());
     }
     if exfil::forced_secret_push(&script.commands) {

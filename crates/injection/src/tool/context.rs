@@ -704,6 +704,12 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             // sends nothing from it.
             "tool.tainted_network" if !uploads && copies_in() => return false,
             "tool.obfuscated_pipe_to_shell" if c.tainted => f.tier = Tier::Block,
+            // The instance's role keys fetched after untrusted text asked
+            // for them: the credentials are in the transcript to be sent on.
+            "tool.metadata_credentials" if c.tainted => f.tier = Tier::Block,
+            // A secret's value decoded after untrusted text: a person should
+            // confirm before it is in the transcript.
+            "tool.cluster_secret_print" if c.tainted => f.tier = f.tier.max(Tier::Quarantine),
             // The whole repository pushed to a remote just added, after
             // untrusted text: the source leaves.
             "tool.push_all_new_remote" if c.tainted => f.tier = Tier::Block,

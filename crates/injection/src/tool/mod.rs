@@ -53,7 +53,11 @@
 //!   agent) and covering tracks (shell history, security logs), destroying
 //!   a whole bucket, hosted repository, fleet of instances or cluster at
 //!   once (`aws s3 rb --force`, `gh repo delete --yes`, `kubectl delete
-//!   --all -A`), new cloud credentials minted and sent out.
+//!   --all -A`), new cloud credentials minted and sent out, the metadata
+//!   service's role credentials fetched after untrusted text (untainted:
+//!   quarantine), and any command a rule holds that was spelled to hide it
+//!   from a reader (`tool.disguised_command`: `$'\x72\x6d' -rf …`, `r''m`,
+//!   `git${IFS}clean`): nobody writes a command that way but to evade.
 //! - **quarantine**: loss inside a project or a machine a person should
 //!   confirm — repository secrets handed to a third-party CI action
 //!   referenced by a branch (`uses: someone/helper@main`: whoever pushes
@@ -70,7 +74,8 @@
 //!   untrusted text (untainted: flag), the home directory or a user-data
 //!   folder synced to a cloud remote, Windows scheduled tasks and services,
 //!   a stored password printed into the transcript (after untrusted text
-//!   or sent on: block), turning off the guard, untrusted package indexes, opaque pipes into a shell,
+//!   or sent on: block), a cluster or cloud secret's value decoded into the
+//!   transcript after untrusted text (untainted: flag), turning off the guard, untrusted package indexes, opaque pipes into a shell,
 //!   pipe-to-shell from a vendor's official installer host, and every
 //!   argument too large to read whole (a bounded prefix and suffix are
 //!   read; the size finding fails closed). The target decides between
@@ -806,6 +811,54 @@ fn windows(text: &str) -> Vec<(usize, &str)> {
     vec![(0, &text[..head]), (tail, &text[tail..])]
 }
 
+/// [`windows`] of a command line: the suffix starts where the shell is
+/// outside quotes, so a command after a long quoted string
+/// (`echo -e "…600 KB…" > log; rm -rf /var/lib/docker`) is read as a
+/// command and not as the inside of a quote. The quote state is tracked
+/// over the skipped middle byte by byte (linear, no parsing).
+fn command_windows(text: &str) -> Vec<(usize, &str)> {
+    let mut w = windows(text);
+    if w.len() != 2 {
+        return w;
+    }
+    let tail = w[1].0;
+    #[derive(Clone, Copy, PartialEq)]
+    enum Q {
+        Out,
+        Single,
+        Double,
+    }
+    let bytes = text.as_bytes();
+    let mut q = Q::Out;
+    let mut i = 0;
+    let mut start = None;
+    while i < bytes.len() {
+        if i >= tail && q == Q::Out {
+            start = Some(i);
+            break;
+        }
+        match (q, bytes[i]) {
+            (Q::Out | Q::Double, b'\\') => i += 1,
+            (Q::Out, b'\'') => q = Q::Single,
+            (Q::Out, b'"') => q = Q::Double,
+            (Q::Single, b'\'') | (Q::Double, b'"') => q = Q::Out,
+            _ => {}
+        }
+        i += 1;
+    }
+    match start {
+        // Still inside a quote at the end: the suffix as it is.
+        None => w,
+        Some(mut at) => {
+            while !text.is_char_boundary(at) {
+                at += 1;
+            }
+            w[1] = (at, &text[at..]);
+            w
+        }
+    }
+}
+
 /// The language of an `execute_code` program: its `language`/`lang`
 /// argument, else a shebang, else `None` (read as shell and as code).
 fn program_language(args: &serde_json::Value, code: &str) -> Option<&'static str> {
@@ -1094,7 +1147,12 @@ pub(crate) fn check(
                 Tier::Quarantine,
             );
         }
-        for (offset, text) in windows(s.text) {
+        let pieces = if command_tool {
+            command_windows(s.text)
+        } else {
+            windows(s.text)
+        };
+        for (offset, text) in pieces {
             let before = ctx.findings.len();
             check_string(
                 scanner,
@@ -2173,6 +2231,21 @@ fn exfil_query(url: &str) -> bool {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn command_suffix_starts_outside_quotes() {
+        let pad = "x\\\"y ".repeat(MAX_SCAN_BYTES / 5);
+        let cmd = format!("echo -e \"{pad}\" > /tmp/l; rm -rf /var/lib/docker");
+        let w = command_windows(&cmd);
+        assert_eq!(w.len(), 2);
+        assert!(w[1].1.starts_with(" > /tmp/l; rm"), "{:?}", &w[1].1[..20]);
+        // Unquoted text keeps the plain suffix; never inside a quote at
+        // the end means the suffix as it was.
+        let plain = format!("echo {}; rm -rf /", "a ".repeat(MAX_SCAN_BYTES));
+        assert_eq!(command_windows(&plain), windows(&plain));
+        let open = format!("echo \"{}", "a ".repeat(MAX_SCAN_BYTES));
+        assert_eq!(command_windows(&open), windows(&open));
+    }
 
     #[test]
     fn pattern_rules_match_their_examples_and_no_negative() {

@@ -51,6 +51,10 @@ const MAX_TEXT: usize = 256 * 1024;
 #[derive(Deserialize)]
 struct Lexicon {
     negations: Vec<String>,
+    /// "Without" words: a negation right after one is the same negation
+    /// (negative concord: `sans jamais demander`, `sem nunca pedir`), not
+    /// the double negation of `jamais sans confirmation`.
+    concord_heads: Vec<String>,
     postposed_negations: Vec<String>,
     breakers: Vec<String>,
     confirm_stems: Vec<String>,
@@ -260,7 +264,11 @@ fn sentence_order(lex: &Lexicon, ws: &[Word], advance: &[Vec<&str>]) -> Option<(
         if word_in(&w.text, &lex.negations) {
             let double = (i.saturating_sub(DOUBLE_BACK)..i).any(negation);
             if !double {
-                for v in ws.iter().skip(i + 1).take(WINDOW) {
+                let concord = word_in(&w.text, &lex.concord_heads);
+                for (k, v) in ws.iter().enumerate().skip(i + 1).take(WINDOW) {
+                    if concord && k == i + 1 && word_in(&v.text, &lex.negations) {
+                        continue;
+                    }
                     // A second negation answers the first: `never … without`.
                     if word_in(&v.text, &lex.breakers) || word_in(&v.text, &lex.negations) {
                         break;
