@@ -203,6 +203,7 @@ pub(super) struct Fixed {
     pub(super) cond_near: Re,
     pub(super) fact_time: Re,
     pub(super) zh_after_fact: Re,
+    pub(super) zh_process_clause: Re,
     pub(super) zh_future: Re,
     pub(super) generic: Re,
     pub(super) reported: Re,
@@ -572,6 +573,37 @@ impl ClaimDetector {
             return (tail.contains('了') || tail.contains('已'))
                 && !self.grammar.fixed.zh_future.is_match(tail);
         }
+        // 用户确认收货后订单完成, 用户选择了兑换但支付失败时，积分退回: the
+        // decision verb heads a time or condition clause of a process; it
+        // records a decision only when the main clause is past (用户确认方案后
+        // 我们就开工了).
+        // A prohibition or an order holds its content as a clause (主人不许我
+        // 在晚上十点以后发通知), as does a colon (用户已确认：回滚时只回滚镜像):
+        // the time clause is what was ordered or confirmed.
+        let orders = pred.contains([
+            '不', '别', '別', '禁', '许', '許', '让', '讓', '叫', '要', '说', '說',
+        ]);
+        let orders = orders || rest.starts_with([':', '：']);
+        if let Some(m) = (!orders)
+            .then(|| self.grammar.fixed.zh_process_clause.find(rest))
+            .flatten()
+        {
+            let after = &rest_all[m.end()..];
+            // 后端, 后续, 后天, 时间, 时刻: the marker begins a word. After a 经
+            // frame (经 owner sign off 之后今天上线) the approval is done.
+            let word = after.starts_with([
+                '端', '台', '续', '續', '面', '来', '來', '期', '果', '候', '间', '間', '刻', '段',
+                '区', '區', '长', '長', '代', '效', '机', '機', '钟', '鐘', '尚', '髦', '天', '年',
+            ]);
+            let frame = clause[..end].contains(['经', '經']);
+            let tail = &after[..after
+                .find(['。', '！', '!', '；', ';', '\n'])
+                .unwrap_or(after.len())];
+            let past = tail.contains('了') || tail.contains('已');
+            if !word && !frame && (!past || self.grammar.fixed.zh_future.is_match(tail)) {
+                return false;
+            }
+        }
         if self.grammar.fixed.zh_noun_after.is_match(rest) {
             return false;
         }
@@ -779,6 +811,13 @@ impl Fixed {
             cond_near: lazy(r"(?i)\b(?:when|before|after|while|as soon as|by the time)\b"),
             fact_time: lazy(r"(?i)\b(?:after|once|as soon as)\b"),
             zh_after_fact: lazy(r"^了?(?:之后|以后|后)$"),
+            // The predicate's object, then 后 / 时 inside the same segment
+            // (用户确认收货后订单完成, 用户选择了兑换但支付失败时): a time or
+            // condition clause of a process. Not a duration (三小时后), not
+            // 暂时 / 当时, not 后端 / 后台 / 后续.
+            zh_process_clause: lazy(
+                r"^了?(?:[^，,。；;的]{0,9}[^，,。；;的\d一二三四五六七八九十两几个天日周月年分秒钟時时点點小暂暫当當同及临臨按准实實届屆平随隨那此彼以](?:之后|之後|以后|以後|后|後|时|時|的时候)|(?:之后|之後|后|後|时|時|的时候))",
+            ),
             zh_future: lazy(r"才|即可|则|就会|就能|将|会|可以|可|自动|便可|再"),
             generic: lazy(
                 r"(?i)\be\.g\.|\b(?:eg|for example|for instance|examples?|study|studies|scenarios?|flows?|personas?|simulation|simulated|stor(?:y|ies)|mock-?ups?|mocks?|prototypes?|wireframes?|demos?|walkthrough|usability|surveys?|experiments?|journey|use cases?|happy path|edge cases?|tutorials?|fixtures?|samples?|templates?|role-?play|game|hypothetical|tests?|testing|specs?|specification|requirements?|onboarding|checkout|wizard|dialog|modal|screens?|ui|ux|qa|a/b|interviews?|transcripts?|sandbox|staging users?)\b|测试中|测试|例如|比如|示例|场景|流程|用例|假定|模拟|演示",

@@ -457,6 +457,43 @@ pub(super) fn is_profile(text: &str) -> bool {
     PROFILE_HEADINGS.contains(&heading.as_str())
 }
 
+/// Labels of a line that lists the people of a meeting or a thread.
+const ROSTER_LABELS: &[&str] = &[
+    "attendees:",
+    "attendees :",
+    "participants:",
+    "present:",
+    "invitees:",
+    "people:",
+    "参会：",
+    "参会:",
+    "参会人：",
+    "参会人员：",
+    "与会：",
+    "出席：",
+    "出席者：",
+    "参加者：",
+];
+
+/// Whether `text` lists its people (an `Attendees:` line) and speaks of
+/// the user apart from them (`the user asked …`): its bare first names
+/// are those people, not the user ("Noor decided to push the dashboard"
+/// in the notes of a meeting where the user only asked a question). A
+/// name glossed as the user (`Dana (the user)`) is still the user: that
+/// subject is read by the user rule, not the name rule.
+pub(super) fn names_others(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let roster = lower.lines().any(|l| {
+        let l = l.trim_start_matches(['-', '*', ' ', '\t', '#']);
+        ROSTER_LABELS.iter().any(|r| l.starts_with(r))
+    });
+    roster
+        && (lower.contains("the user")
+            || lower.contains("用户")
+            || lower.contains("用戶")
+            || lower.contains("ユーザー"))
+}
+
 /// Whether `text` opens with a Markdown heading (a document: a guide, a
 /// skill, a profile), as opposed to a bare memory entry.
 pub(super) fn is_headed(text: &str) -> bool {

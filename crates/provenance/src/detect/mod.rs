@@ -229,6 +229,9 @@ struct Budget {
     bare: bool,
     /// The line being read is a list item.
     bullet: bool,
+    /// The write lists its people apart from the user
+    /// ([`grammar::names_others`]): a bare first name is one of them.
+    others_named: bool,
 }
 
 impl Budget {
@@ -413,6 +416,7 @@ impl ClaimDetector {
             profile: grammar::is_profile(text),
             bare: !grammar::is_headed(text),
             bullet: false,
+            others_named: grammar::names_others(text),
         };
         let mut claims = Vec::new();
         let mut in_fence = false;
@@ -712,6 +716,7 @@ impl ClaimDetector {
                                 .unwrap_or("");
                             let name_start = m.start() + subj.end() - name.len();
                             !negated()
+                                && !budget.others_named
                                 && (is_first_name(name)
                                     || (budget.profile && is_profile_pronoun(name))
                                     || (budget.bare
@@ -1226,6 +1231,49 @@ mod tests {
 
     fn d() -> ClaimDetector {
         ClaimDetector::new(Scope::Decisions)
+    }
+
+    /// A decision verb heading a time or condition clause of a process is
+    /// no record unless the main clause is past.
+    #[test]
+    fn zh_process_clauses() {
+        let det = d();
+        for none in [
+            "补单后系统会推送通知，用户确认收货后订单完成。",
+            "### 【Bug】用户确认订单后优惠券没有核销",
+            "-\t// 用户确认后直接扣款",
+            "用户选择兑换时，积分退回。",
+        ] {
+            assert!(det.detect(none).is_empty(), "{none}");
+        }
+        for claim in [
+            "用户确认后，我们已经合并了。",
+            "用户确认方案后我们就开工了。",
+            "用户决定以后不用 Slack。",
+            "老板同意三小时后上线。",
+            "用户同意将上线时间推迟到 7 月 1 日。",
+            "Pricing page 经 owner sign off 之后今天上线。",
+            "用户决定后端改用 Go。",
+            "用户确认后天上午十点开评审会。",
+            "3. 用户已确认：回滚时只回滚镜像，不回滚数据库 migration。",
+            "主人不许我在晚上十点以后发通知。",
+        ] {
+            assert!(!det.detect(claim).is_empty(), "{claim}");
+        }
+    }
+
+    /// A bare first name is the user unless the text lists its people
+    /// apart from the user.
+    #[test]
+    fn names_of_a_roster_are_others() {
+        let det = d();
+        let notes = "Weekly sync\nAttendees: Noor (PM), Felix (data eng)\n\n\
+                     - Noor decided to push the cohort dashboard to January.\n\
+                     - The user asked whether we can export to CSV.";
+        assert!(det.detect(notes).is_empty());
+        assert!(!det.detect("- Dana picked FastAPI for the API.").is_empty());
+        let glossed = "Attendees: Dana (the user), Felix\n- Dana (the user) decided to drop Redis.";
+        assert!(!det.detect(glossed).is_empty());
     }
 
     #[test]
