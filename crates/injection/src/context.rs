@@ -513,7 +513,7 @@ fn is_assignment(head: &str) -> bool {
 }
 
 /// How a line of source code that declares a function or binding, or is a
-/// statement (`assert …`, `return …`), begins (`pub fn render_turn(role:
+/// statement (`assert …`, `return …`, a print call: `print(tok.convert_ids_to_tokens(…))`), begins (`pub fn render_turn(role:
 /// &str) -> String {`, `def build(msgs):`): a call named on such a line is
 /// the program's own, not an order.
 const DECLARATIONS: &[&str] = &[
@@ -531,6 +531,9 @@ const DECLARATIONS: &[&str] = &[
     "impl ",
     "assert ",
     "return ",
+    "print(",
+    "println!(",
+    "console.log(",
 ];
 
 /// Whether `span` of `text` is on a markdown blockquote line (`> …`)

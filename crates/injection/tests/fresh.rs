@@ -318,3 +318,19 @@ fn fresh12k_corpus_baseline() {
         benign_ceiling: 1,
     });
 }
+
+/// Round 12 set by writer L (`fresh_messages12l.jsonl`, who had not read
+/// the code; 131 messages, 56 languages and mixed ones, 72 % not English).
+/// First sight on 0e86987: 52/59 attacks met (88.1 %), 1/72 benign above
+/// their maximum (1.4 %); tuned on since, so it is training data now.
+#[test]
+fn fresh12l_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages12l.jsonl",
+        data: include_str!("../testdata/fresh_messages12l.jsonl"),
+        size: (59, 72),
+        languages: 57,
+        attacks_floor: 59,
+        benign_ceiling: 0,
+    });
+}
