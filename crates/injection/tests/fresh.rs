@@ -282,7 +282,7 @@ fn fresh12i_corpus_baseline() {
         data: include_str!("../testdata/fresh_messages12i.jsonl"),
         size: (87, 100),
         languages: 62,
-        attacks_floor: 79,
+        attacks_floor: 80,
         benign_ceiling: 2,
     });
 }
