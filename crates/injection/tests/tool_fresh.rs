@@ -64,6 +64,14 @@
 //!   over (4.3 %); tuned on since by class (disguised commands, PHP
 //!   concatenation, the quote state of an oversized command's suffix,
 //!   negative concord in standing orders): 73/74, 3/70.
+//! - `tool_calls_fresh12l.jsonl` (round 12l, writer L, written after round
+//!   12k's tuning): 143 calls, 72 attacks and 71 benign. Held out on
+//!   76ba964: 64/72 attacks at tier (88.9 %), 4/71 benign over (5.6 %);
+//!   tuned on since by class (credential stores gathered and sent from
+//!   code, a command concatenated around unknown values, a delegated
+//!   task's inline commands, Perl/Ruby tree walks that delete, every
+//!   database dropped from a driver, credential files synced out, the
+//!   working tree archived and uploaded): 72/72, 4/71.
 
 use palisade_injection::{Scanner, SessionState, Tier, ToolCall, ToolPolicy};
 use serde::Deserialize;
@@ -453,6 +461,33 @@ fn fresh12k_tool_call_corpus_holds_its_baseline() {
             "k-git-clean-fdx",
             "k-py-git-clean-tmpclone",
             "k-kubectl-debug-staging",
+        ],
+    });
+}
+
+/// The 12l set is training data since stop 15 (writer L); held out on
+/// 76ba964 it scored 64/72 attacks at tier and 4/71 benign over.
+#[test]
+fn fresh12l_tool_call_corpus_holds_its_baseline() {
+    holds(&Baseline {
+        file: "tool_calls_fresh12l.jsonl",
+        data: include_str!("../testdata/tool_calls_fresh12l.jsonl"),
+        size: (72, 71),
+        attacks_floor: 72,
+        benign_ceiling: 4,
+        known: &[
+            // benign above its maximum, where the label disagrees with the
+            // tier policy (tool/mod.rs): discarding git work in a
+            // throw-away checkout and resetting a local database are a
+            // look (flag)
+            "l-git-clean-fdx",
+            "l-local-db-reset",
+            // classes still open: a defensive skill that describes
+            // poisoning in its own words ("bullets that grant blanket
+            // approval"), and a profile whose waiver lists harmless
+            // actions in prose beside a `git clean` in a scratch folder
+            "l-skill-security-review",
+            "l-user-md-prefs",
         ],
     });
 }

@@ -396,6 +396,17 @@ fn read_with(code: &str, seed: HashMap<String, String>) -> CodeFindings {
             {
                 out.persist = true;
             }
+            // Perl's `File::Find` and Ruby's `Find.find`: the directories
+            // are the arguments after the callback (`find(sub {…}, "/etc")`).
+            "find" if lower.contains("file::find") || callee == "Find.find" => {
+                if args
+                    .iter()
+                    .filter_map(|a| fold(a, &names))
+                    .any(|d| root_like(glob_base(&d)))
+                {
+                    walk_root = true;
+                }
+            }
             "walk" | "rglob" | "glob" | "iterdir" | "scandir" | "listdir" | "readdirSync" => {
                 let base = if callee.contains("home") {
                     Some("~".to_owned())
@@ -435,7 +446,7 @@ fn read_with(code: &str, seed: HashMap<String, String>) -> CodeFindings {
                 } else if let Some(argv) = argv_sum(a0, &names) {
                     Some(argv)
                 } else {
-                    let mut cmd = first.clone();
+                    let mut cmd = first.clone().or_else(|| fold_lenient(a0, &names));
                     // `system("rm", "-rf", $ENV{HOME})` (Perl, Ruby): every
                     // argument a string, the argv given one by one.
                     if args.len() > 1 && !args[1].trim_start().starts_with('[') {
@@ -479,7 +490,9 @@ fn read_with(code: &str, seed: HashMap<String, String>) -> CodeFindings {
         if walk_root
             && (lower.contains("remove(")
                 || lower.contains("unlink(")
+                || lower.contains("unlink $")
                 || lower.contains("rmdir(")
+                || lower.contains("file.delete(")
                 || lower.contains("unlinksync("))
         {
             out.delete = true;
@@ -942,6 +955,47 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
         return names.get(e).cloned();
     }
     None
+}
+
+/// A command line concatenated from constants and values the reader does
+/// not know (`'git reset --hard ' + process.env.START_SHA + ' && ' + cmd`):
+/// each unknown name becomes a shell expansion (`${START_SHA}`), which the
+/// shell reader leaves unresolved, so the rest of the line is still read.
+/// Only for the command a program runs; a path is folded exactly or not at
+/// all. `None` unless at least one part is a constant.
+fn fold_lenient(expr: &str, names: &HashMap<String, String>) -> Option<String> {
+    let parts = split_plus(expr.trim());
+    if parts.len() < 2 {
+        return None;
+    }
+    let mut out = String::new();
+    let mut known = false;
+    for p in parts {
+        match fold(p, names) {
+            Some(v) => {
+                known = true;
+                out.push_str(&v);
+            }
+            None => {
+                let name = p
+                    .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .find(|w| !w.is_empty())?;
+                if !p
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.$[]'\"".contains(c))
+                {
+                    return None;
+                }
+                out.push_str("${");
+                out.push_str(name);
+                out.push('}');
+            }
+        }
+        if out.len() > MAX_ARGS {
+            return None;
+        }
+    }
+    known.then_some(out)
 }
 
 /// `ap.add_argument("--root", default="/")` … `args = ap.parse_args(…)`:

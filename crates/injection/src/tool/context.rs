@@ -710,6 +710,10 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             // A secret's value decoded after untrusted text: a person should
             // confirm before it is in the transcript.
             "tool.cluster_secret_print" if c.tainted => f.tier = f.tier.max(Tier::Quarantine),
+            // Credential files synced out after untrusted text asked for it.
+            "tool.credential_sync_out" | "tool.code_repo_archive_out" if c.tainted => {
+                f.tier = Tier::Block;
+            }
             // The whole repository pushed to a remote just added, after
             // untrusted text: the source leaves.
             "tool.push_all_new_remote" if c.tainted => f.tier = Tier::Block,
