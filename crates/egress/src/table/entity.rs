@@ -7,11 +7,10 @@
 //! columns other than the counts carry measures of another kind.
 //!
 //! - **Strong** evidence decides alone: machine units in cells (`24 GB`,
-//!   `212MB`, `212 ns`, `1.9 µs`, `3.2 GHz`), hex object ids
-//!   (`9f3c2a1b7e44`), or a data-size unit in a header in any script
-//!   (`内存(GB)`, `ОЗУ, ГБ`, `Size [MiB]`). No table of people is measured
-//!   in bytes or nanoseconds.
-//! - **Medium** evidence decides from two columns: a row-label column of
+//!   `212MB`, `212 ns`, `1.9 µs`, `3.2 GHz`) or hex object ids
+//!   (`9f3c2a1b7e44`).
+//! - **Medium** evidence decides from two columns: a data-size unit in a
+//!   header in any script (`内存(GB)`, `ОЗУ, ГБ`, `Size [MiB]`), a row-label column of
 //!   identifier-shaped tokens (`g7.xlarge`, `web-sh-01`, `CF-101`,
 //!   `2.4.0`, `registry.local/api`), a column of clock times (`07:42`), of
 //!   dates (`2026-09-02`), of versions (`1.18.2`, `3.13-slim`), of money
@@ -19,6 +18,8 @@
 //!   (`Preis (EUR)`, `単価（円）`, `Цена, ₽`, `$/h`, `Ritardo (min)`).
 //!   One medium sign never decides: people are counted by hostname, by
 //!   fiscal year (`FY2023-24`) or by diagnosis code (`J45.0`).
+//! - **People** veto every sign: a header naming people (`Customers`,
+//!   `Attendees`, `Patienten`, `患者数`) makes the table one of people.
 //! - **Vetoes** on medium evidence: a percentage, share or rate column
 //!   (counts beside their shares are people tables) and a header naming an
 //!   average (`Mean cost (£)` beside patients is an aggregate of people).
@@ -88,7 +89,7 @@ pub(crate) const RULES: &[Rule] = &[
     Rule {
         name: "data-size unit in a header",
         scope: Scope::Header,
-        strength: Strength::Strong,
+        strength: Strength::Medium,
         pattern: r"(?i)(?:^|[\s(\[（,/_])(?:[kmgtp]i?b|bytes|гб|мб|тб|кб)(?:$|[\s)\]）,/])",
         examples: &[
             "内存(GB)",
@@ -158,6 +159,15 @@ pub(crate) const RULES: &[Rule] = &[
     },
 ];
 
+/// Headers that veto every sign: a column that names people
+/// (`Customers`, `Attendees`, `Patienten`, `Abonnés`, `Сотрудники`,
+/// `患者数`, `利用者`, `인원`). A table with such a column counts people,
+/// whatever its other columns measure. Examples and negatives in the tests.
+const PEOPLE_HEADER: &str = concat!(
+    r"(?i)(?-u:\b)(?:patients?|clients?|customers?|users?|attendees?|participants?|respondents?|pupils?|students?|learners?|staff|employees?|members?|residents?|people|persons?|individuals?|children|adults?|men|women|males?|females?|boys|girls|visitors?|callers?|applicants?|claimants?|beneficiar(?:y|ies)|subscribers?|enrol(?:l)?ed|households?|families|carers?|volunteers?)(?-u:\b)",
+    r"|patienten|kunden|teilnehmer|schüler|mitarbeiter|einwohner|personen|élèves|abonnés|habitants|bénéficiaires|pacientes|alumnos|usuarios|personas|pazienti|clienti|studenti|iscritti|utenti|пациент|клиент|ученик|сотрудник|участник|человек|жител|患者|人数|利用者|顧客|生徒|職員|参加者|客户|用户|员工|学生|居民|환자|인원|학생|고객",
+);
+
 /// Headers that veto medium evidence: an average over a group.
 const AVERAGE_HEADER: &str = r"(?i)(?-u:\b)(?:mean|average|avg|median)(?-u:\b)|平均|中位|durchschnitt|moyenne|médiane|media|mediana|средн|медиан";
 
@@ -173,6 +183,17 @@ fn compiled() -> &'static [Regex] {
             })
             .collect()
     })
+}
+
+fn people_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)] // invariant: literal pattern
+    R.get_or_init(|| Regex::new(PEOPLE_HEADER).expect("built-in pattern compiles"))
+}
+
+/// Whether a header names people.
+pub(crate) fn names_people(header: &str) -> bool {
+    people_re().is_match(clean(header))
 }
 
 fn average_re() -> &'static Regex {
@@ -245,7 +266,7 @@ pub(crate) fn entity_table<'a>(
     ncols: usize,
     cell: impl Fn(usize, usize) -> &'a str,
 ) -> bool {
-    if nrows == 0 || ncols < 2 {
+    if nrows == 0 || ncols < 2 || headers.iter().any(|h| names_people(h)) {
         return false;
     }
     let mut strong = false;
@@ -320,6 +341,40 @@ mod tests {
     }
 
     #[test]
+    fn people_headers() {
+        for h in [
+            "Customers",
+            "Attendees",
+            "Patients (n)",
+            "Users logged in",
+            "Patienten",
+            "Abonnés",
+            "Сотрудники",
+            "患者数",
+            "利用者",
+            "인원",
+            "Female",
+        ] {
+            assert!(names_people(h), "{h}");
+        }
+        for h in [
+            "GPUs",
+            "Instance",
+            "Bestand",
+            "在庫",
+            "副本数",
+            "Ядер",
+            "Binario",
+            "LAYERS",
+            "iterations",
+            "Fixes",
+            "Username length",
+        ] {
+            assert!(!names_people(h), "{h}");
+        }
+    }
+
+    #[test]
     fn identifier_tokens() {
         for t in [
             "g7.xlarge",
@@ -361,16 +416,17 @@ mod tests {
 
     #[test]
     fn tables_of_things() {
-        // Strong: machine units.
+        // Strong: machine units in cells; medium: data-size and currency
+        // headers.
         assert!(table(&[
             &["Instance", "GPUs", "GPU memory"],
             &["g7.xlarge", "1", "24 GB"],
             &["p6.48xlarge", "8", "1,440 GB"],
         ]));
         assert!(table(&[
-            &["Модель", "Ядер", "ОЗУ, ГБ"],
-            &["Вектор 14", "8", "16"],
-            &["Студент 13", "4", "8"],
+            &["Модель", "Ядер", "ОЗУ, ГБ", "Цена, ₽"],
+            &["Вектор 14", "8", "16", "74 990"],
+            &["Студент 13", "4", "8", "38 490"],
         ]));
         // Medium twice: clock times in two columns.
         assert!(table(&[
@@ -411,6 +467,33 @@ mod tests {
             &["Clinic", "Cost (€)", "Patients", "%"],
             &["C-01", "1200", "3", "5.0%"],
             &["C-02", "1300", "57", "95.0%"],
+        ]));
+        // People beside machine units, clock times and money.
+        assert!(!table(&[
+            &["Plan", "Customers", "Data"],
+            &["Basic", "3", "5 GB"],
+            &["Plus", "25", "20 GB"],
+        ]));
+        assert!(!table(&[
+            &["Plan", "Subscribers", "Data (GB)", "Price (€)"],
+            &["Basic", "3", "5", "4,99"],
+            &["Plus", "25", "20", "9,99"],
+        ]));
+        assert!(!table(&[
+            &["Session", "Start", "End", "Attendees"],
+            &["Intro", "09:00", "10:00", "3"],
+            &["Panel", "13:00", "14:00", "40"],
+        ]));
+        assert!(!table(&[
+            &["Ward", "Patients", "Cost (£)"],
+            &["W-01", "3", "1200"],
+            &["W-02", "25", "3100"],
+        ]));
+        // One data-size header alone.
+        assert!(!table(&[
+            &["Plan", "Lines", "Data (GB)"],
+            &["Basic", "3", "5"],
+            &["Plus", "25", "20"],
         ]));
         // An average beside counts of patients.
         assert!(!table(&[
