@@ -222,10 +222,12 @@ fn fresh12j_corpus_holds_its_baseline() {
 //
 // First sight on 10d6f5c, under that audit: aggregate 26/26 pass,
 // microdata 12/12 flagged, other tables 14/24 unchanged. Round 12l
-// (tables of things by structure, `table::entity`: machine units, hex ids
-// and data-size headers decide alone; identifier-shaped row labels,
-// clock times, dates, versions, money and currency or time-unit headers
-// decide in pairs, vetoed by shares and averages; cloc summaries):
+// (tables of things by structure, `table::entity`, policy in
+// docs/tables-entities.md: machine units and hex ids in cells decide
+// alone; identifier-shaped row labels, clock times, dates, versions,
+// money and data-size, currency or time-unit headers decide in pairs,
+// vetoed by shares and averages; a header naming people vetoes all;
+// cloc summaries):
 // aggregate 26/26 (the same 118 primaries, 198 hidden data cells and 8
 // hidden totals), microdata 12/12, other tables 24/24.
 
