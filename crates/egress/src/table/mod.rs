@@ -158,6 +158,7 @@
 //! table size. JSON nesting is followed to a bounded depth.
 
 mod audit;
+mod entity;
 mod json;
 mod lp;
 mod model;

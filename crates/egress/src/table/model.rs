@@ -216,6 +216,11 @@ pub(crate) fn counts_things(headers: &[String]) -> bool {
     {
         return true;
     }
+    // A line-count summary (`cloc`, `tokei`): files, blank, comment and
+    // code lines per language.
+    if has("blank") && (has("comment") || has("comments")) && has("code") {
+        return true;
+    }
     severity_scale(&hs)
 }
 
@@ -458,7 +463,8 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
         || (ncols > 0 && nrows <= 16 && {
             let first: Vec<&str> = (0..nrows).map(|r| clean(cell_text(r, 0))).collect();
             severity_scale(&first)
-        });
+        })
+        || super::entity::entity_table(&headers, nrows, ncols, cell_text);
     for (c, header) in headers.iter().enumerate() {
         let mut counts = 0usize;
         let mut others = 0usize;
@@ -1061,6 +1067,7 @@ mod tests {
                 "p95 latency",
             ],
             &["Cluster", "Availability", "Outages"],
+            &["Language", "files", "blank", "comment", "code"],
         ] {
             assert!(counts_things(&hs(t)), "{t:?}");
         }
@@ -1073,6 +1080,7 @@ mod tests {
             &["Ward", "Falls", "Pressure ulcers", "Total incidents"],
             &["Ward", "Incidents", "Patients", "Total"],
             &["Service", "Incidents", "Response time target met"],
+            &["Language", "Pupils", "Code"],
         ] {
             assert!(!counts_things(&hs(t)), "{t:?}");
         }
