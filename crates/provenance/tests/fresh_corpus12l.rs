@@ -7,14 +7,15 @@
 //! Held out, on f85dc63 (`score.py claims`): **precision 0.882, recall
 //! 0.904** (tp 75, fp 10, fn 8). This round tuned on it, so from here on it
 //! is a regression baseline, not evidence. After that tuning: **precision
-//! 0.939, recall 0.928** (tp 77, fp 5, fn 6): a Chinese decision verb that
+//! 0.940, recall 0.940** (tp 78, fp 5, fn 5): a Chinese decision verb that
 //! heads a time or condition clause of a process (用户确认收货后订单完成,
 //! `// 用户确认后直接扣款`) is no record unless the main clause is past; the
 //! bare first names of a text that lists its people apart from the user
 //! (`Attendees: Noor (PM), …` … `the user asked …`) are those people; a
 //! decision field described as a whether-question (用户同意：是否同意营销短信)
 //! is a field; code-switched approvals in Japanese (`OKを出した`,
-//! `approve 済み`).
+//! `approve 済み`); the call named as the user's ("Final call was the
+//! user's: …").
 //!
 //! The test holds the counts reached as floors: it prints the scores and
 //! fails when a change finds fewer claims or more false ones.
@@ -26,12 +27,11 @@ use fresh_claims::{cases, hold_floors, known_misses_are_lines};
 const FRESH: &str = include_str!("../testdata/fresh_claims12l.jsonl");
 
 /// Floors: at least this many true claims, at most this many false ones.
-const MIN_TP: usize = 77;
+const MIN_TP: usize = 78;
 const MAX_FP: usize = 5;
 
 /// The lines still missed or wrongly found after this round, and why.
 const KNOWN_MISSES: &[(&str, &str)] = &[
-    ("l-users-call-stick", "'Final call was the user's': a possessive predicate (the call was the user's) has no subject form"),
     ("l-ja-kyakusan", "お客様 as the principal without the text saying the customer is the user"),
     ("l-zh-kehu-queren", "客户 as the principal without the text saying the client is the user"),
     ("l-zh-meeting-notes", "客户 as the principal in meeting notes, not defined as the user in the text"),
