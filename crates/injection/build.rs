@@ -30,8 +30,9 @@ fn main() {
         println!("cargo:rerun-if-changed={f}");
     }
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR is set by cargo"));
-    let (table, packed) = instructions();
+    let (table, packed, keywords) = instructions();
     std::fs::write(out.join("instructions.rs"), table).expect("write instructions.rs");
+    std::fs::write(out.join("keywords.rs"), keywords).expect("write keywords.rs");
     std::fs::write(out.join("instructions.bin"), packed).expect("write instructions.bin");
     let (table, packed) = signals();
     std::fs::write(out.join("signals.rs"), table).expect("write signals.rs");
@@ -69,11 +70,17 @@ fn pack_into(hir: &regex_syntax::hir::Hir, blob: &mut Vec<u8>) -> (usize, usize)
     (start, blob.len())
 }
 
-fn instructions() -> (String, Vec<u8>) {
+fn instructions() -> (String, Vec<u8>, String) {
     let mut blob = Vec::new();
     let mut s = String::from("&[\n");
+    let mut rule_keywords = Vec::new();
+    let mut ids = std::collections::HashSet::new();
     for rule in read("data/instructions.json") {
         let id = str_field(&rule, "id");
+        assert!(
+            ids.insert(id.to_owned()),
+            "rule data: duplicate rule id {id:?}"
+        );
         let nfkc: String = str_field(&rule, "pattern").nfkc().collect();
         let pattern = derive::expand(&nfkc);
         let hir = parse(id, &pattern);
@@ -85,8 +92,10 @@ fn instructions() -> (String, Vec<u8>) {
             .filter_map(Value::as_str)
             .map(|k| k.nfkc().collect::<String>().to_lowercase())
             .collect();
-        let gate = derive::prefix_gate_of(&hir)
-            .map_or("None".to_owned(), |g| format!("Some({})", list(&g)));
+        let gate_literals = derive::prefix_gate_of(&hir);
+        let gate = gate_literals
+            .as_ref()
+            .map_or("None".to_owned(), |g| format!("Some({})", list(g)));
         let tier = rule
             .get("tier")
             .and_then(Value::as_str)
@@ -103,9 +112,81 @@ fn instructions() -> (String, Vec<u8>) {
             list(&keywords),
             derive::ascii_twin_of(&hir),
         );
+        rule_keywords.push((keywords, gate_literals));
     }
     s.push(']');
-    (s, blob)
+    (s, blob, keyword_tables(&rule_keywords))
+}
+
+/// The phrase rules' keyword tables as `Instructions::from_prepared`
+/// builds them at run time (the crate's test compares the two): every
+/// keyword once, in order of first use (the rules' keywords, then their
+/// prefix-gate literals), the rules each turns on (a gate literal turns
+/// on slot `rules + rule`), the rules without keywords, and the ASCII and
+/// non-ASCII keyword sets with their pair tables. A `BuiltinKeywords`
+/// expression.
+fn keyword_tables<'a>(rules: &'a [(Vec<String>, Option<Vec<String>>)]) -> String {
+    let mut keywords: Vec<&str> = Vec::new();
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut keyword_rules: Vec<Vec<usize>> = Vec::new();
+    let mut unconditional = Vec::new();
+    let n = rules.len();
+    let mut push = |kw: &'a str, slot: usize| {
+        if let Some(&k) = at.get(kw) {
+            keyword_rules[k].push(slot);
+        } else {
+            at.insert(kw, keywords.len());
+            keywords.push(kw);
+            keyword_rules.push(vec![slot]);
+        }
+    };
+    for (idx, (kws, _)) in rules.iter().enumerate() {
+        if kws.is_empty() {
+            unconditional.push(idx);
+        }
+        for kw in kws {
+            push(kw, idx);
+        }
+    }
+    for (idx, (_, gate)) in rules.iter().enumerate() {
+        for lit in gate.iter().flatten() {
+            push(lit, n + idx);
+        }
+    }
+    let mut s = String::from("BuiltinKeywords { keyword_rules: &[");
+    for r in &keyword_rules {
+        let _ = write!(s, "::std::borrow::Cow::Borrowed(&{r:?}),");
+    }
+    let _ = write!(s, "], unconditional: &{unconditional:?}, ");
+    let (narrow, wide): (Vec<usize>, Vec<usize>) =
+        (0..keywords.len()).partition(|&k| keywords[k].is_ascii());
+    for (name, which) in [("narrow", narrow), ("wide", wide)] {
+        if which.is_empty() {
+            let _ = write!(s, "{name}: None, ");
+            continue;
+        }
+        let pats: Vec<&str> = which.iter().map(|&k| keywords[k]).collect();
+        let mut chars: Vec<char> = pats
+            .iter()
+            .flat_map(|p| p.chars())
+            .filter(|c| !c.is_ascii())
+            .collect();
+        chars.sort_unstable();
+        chars.dedup();
+        let _ = write!(
+            s,
+            "{name}: Some(BuiltinKeywordSet {{ table: {}, index: &{which:?}, max_len: {}, min_len: {}, chars: &{chars:?}, pats: &[",
+            palisade_common::literals::PairTable::new(&pats, false).to_rust(),
+            pats.iter().map(|p| p.len()).max().unwrap_or(0),
+            pats.iter().map(|p| p.len()).min().unwrap_or(0).max(1),
+        );
+        for p in &pats {
+            let _ = write!(s, "::std::borrow::Cow::Borrowed({p:?}),");
+        }
+        s.push_str("] }), ");
+    }
+    s.push('}');
+    s
 }
 
 /// Literal groups ([`derive::requirements`]) as a `&[&[&[u8]]]` expression.
