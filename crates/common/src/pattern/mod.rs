@@ -195,6 +195,44 @@ impl Pattern {
         }
     }
 
+    /// [`Pattern::prepacked`] with the literal groups of the parse and of
+    /// the twin ([`gate::encode`] of [`gate::requirements`], written by
+    /// the build script too): a text that misses a group of the form it
+    /// needs is answered "no match" without compiling that form. Groups
+    /// that do not decode hold for every text.
+    ///
+    /// ```
+    /// use palisade_common::pattern::{ascii_twin, gate, packed, Options, Pattern};
+    /// let hir = regex_syntax::parse(r"(?i)\buser\s+said").unwrap();
+    /// let twin = ascii_twin(&hir);
+    /// let leak = |v: Vec<u8>| -> &'static [u8] { Box::leak(v.into_boxed_slice()) };
+    /// let p = Pattern::prepacked_gated(
+    ///     r"(?i)\buser\s+said",
+    ///     Options::default(),
+    ///     [leak(packed::pack(&hir)), leak(packed::pack(&twin))],
+    ///     [leak(gate::encode(&gate::requirements(&hir))), leak(gate::encode(&gate::requirements(&twin)))],
+    /// );
+    /// assert!(!p.is_match("the user left"));
+    /// assert!(!p.is_built());
+    /// assert!(p.is_match("the USER said"));
+    /// ```
+    pub fn prepacked_gated(
+        source: impl Into<Box<str>>,
+        options: Options,
+        [hir, twin]: [&'static [u8]; 2],
+        [gate, twin_gate]: [&'static [u8]; 2],
+    ) -> Pattern {
+        Pattern {
+            packed: Some(Packed {
+                hir,
+                twin,
+                gate,
+                twin_gate,
+            }),
+            ..Pattern::lazy_with(source, options)
+        }
+    }
+
     /// Whether the pattern was given its parse at build time
     /// ([`Pattern::prepacked`]).
     ///

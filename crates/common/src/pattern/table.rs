@@ -172,12 +172,7 @@ impl PackTable {
         {
             Ok(i) => {
                 let e = self.entries[i];
-                let mut p = Pattern::prepacked(source, options, e.hir, e.twin);
-                if let Some(packed) = p.packed.as_mut() {
-                    packed.gate = e.gate;
-                    packed.twin_gate = e.twin_gate;
-                }
-                p
+                Pattern::prepacked_gated(source, options, [e.hir, e.twin], [e.gate, e.twin_gate])
             }
             Err(_) => Pattern::lazy_with(source, options),
         }
