@@ -25,6 +25,8 @@ fn main() {
     for f in [
         "data/instructions.json",
         "data/signals.json",
+        "data/tool_rules.json",
+        "data/tool_context.json",
         "src/derive.rs",
     ] {
         println!("cargo:rerun-if-changed={f}");
@@ -34,6 +36,9 @@ fn main() {
     std::fs::write(out.join("instructions.rs"), table).expect("write instructions.rs");
     std::fs::write(out.join("keywords.rs"), keywords).expect("write keywords.rs");
     std::fs::write(out.join("instructions.bin"), packed).expect("write instructions.bin");
+    let (table, packed) = tool_patterns();
+    std::fs::write(out.join("tool_patterns.rs"), table).expect("write tool_patterns.rs");
+    std::fs::write(out.join("tool_patterns.bin"), packed).expect("write tool_patterns.bin");
     let (table, packed) = signals();
     std::fs::write(out.join("signals.rs"), table).expect("write signals.rs");
     std::fs::write(out.join("signals.bin"), packed).expect("write signals.bin");
@@ -214,6 +219,46 @@ fn branch_table(hir: &regex_syntax::hir::Hir, blob: &mut Vec<u8>) -> String {
     }
     s.push(']');
     s
+}
+
+/// The tool rules' patterns (`pattern` and `with` of every rule of
+/// `data/tool_rules.json` and `data/tool_context.json`), each parsed as
+/// `src/bytere.rs` parses (Unicode off, bytes) and packed: a sorted
+/// `&[(source, start, end)]` expression into the blob.
+fn tool_patterns() -> (String, Vec<u8>) {
+    let mut sources: Vec<String> = Vec::new();
+    for file in ["data/tool_rules.json", "data/tool_context.json"] {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let table: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for rule in table
+            .get("rules")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            for key in ["pattern", "with"] {
+                if let Some(p) = rule.get(key).and_then(Value::as_str) {
+                    sources.push(p.to_owned());
+                }
+            }
+        }
+    }
+    sources.sort_unstable();
+    sources.dedup();
+    let mut blob = Vec::new();
+    let mut s = String::from("&[\n");
+    for source in &sources {
+        let hir = regex_syntax::ParserBuilder::new()
+            .unicode(false)
+            .utf8(false)
+            .build()
+            .parse(source)
+            .unwrap_or_else(|e| panic!("tool rule pattern {source:?} does not parse: {e}"));
+        let (start, end) = pack_into(&hir, &mut blob);
+        let _ = writeln!(s, "({source:?}, {start}, {end}),");
+    }
+    s.push(']');
+    (s, blob)
 }
 
 fn signals() -> (String, Vec<u8>) {
