@@ -17,6 +17,10 @@
 #[allow(dead_code)]
 mod derive;
 
+#[path = "src/duals.rs"]
+#[allow(dead_code)]
+mod duals;
+
 use serde_json::Value;
 use std::fmt::Write as _;
 use unicode_normalization::UnicodeNormalization;
@@ -28,6 +32,7 @@ fn main() {
         "data/tool_rules.json",
         "data/tool_context.json",
         "src/derive.rs",
+        "src/duals.rs",
     ] {
         println!("cargo:rerun-if-changed={f}");
     }
@@ -39,6 +44,9 @@ fn main() {
     let (table, packed) = tool_patterns();
     std::fs::write(out.join("tool_patterns.rs"), table).expect("write tool_patterns.rs");
     std::fs::write(out.join("tool_patterns.bin"), packed).expect("write tool_patterns.bin");
+    let (table, packed) = dual_patterns();
+    std::fs::write(out.join("duals.rs"), table).expect("write duals.rs");
+    std::fs::write(out.join("duals.bin"), packed).expect("write duals.bin");
     let (table, packed) = signals();
     std::fs::write(out.join("signals.rs"), table).expect("write signals.rs");
     std::fs::write(out.join("signals.bin"), packed).expect("write signals.bin");
@@ -256,6 +264,22 @@ fn tool_patterns() -> (String, Vec<u8>) {
             .unwrap_or_else(|e| panic!("tool rule pattern {source:?} does not parse: {e}"));
         let (start, end) = pack_into(&hir, &mut blob);
         let _ = writeln!(s, "({source:?}, {start}, {end}),");
+    }
+    s.push(']');
+    (s, blob)
+}
+
+/// The context patterns (`src/duals.rs`), each parsed as `lean::Dual`
+/// parses it and packed with its ASCII twin: a `&[(source, (start, end),
+/// (start, end))]` expression into the blob.
+fn dual_patterns() -> (String, Vec<u8>) {
+    let mut blob = Vec::new();
+    let mut s = String::from("&[\n");
+    for source in duals::ALL {
+        let hir = parse("context pattern", source);
+        let full = pack_into(&hir, &mut blob);
+        let twin = pack_into(&derive::ascii(&hir), &mut blob);
+        let _ = writeln!(s, "({source:?}, {full:?}, {twin:?}),");
     }
     s.push(']');
     (s, blob)
