@@ -99,18 +99,19 @@ impl<'t> Caps<'t> {
 
 /// Parse `pattern` with Unicode mode off (`(?i)` is ASCII-only), as
 /// `regex::bytes::RegexBuilder::new(pattern).unicode(false)` parses.
-fn parse(pattern: &str) -> Result<Hir, regex_syntax::Error> {
+fn parse(pattern: &str) -> Result<Hir, String> {
     regex_syntax::ParserBuilder::new()
         .unicode(false)
         .utf8(false)
         .build()
         .parse(pattern)
+        .map_err(|e| e.to_string())
 }
 
 /// Compile a parsed pattern as `regex::bytes::RegexBuilder` does with
 /// [`SIZE_LIMIT`] and [`DFA_LIMIT`] (the same meta regex, configured the
 /// same way), without parsing it again.
-fn compile(hir: &Hir) -> Result<Regex, regex_automata::meta::BuildError> {
+fn compile(hir: &Hir) -> Result<Regex, String> {
     Regex::builder()
         .configure(
             meta::Config::new()
@@ -120,14 +121,15 @@ fn compile(hir: &Hir) -> Result<Regex, regex_automata::meta::BuildError> {
                 .utf8_empty(false),
         )
         .build_from_hir(hir)
+        .map_err(|e| e.to_string())
 }
 
 impl Re {
     /// Compile `pattern` now (an error if it does not compile).
     #[cfg(test)]
     pub(crate) fn new(pattern: &str) -> Result<Re, String> {
-        let hir = parse(pattern).map_err(|e| e.to_string())?;
-        let re = compile(&hir).map_err(|e| e.to_string())?;
+        let hir = parse(pattern)?;
+        let re = compile(&hir)?;
         Ok(Re {
             pattern: pattern.to_owned(),
             hir: OnceLock::from(Some(hir)),
