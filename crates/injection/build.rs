@@ -47,8 +47,9 @@ fn main() {
     let (table, packed) = dual_patterns();
     std::fs::write(out.join("duals.rs"), table).expect("write duals.rs");
     std::fs::write(out.join("duals.bin"), packed).expect("write duals.bin");
-    let (table, packed) = signals();
+    let (table, packed, forms) = signals();
     std::fs::write(out.join("signals.rs"), table).expect("write signals.rs");
+    std::fs::write(out.join("signal_forms.rs"), forms).expect("write signal_forms.rs");
     std::fs::write(out.join("signals.bin"), packed).expect("write signals.bin");
 }
 
@@ -217,15 +218,55 @@ fn groups(groups: &[Vec<Vec<u8>>]) -> String {
 }
 
 /// The branches of `hir` ([`derive::branches_of`]) packed into `blob`, as
-/// a `&[BuiltinBranch]` expression.
-fn branch_table(hir: &regex_syntax::hir::Hir, blob: &mut Vec<u8>) -> String {
+/// a `&[BuiltinBranch]` expression; each branch's gate is also pushed
+/// onto `gates`.
+fn branch_table(
+    hir: &regex_syntax::hir::Hir,
+    blob: &mut Vec<u8>,
+    gates: &mut Vec<Vec<Vec<Vec<u8>>>>,
+) -> String {
     let mut s = String::from("&[");
     for (branch, gate) in derive::branches_of(hir) {
         let packed = pack_into(&branch, blob);
-        let gate = groups(&gate);
-        let _ = write!(s, "BuiltinBranch {{ packed: {packed:?}, gate: {gate} }},");
+        let _ = write!(
+            s,
+            "BuiltinBranch {{ packed: {packed:?}, gate: {} }},",
+            groups(&gate)
+        );
+        gates.push(gate);
     }
     s.push(']');
+    s
+}
+
+/// One form's gate tables as `signals::Form::derive` builds them at run
+/// time (a test compares): every gate literal once, in order of first
+/// use, in a pair table (ASCII case ignored), and each branch's groups as
+/// literal indices. A `BuiltinForm` expression.
+fn form_table(gates: &[Vec<Vec<Vec<u8>>>]) -> String {
+    let mut lits: Vec<&[u8]> = Vec::new();
+    let mut at: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
+    let mut s = String::from("BuiltinForm { gates: &[");
+    for gate in gates {
+        s.push_str("::std::borrow::Cow::Borrowed(&[");
+        for group in gate {
+            s.push_str("::std::borrow::Cow::Borrowed(&[");
+            for lit in group {
+                let k = *at.entry(lit.as_slice()).or_insert_with(|| {
+                    lits.push(lit.as_slice());
+                    lits.len() - 1
+                });
+                let _ = write!(s, "{k},");
+            }
+            s.push_str("]),");
+        }
+        s.push_str("]),");
+    }
+    let _ = write!(
+        s,
+        "], table: {} }}",
+        palisade_common::literals::PairTable::new(&lits, true).to_rust()
+    );
     s
 }
 
@@ -285,9 +326,10 @@ fn dual_patterns() -> (String, Vec<u8>) {
     (s, blob)
 }
 
-fn signals() -> (String, Vec<u8>) {
+fn signals() -> (String, Vec<u8>, String) {
     let mut blob = Vec::new();
     let mut s = String::from("&[\n");
+    let (mut full_gates, mut twin_gates) = (Vec::new(), Vec::new());
     for entry in read("data/signals.json") {
         let id = str_field(&entry, "id");
         let pattern = derive::signal_pattern(str_field(&entry, "pattern"));
@@ -295,8 +337,8 @@ fn signals() -> (String, Vec<u8>) {
         let packed = pack_into(&hir, &mut blob);
         let twin = derive::ascii(&hir);
         let packed_twin = pack_into(&twin, &mut blob);
-        let branches = branch_table(&hir, &mut blob);
-        let twin_branches = branch_table(&twin, &mut blob);
+        let branches = branch_table(&hir, &mut blob, &mut full_gates);
+        let twin_branches = branch_table(&twin, &mut blob, &mut twin_gates);
         let _ = writeln!(
             s,
             "BuiltinSignal {{ id: {id:?}, signal: {:?}, pattern: {pattern:?}, twin: {:?}, packed: {packed:?}, packed_twin: {packed_twin:?}, branches: {branches}, twin_branches: {twin_branches} }},",
@@ -305,5 +347,6 @@ fn signals() -> (String, Vec<u8>) {
         );
     }
     s.push(']');
-    (s, blob)
+    let forms = format!("[{}, {}]", form_table(&full_gates), form_table(&twin_gates));
+    (s, blob, forms)
 }
