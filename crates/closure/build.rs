@@ -19,7 +19,7 @@ mod literals;
 #[path = "src/source.rs"]
 mod source;
 
-use palisade_common::pattern::{ascii_twin, packed};
+use palisade_common::pattern::{ascii_twin, gate, packed};
 
 fn main() {
     println!("cargo:rerun-if-changed=data/cues.json");
@@ -48,7 +48,7 @@ fn main() {
     // its default options, then packed with its twin.
     let mut blob: Vec<u8> = Vec::new();
     out.push_str("/// Per built-in rule, its packed regex and twin in `cues.bin`.\n");
-    out.push_str("const BUILT_PACKED: &[[u32; 4]] = &[\n");
+    out.push_str("const BUILT_PACKED: &[[u32; 7]] = &[\n");
     for rule in &rules {
         let field = |k: &str| rule.get(k).and_then(|p| p.as_str()).unwrap_or("");
         let id = field("id");
@@ -65,9 +65,15 @@ fn main() {
             blob.extend(packed::pack(h));
             (start, blob.len())
         };
+        let twin = ascii_twin(&hir);
         let (a, b) = range(&hir);
-        let (c, d) = range(&ascii_twin(&hir));
-        let _ = writeln!(out, "    [{a}, {b}, {c}, {d}],");
+        let (c, d) = range(&twin);
+        let start = blob.len();
+        blob.extend(gate::encode(&gate::requirements(&hir)));
+        let (e, f) = (start, blob.len());
+        blob.extend(gate::encode(&gate::requirements(&twin)));
+        let g = blob.len();
+        let _ = writeln!(out, "    [{a}, {b}, {c}, {d}, {e}, {f}, {g}],");
     }
     out.push_str("];\n");
     let dir = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());

@@ -20,11 +20,16 @@ mod cue_groups;
 #[path = "src/detect/cue_literals.rs"]
 mod cue_literals;
 
+#[allow(dead_code)] // the build reads only the trigger and contrast words
+#[path = "src/detect/words.rs"]
+mod words;
+
 fn main() {
     println!("cargo:rerun-if-changed=data/claim_lexicon.json");
     println!("cargo:rerun-if-changed=src/lexicon.rs");
     println!("cargo:rerun-if-changed=src/detect/cue_literals.rs");
     println!("cargo:rerun-if-changed=src/detect/cue_groups.rs");
+    println!("cargo:rerun-if-changed=src/detect/words.rs");
     let rules = lexicon::builtin_rules();
     let (literals, always) = cue_literals::cue_literals(&cue_literals::cue_groups(&rules));
     let mut out = String::new();
@@ -37,6 +42,21 @@ fn main() {
     let _ = writeln!(out, "];");
     let _ = writeln!(out, "/// Cue groups without a finite prefix set.");
     let _ = writeln!(out, "pub(super) const BUILT_ALWAYS: u16 = {always};");
+    // The pair table `Cues::builtin` searches: the trigger and contrast
+    // words, then the cue literals, ASCII case ignored.
+    let table = palisade_common::literals::PairTable::new(
+        words::TRIGGER_WORDS
+            .iter()
+            .chain(words::CONTRAST_WORDS)
+            .map(|w| w.as_bytes())
+            .chain(literals.iter().map(|(lit, _)| lit.as_slice())),
+        true,
+    );
+    let _ = writeln!(
+        out,
+        "/// The pair table of the trigger and contrast words and the cue literals."
+    );
+    let _ = writeln!(out, "static BUILT_TABLE: PairTable = {};", table.to_rust());
     let dir = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
     let path = std::path::Path::new(&dir).join("cue_literals.rs");
     if let Err(e) = std::fs::write(&path, out) {

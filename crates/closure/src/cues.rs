@@ -229,10 +229,14 @@ impl CueSet {
             let regex = match compile {
                 Compile::Now => Pattern::new(&source, Options::default())
                     .map_err(|e| err(format!("bad pattern: {}", e.message)))?,
-                Compile::OnFirstUse => match built.and_then(|b| b.packed(cues.len())) {
-                    Some((hir, twin)) => Pattern::prepacked(source, Options::default(), hir, twin),
-                    None => Pattern::lazy(source),
-                },
+                Compile::OnFirstUse => {
+                    match built.and_then(|b| Some((b.packed(cues.len())?, b.gates(cues.len())?))) {
+                        Some(((hir, twin), gates)) => {
+                            Pattern::prepacked_gated(source, Options::default(), [hir, twin], gates)
+                        }
+                        None => Pattern::lazy(source),
+                    }
+                }
             };
             sources.push(crate::literals::prefilter_pattern(&r.pattern));
             cues.push(Cue {
@@ -518,20 +522,32 @@ type BuiltPrefixes = &'static [Option<&'static [&'static str]>];
 #[derive(Clone, Copy)]
 struct Built {
     prefixes: BuiltPrefixes,
-    /// Per rule, the byte ranges of its packed regex and twin in `blob`.
-    packed: &'static [[u32; 4]],
+    /// Per rule, the byte ranges of its packed regex and twin in `blob`,
+    /// then those of their literal groups (`palisade_common::pattern::gate`:
+    /// the regex's from the 5th offset to the 6th, the twin's to the 7th).
+    packed: &'static [[u32; 7]],
     blob: &'static [u8],
 }
 
 impl Built {
     /// Rule `i`'s packed regex and twin.
     fn packed(&self, i: usize) -> Option<(&'static [u8], &'static [u8])> {
-        let [a, b, c, d] = *self.packed.get(i)?;
+        let [a, b, c, d, ..] = *self.packed.get(i)?;
         let blob = self.blob;
         Some((
             blob.get(a as usize..b as usize)?,
             blob.get(c as usize..d as usize)?,
         ))
+    }
+
+    /// Rule `i`'s literal groups, of the regex and of the twin.
+    fn gates(&self, i: usize) -> Option<[&'static [u8]; 2]> {
+        let [.., e, f, g] = *self.packed.get(i)?;
+        let blob = self.blob;
+        Some([
+            blob.get(e as usize..f as usize)?,
+            blob.get(f as usize..g as usize)?,
+        ])
     }
 }
 
@@ -827,6 +843,15 @@ mod tests {
             let fresh = regex_syntax::parse(&source).unwrap();
             let (hir, twin) = BUILT.packed(i).unwrap();
             assert_eq!(packed::unpack(hir).as_ref(), Some(&fresh), "{}", rule["id"]);
+            // And so are the literal groups of each.
+            let [gate, twin_gate] = BUILT.gates(i).unwrap();
+            let groups = |h: &regex_syntax::hir::Hir| {
+                palisade_common::pattern::gate::encode(
+                    &palisade_common::pattern::gate::requirements(h),
+                )
+            };
+            assert_eq!(gate, groups(&fresh), "{}", rule["id"]);
+            assert_eq!(twin_gate, groups(&ascii_twin(&fresh)), "{}", rule["id"]);
             assert_eq!(
                 packed::unpack(twin),
                 Some(ascii_twin(&fresh)),

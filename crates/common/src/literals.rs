@@ -24,22 +24,28 @@
 
 /// A set of literals, each found wherever it occurs (overlapping
 /// occurrences included), optionally ignoring ASCII case.
-#[derive(Clone, Debug)]
+///
+/// A table built at run time ([`PairTable::new`]) owns its contents; one
+/// written by a build script ([`PairTable::to_rust`]) borrows them from
+/// static data ([`PairTable::from_static`]) and costs nothing to build.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PairTable {
     /// The literals as compared (ASCII lower-cased when case-insensitive).
-    lits: Vec<Box<[u8]>>,
+    lits: Cow<'static, [Cow<'static, [u8]>]>,
     /// One bit per two-byte prefix that some literal starts with.
-    pairs: Box<[u64]>,
+    pairs: Cow<'static, [u64]>,
     /// `(prefix, literal)` for the literals of two bytes or more, sorted.
-    by_pair: Vec<(u16, u32)>,
+    by_pair: Cow<'static, [(u16, u32)]>,
     /// One bit per byte that is a whole literal.
     singles: [u64; 4],
     /// `(byte, literal)` for the one-byte literals, sorted.
-    by_byte: Vec<(u8, u32)>,
+    by_byte: Cow<'static, [(u8, u32)]>,
     /// Empty literals: present in every text.
-    empty: Vec<u32>,
+    empty: Cow<'static, [u32]>,
     ascii_case_insensitive: bool,
 }
+
+use std::borrow::Cow;
 
 const PAIR_WORDS: usize = (1 << 16) / 64;
 
@@ -64,37 +70,108 @@ impl PairTable {
                 *b
             }
         };
-        let lits: Vec<Box<[u8]>> = literals
+        let lits: Vec<Cow<'static, [u8]>> = literals
             .into_iter()
-            .map(|l| l.as_ref().iter().map(fold).collect())
+            .map(|l| Cow::Owned(l.as_ref().iter().map(fold).collect()))
             .collect();
-        let mut t = PairTable {
-            lits: Vec::new(),
-            pairs: vec![0u64; PAIR_WORDS].into_boxed_slice(),
-            by_pair: Vec::new(),
-            singles: [0; 4],
-            by_byte: Vec::new(),
-            empty: Vec::new(),
-            ascii_case_insensitive,
-        };
+        let mut pairs = vec![0u64; PAIR_WORDS];
+        let mut by_pair = Vec::new();
+        let mut singles = [0; 4];
+        let mut by_byte = Vec::new();
+        let mut empty = Vec::new();
         for (i, lit) in (0u32..).zip(&lits) {
             match **lit {
-                [] => t.empty.push(i),
+                [] => empty.push(i),
                 [b] => {
-                    set(&mut t.singles, usize::from(b));
-                    t.by_byte.push((b, i));
+                    set(&mut singles, usize::from(b));
+                    by_byte.push((b, i));
                 }
                 [a, b, ..] => {
                     let key = u16::from_be_bytes([a, b]);
-                    set(&mut t.pairs, usize::from(key));
-                    t.by_pair.push((key, i));
+                    set(&mut pairs, usize::from(key));
+                    by_pair.push((key, i));
                 }
             }
         }
-        t.by_pair.sort_unstable();
-        t.by_byte.sort_unstable();
-        t.lits = lits;
-        t
+        by_pair.sort_unstable();
+        by_byte.sort_unstable();
+        PairTable {
+            lits: Cow::Owned(lits),
+            pairs: Cow::Owned(pairs),
+            by_pair: Cow::Owned(by_pair),
+            singles,
+            by_byte: Cow::Owned(by_byte),
+            empty: Cow::Owned(empty),
+            ascii_case_insensitive,
+        }
+    }
+
+    /// A table from its parts as [`PairTable::to_rust`] writes them: no
+    /// copy, no sort. Parts that did not come from `to_rust` make a table
+    /// that misses literals or reports wrong ones; it never panics.
+    ///
+    /// ```
+    /// use palisade_common::literals::PairTable;
+    /// use std::borrow::Cow;
+    /// static LITS: [Cow<'static, [u8]>; 1] = [Cow::Borrowed(b"ab")];
+    /// static PAIRS: [u64; 1024] = {
+    ///     let mut p = [0u64; 1024];
+    ///     p[0x6162 / 64] = 1 << (0x6162 % 64);
+    ///     p
+    /// };
+    /// static T: PairTable =
+    ///     PairTable::from_static(&LITS, &PAIRS, &[(0x6162, 0)], [0; 4], &[], &[], false);
+    /// assert_eq!(T, PairTable::new(["ab"], false));
+    /// ```
+    pub const fn from_static(
+        lits: &'static [Cow<'static, [u8]>],
+        pairs: &'static [u64],
+        by_pair: &'static [(u16, u32)],
+        singles: [u64; 4],
+        by_byte: &'static [(u8, u32)],
+        empty: &'static [u32],
+        ascii_case_insensitive: bool,
+    ) -> PairTable {
+        PairTable {
+            lits: Cow::Borrowed(lits),
+            pairs: Cow::Borrowed(pairs),
+            by_pair: Cow::Borrowed(by_pair),
+            singles,
+            by_byte: Cow::Borrowed(by_byte),
+            empty: Cow::Borrowed(empty),
+            ascii_case_insensitive,
+        }
+    }
+
+    /// A Rust expression that builds this table with
+    /// [`PairTable::from_static`] (for a build script to write into
+    /// `OUT_DIR` and a crate to `include!` as a `static`).
+    ///
+    /// ```
+    /// let t = palisade_common::literals::PairTable::new(["ab", "c"], true);
+    /// assert!(t.to_rust().starts_with("::palisade_common::literals::PairTable::from_static("));
+    /// ```
+    pub fn to_rust(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s = String::from("::palisade_common::literals::PairTable::from_static(&[");
+        for l in self.lits.iter() {
+            let _ = write!(
+                s,
+                "::std::borrow::Cow::Borrowed(b\"{}\"),",
+                l.escape_ascii()
+            );
+        }
+        let _ = write!(
+            s,
+            "], &{:?}, &{:?}, {:?}, &{:?}, &{:?}, {})",
+            &*self.pairs,
+            &*self.by_pair,
+            self.singles,
+            &*self.by_byte,
+            &*self.empty,
+            self.ascii_case_insensitive
+        );
+        s
     }
 
     /// How many literals the table holds.
@@ -120,7 +197,7 @@ impl PairTable {
     /// assert_eq!(found, [(1, 0), (0, 0), (0, 1)]);
     /// ```
     pub fn for_each(&self, text: &[u8], mut found: impl FnMut(usize, usize, usize)) {
-        for &i in &self.empty {
+        for &i in self.empty.iter() {
             found(i as usize, 0, 0);
         }
         let fold = |b: u8| {

@@ -5,8 +5,24 @@
 //! in the original text.
 
 use palisade_common::required::Required;
-use regex::bytes::{Captures, Regex, RegexBuilder};
+use regex_automata::meta::{self, Regex};
+use regex_automata::util::captures::Captures;
+use regex_automata::MatchKind;
+use regex_syntax::hir::Hir;
 use std::sync::OnceLock;
+
+/// The built-in tool rules' patterns, parsed and packed at build time
+/// (`build.rs`): `(source, start, end)` into [`PACKED_BLOB`], sorted by
+/// source.
+static PACKED: &[(&str, usize, usize)] = include!(concat!(env!("OUT_DIR"), "/tool_patterns.rs"));
+static PACKED_BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/tool_patterns.bin"));
+
+/// The packed parse of a built-in `pattern`, if it is one.
+fn packed(pattern: &str) -> Option<&'static [u8]> {
+    let i = PACKED.binary_search_by(|e| e.0.cmp(pattern)).ok()?;
+    let (_, start, end) = PACKED[i];
+    PACKED_BLOB.get(start..end)
+}
 
 /// Per-regex cap on the compiled program and on its lazy-DFA cache.
 const SIZE_LIMIT: usize = 4 << 20;
@@ -23,6 +39,8 @@ const DFA_LIMIT: usize = 1 << 20;
 /// checks `ls -la` compiles none of the rules for `rm`, `dd` or `curl`.
 pub(crate) struct Re {
     pattern: String,
+    /// The parse: unpacked for a built-in pattern, else parsed.
+    hir: OnceLock<Option<Hir>>,
     re: OnceLock<Option<Regex>>,
     required: OnceLock<Option<Required>>,
 }
@@ -68,33 +86,53 @@ impl<'t> M<'t> {
 /// The capture groups of one match.
 pub(crate) struct Caps<'t> {
     text: &'t str,
-    caps: Captures<'t>,
+    caps: Captures,
 }
 
 impl<'t> Caps<'t> {
     pub(crate) fn get(&self, i: usize) -> Option<M<'t>> {
         self.caps
-            .get(i)
-            .map(|m| M::new(self.text, m.start(), m.end()))
+            .get_group(i)
+            .map(|m| M::new(self.text, m.start, m.end))
     }
 }
 
-/// Compile `pattern` with Unicode mode off (`(?i)` is ASCII-only).
-fn compile(pattern: &str) -> Result<Regex, regex::Error> {
-    RegexBuilder::new(pattern)
+/// Parse `pattern` with Unicode mode off (`(?i)` is ASCII-only), as
+/// `regex::bytes::RegexBuilder::new(pattern).unicode(false)` parses.
+fn parse(pattern: &str) -> Result<Hir, String> {
+    regex_syntax::ParserBuilder::new()
         .unicode(false)
-        .size_limit(SIZE_LIMIT)
-        .dfa_size_limit(DFA_LIMIT)
+        .utf8(false)
         .build()
+        .parse(pattern)
+        .map_err(|e| e.to_string())
+}
+
+/// Compile a parsed pattern as `regex::bytes::RegexBuilder` does with
+/// [`SIZE_LIMIT`] and [`DFA_LIMIT`] (the same meta regex, configured the
+/// same way), without parsing it again.
+fn compile(hir: &Hir) -> Result<Regex, String> {
+    Regex::builder()
+        .configure(
+            meta::Config::new()
+                .nfa_size_limit(Some(SIZE_LIMIT))
+                .hybrid_cache_capacity(DFA_LIMIT)
+                .match_kind(MatchKind::LeftmostFirst)
+                .utf8_empty(false),
+        )
+        .build_from_hir(hir)
+        .map_err(|e| e.to_string())
 }
 
 impl Re {
     /// Compile `pattern` now (an error if it does not compile).
     #[cfg(test)]
-    pub(crate) fn new(pattern: &str) -> Result<Re, regex::Error> {
-        let re = compile(pattern)?;
+    pub(crate) fn new(pattern: &str) -> Result<Re, String> {
+        let hir = parse(pattern)?;
+        let re = compile(&hir)?;
         Ok(Re {
             pattern: pattern.to_owned(),
+            hir: OnceLock::from(Some(hir)),
             re: OnceLock::from(Some(re)),
             required: OnceLock::new(),
         })
@@ -104,24 +142,29 @@ impl Re {
     pub(crate) fn lazy(pattern: String) -> Re {
         Re {
             pattern,
+            hir: OnceLock::new(),
             re: OnceLock::new(),
             required: OnceLock::new(),
         }
     }
 
-    /// The bytes every match holds, parsed as [`compile`] parses
-    /// (`None`: no such run, or the pattern does not parse).
+    /// The parse: a built-in pattern's packed one (`build.rs`), else
+    /// [`parse`]d now (`None`: it does not parse).
+    fn hir(&self) -> Option<&Hir> {
+        self.hir
+            .get_or_init(|| {
+                packed(&self.pattern)
+                    .and_then(palisade_common::pattern::packed::unpack)
+                    .or_else(|| parse(&self.pattern).ok())
+            })
+            .as_ref()
+    }
+
+    /// The bytes every match holds (`None`: no such run, or the pattern
+    /// does not parse).
     fn required(&self) -> Option<&Required> {
         self.required
-            .get_or_init(|| {
-                let hir = regex_syntax::ParserBuilder::new()
-                    .unicode(false)
-                    .utf8(false)
-                    .build()
-                    .parse(&self.pattern)
-                    .ok()?;
-                Required::of(&hir)
-            })
+            .get_or_init(|| Required::of(self.hir()?))
             .as_ref()
     }
 
@@ -141,7 +184,7 @@ impl Re {
 
     /// The compiled regex (`None`: the pattern does not compile).
     pub(crate) fn compiled(&self) -> Option<&Regex> {
-        self.re.get_or_init(|| compile(&self.pattern).ok()).as_ref()
+        self.re.get_or_init(|| compile(self.hir()?).ok()).as_ref()
     }
 
     pub(crate) fn is_match(&self, text: &str) -> bool {
@@ -166,9 +209,10 @@ impl Re {
     }
 
     pub(crate) fn captures<'t>(&self, text: &'t str) -> Option<Caps<'t>> {
-        self.for_text(text)?
-            .captures(text.as_bytes())
-            .map(|caps| Caps { text, caps })
+        let re = self.for_text(text)?;
+        let mut caps = re.create_captures();
+        re.captures(text.as_bytes(), &mut caps);
+        caps.is_match().then_some(Caps { text, caps })
     }
 
     pub(crate) fn captures_iter<'r, 't>(
@@ -188,6 +232,76 @@ impl Re {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The packed parses are what parsing each built-in source gives, and
+    /// every built-in tool pattern is in the table.
+    #[test]
+    fn packed_tool_patterns_equal_a_fresh_parse() {
+        assert!(PACKED.windows(2).all(|w| w[0].0 < w[1].0));
+        for &(source, start, end) in PACKED {
+            let hir = palisade_common::pattern::packed::unpack(&PACKED_BLOB[start..end]);
+            assert_eq!(hir, Some(parse(source).unwrap()), "{source}");
+        }
+        let mut sources = Vec::new();
+        for file in [
+            include_str!("../data/tool_rules.json"),
+            include_str!("../data/tool_context.json"),
+        ] {
+            let v: serde_json::Value = serde_json::from_str(file).unwrap();
+            for rule in v["rules"].as_array().unwrap() {
+                for key in ["pattern", "with"] {
+                    if let Some(p) = rule.get(key).and_then(|p| p.as_str()) {
+                        sources.push(p.to_owned());
+                    }
+                }
+            }
+        }
+        assert!(sources.len() > 100);
+        for s in &sources {
+            assert!(packed(s).is_some(), "{s} is not packed");
+        }
+    }
+
+    /// The meta regex built from the parse finds what `regex::bytes`
+    /// finds for the same source: spans, groups and empty matches.
+    #[test]
+    fn compiles_as_regex_bytes_does() {
+        let texts = ["", "é", "aé b", "ab\nab", "x\x7fy"];
+        for p in [
+            r"",
+            r"a*",
+            r"(a)|b",
+            r"[^\n]{0,3}",
+            r"\b\w+\b",
+            r"(?i)AB(\s)?",
+        ] {
+            let ours = Re::new(p).unwrap();
+            let theirs = regex::bytes::RegexBuilder::new(p)
+                .unicode(false)
+                .build()
+                .unwrap();
+            for t in texts {
+                let a: Vec<_> = ours
+                    .compiled()
+                    .unwrap()
+                    .find_iter(t.as_bytes())
+                    .map(|m| m.range())
+                    .collect();
+                let b: Vec<_> = theirs.find_iter(t.as_bytes()).map(|m| m.range()).collect();
+                assert_eq!(a, b, "{p} on {t:?}");
+                let a = ours
+                    .captures(t)
+                    .and_then(|c| c.get(1))
+                    .map(|m| (m.start(), m.end()));
+                let b = theirs
+                    .captures(t.as_bytes())
+                    .and_then(|c| c.get(1))
+                    .map(|m| M::new(t, m.start(), m.end()))
+                    .map(|m| (m.start(), m.end()));
+                assert_eq!(a, b, "{p} on {t:?}");
+            }
+        }
+    }
 
     #[test]
     fn spans_snap_to_char_boundaries() {

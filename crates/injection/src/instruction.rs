@@ -81,6 +81,22 @@ struct Packed {
 static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/instructions.bin"));
 
 impl Compiled {
+    /// The rule `p`, nothing compiled yet.
+    fn new(p: Prepared) -> Compiled {
+        Compiled {
+            id: p.id,
+            category: p.category,
+            tier: p.tier,
+            pattern: p.pattern,
+            twin: p.twin,
+            regex: OnceLock::new(),
+            twin_regex: OnceLock::new(),
+            pre: OnceLock::new(),
+            twin_pre: OnceLock::new(),
+            packed: p.packed,
+        }
+    }
+
     /// The rule's regex for a text (`ascii`: the text is all ASCII, and
     /// the twin serves), compiled the first time it is needed. `None` only
     /// if a pattern that parsed does not compile (a size limit); the rule
@@ -167,6 +183,32 @@ pub(crate) struct BuiltinRule {
 /// The built-in phrase rules, in data-file order.
 static BUILTIN_RULES: &[BuiltinRule] = include!(concat!(env!("OUT_DIR"), "/instructions.rs"));
 
+/// The built-in rules' keyword tables, derived at build time
+/// (`build.rs`) exactly as [`Instructions::from_prepared`] derives them
+/// at run time (a test compares the two).
+struct BuiltinKeywords {
+    keyword_rules: &'static [RuleList],
+    unconditional: &'static [usize],
+    narrow: Option<BuiltinKeywordSet>,
+    wide: Option<BuiltinKeywordSet>,
+}
+
+/// One keyword set of [`BuiltinKeywords`]: a [`KeywordSet`]'s contents.
+struct BuiltinKeywordSet {
+    table: PairTable,
+    index: &'static [usize],
+    max_len: usize,
+    min_len: usize,
+    chars: &'static [char],
+    pats: &'static [Cow<'static, str>],
+}
+
+/// The built-in rules' keyword tables.
+static BUILTIN_KEYWORDS: BuiltinKeywords = include!(concat!(env!("OUT_DIR"), "/keywords.rs"));
+
+/// The rules (slots) a keyword turns on.
+type RuleList = Cow<'static, [usize]>;
+
 /// A rule ready to join the rule set: derived at build time (built-in) or
 /// from a validated spec (custom).
 struct Prepared {
@@ -243,9 +285,9 @@ pub(crate) struct Instructions {
     /// Keywords with a non-ASCII byte, searched only around non-ASCII runs.
     ac_wide: Option<KeywordSet>,
     /// keyword index → rules that list it
-    keyword_rules: Vec<Vec<usize>>,
+    keyword_rules: Cow<'static, [RuleList]>,
     /// rules without keywords: always run
-    unconditional: Vec<usize>,
+    unconditional: Cow<'static, [usize]>,
     /// rules that also need one of their prefix literals present (see
     /// [`prefix_gate`]); the literal entries in `keyword_rules` point at
     /// `rules.len() + rule`
@@ -274,14 +316,14 @@ struct KeywordSet {
     /// non-ASCII set, walked only in windows around non-ASCII runs; its
     /// DFA alone took 3.4 MB).
     dfa: Option<OnceLock<Option<DFA>>>,
-    index: Vec<usize>,
+    index: Cow<'static, [usize]>,
     max_len: usize,
     min_len: usize,
     /// Every non-ASCII character of the keywords, sorted.
-    chars: Vec<char>,
+    chars: Cow<'static, [char]>,
     /// The keywords (the DFA is built from them; tests compare the
     /// marking against a plain overlapping Aho-Corasick search over them).
-    pats: Vec<String>,
+    pats: Cow<'static, [Cow<'static, str>]>,
 }
 
 /// Texts at least this long are searched with the keyword DFA.
@@ -306,7 +348,7 @@ impl KeywordSet {
             table: PairTable::new(&pats, false),
             nfa: OnceLock::new(),
             dfa: dense.then(OnceLock::new),
-            index: which.to_vec(),
+            index: Cow::Owned(which.to_vec()),
             max_len: pats.iter().map(|p| p.len()).max().unwrap_or(0),
             min_len: pats.iter().map(|p| p.len()).min().unwrap_or(0).max(1),
             chars: {
@@ -317,10 +359,25 @@ impl KeywordSet {
                     .collect();
                 v.sort_unstable();
                 v.dedup();
-                v
+                Cow::Owned(v)
             },
-            pats: pats.iter().map(|p| (*p).to_owned()).collect(),
+            pats: which.iter().map(|&k| keywords[k].clone()).collect(),
         }))
+    }
+
+    /// The set `b` (built at build time), with a DFA for long texts when
+    /// `dense`.
+    fn from_builtin(b: &'static BuiltinKeywordSet, dense: bool) -> Self {
+        KeywordSet {
+            table: b.table.clone(),
+            nfa: OnceLock::new(),
+            dfa: dense.then(OnceLock::new),
+            index: Cow::Borrowed(b.index),
+            max_len: b.max_len,
+            min_len: b.min_len,
+            chars: Cow::Borrowed(b.chars),
+            pats: Cow::Borrowed(b.pats),
+        }
     }
 
     /// The contiguous NFA, built on first use. Standard match semantics:
@@ -332,7 +389,7 @@ impl KeywordSet {
             .get_or_init(|| {
                 contiguous::Builder::new()
                     .match_kind(MatchKind::Standard)
-                    .build(&self.pats)
+                    .build(self.pats.iter().map(|p| p.as_bytes()))
                     .ok()
             })
             .as_ref()
@@ -346,7 +403,7 @@ impl KeywordSet {
             .get_or_init(|| {
                 dfa::Builder::new()
                     .match_kind(MatchKind::Standard)
-                    .build(&self.pats)
+                    .build(self.pats.iter().map(|p| p.as_bytes()))
                     .ok()
             })
             .as_ref()
@@ -354,7 +411,7 @@ impl KeywordSet {
 
     /// Turn on the rules of every keyword that occurs in `text`; `long`:
     /// the whole text being searched is long (the DFA pays off).
-    fn mark(&self, text: &str, long: bool, keyword_rules: &[Vec<usize>], on: &mut [bool]) {
+    fn mark(&self, text: &str, long: bool, keyword_rules: &[RuleList], on: &mut [bool]) {
         let streams = if text.len() >= INTERLEAVE_MIN {
             STREAMS
         } else {
@@ -371,7 +428,7 @@ impl KeywordSet {
         text: &[u8],
         streams: usize,
         long: bool,
-        keyword_rules: &[Vec<usize>],
+        keyword_rules: &[RuleList],
         on: &mut [bool],
     ) {
         if let Some(d) = long.then(|| self.dfa()).flatten() {
@@ -383,7 +440,7 @@ impl KeywordSet {
             }
         }
         self.table.for_each(text, |k, _, _| {
-            for &r in &keyword_rules[self.index[k]] {
+            for &r in keyword_rules[self.index[k]].iter() {
                 on[r] = true;
             }
         });
@@ -395,13 +452,13 @@ impl KeywordSet {
         d: &A,
         text: &[u8],
         streams: usize,
-        keyword_rules: &[Vec<usize>],
+        keyword_rules: &[RuleList],
         on: &mut [bool],
     ) {
         let walked = walk_streams(d, text, self.max_len, streams, |sid, _| {
             for i in 0..d.match_len(sid) {
                 let k = self.index[d.match_pattern(sid, i).as_usize()];
-                for &r in &keyword_rules[k] {
+                for &r in keyword_rules[k].iter() {
                     on[r] = true;
                 }
             }
@@ -410,8 +467,8 @@ impl KeywordSet {
             // An unanchored automaton always has an unanchored start state;
             // if it had none, every keyword rule would run (a superset is
             // safe).
-            for &k in &self.index {
-                for &r in &keyword_rules[k] {
+            for &k in self.index.iter() {
+                for &r in keyword_rules[k].iter() {
                     on[r] = true;
                 }
             }
@@ -443,11 +500,31 @@ impl Instructions {
     /// The built-in rules (derived at build time: nothing is parsed here)
     /// followed by `extra` custom rules.
     pub(crate) fn with_builtin(extra: &[RuleSpec]) -> Result<Self, Error> {
+        if extra.is_empty() {
+            return Ok(Self::builtin());
+        }
         let mut prepared: Vec<Prepared> = BUILTIN_RULES.iter().map(Prepared::builtin).collect();
         for spec in extra {
             prepared.push(Prepared::custom(spec)?);
         }
         Self::from_prepared(prepared)
+    }
+
+    /// The built-in rules alone, their keyword tables as `build.rs`
+    /// derived them (what [`Self::from_prepared`] derives at run time).
+    fn builtin() -> Self {
+        let k = &BUILTIN_KEYWORDS;
+        Instructions {
+            rules: BUILTIN_RULES
+                .iter()
+                .map(|r| Compiled::new(Prepared::builtin(r)))
+                .collect(),
+            ac: k.narrow.as_ref().map(|s| KeywordSet::from_builtin(s, true)),
+            ac_wide: k.wide.as_ref().map(|s| KeywordSet::from_builtin(s, false)),
+            keyword_rules: Cow::Borrowed(k.keyword_rules),
+            unconditional: Cow::Borrowed(k.unconditional),
+            gated: BUILTIN_RULES.iter().map(|r| r.gate.is_some()).collect(),
+        }
     }
 
     fn from_prepared(prepared: Vec<Prepared>) -> Result<Self, Error> {
@@ -458,7 +535,7 @@ impl Instructions {
         let mut unconditional = Vec::new();
         let mut literals: Vec<Option<Vec<Cow<'static, str>>>> = Vec::with_capacity(prepared.len());
         let mut seen = HashSet::new();
-        for (idx, p) in prepared.into_iter().enumerate() {
+        for (idx, mut p) in prepared.into_iter().enumerate() {
             if !seen.insert(p.id.clone()) {
                 return Err(Error::new(
                     ErrorKind::DuplicateId,
@@ -468,7 +545,7 @@ impl Instructions {
             if p.keywords.is_empty() {
                 unconditional.push(idx);
             }
-            for kw in p.keywords {
+            for kw in std::mem::take(&mut p.keywords) {
                 match keyword_at.get(&kw) {
                     Some(&at) => keyword_rules[at].push(idx),
                     None => {
@@ -478,19 +555,8 @@ impl Instructions {
                     }
                 }
             }
-            literals.push(p.gate);
-            rules.push(Compiled {
-                id: p.id,
-                category: p.category,
-                tier: p.tier,
-                pattern: p.pattern,
-                twin: p.twin,
-                regex: OnceLock::new(),
-                twin_regex: OnceLock::new(),
-                pre: OnceLock::new(),
-                twin_pre: OnceLock::new(),
-                packed: p.packed,
-            });
+            literals.push(p.gate.take());
+            rules.push(Compiled::new(p));
         }
         // Prefix literals join the same automata; a literal entry turns on
         // slot `rules.len() + rule`.
@@ -516,8 +582,8 @@ impl Instructions {
             rules,
             ac,
             ac_wide,
-            keyword_rules,
-            unconditional,
+            keyword_rules: keyword_rules.into_iter().map(Cow::Owned).collect(),
+            unconditional: Cow::Owned(unconditional),
             gated,
         })
     }
@@ -540,7 +606,7 @@ impl Instructions {
     fn marks(&self, text: &str, windowed: bool) -> Vec<bool> {
         let mut on = vec![false; 2 * self.rules.len()];
         let long = text.len() >= DFA_MIN;
-        for &u in &self.unconditional {
+        for &u in self.unconditional.iter() {
             on[u] = true;
         }
         if let Some(set) = &self.ac {
@@ -683,16 +749,12 @@ fn window(text: &str, span: Span) -> (usize, usize) {
 }
 
 fn discussion_subject() -> &'static Dual {
-    static RE: Dual = Dual::new(
-        r"(?-u:\b)(?:prompt[ -]injections?|injection attacks?|injections?|jailbreaks?|jailbreaking|attackers?|adversar\w*|red[ -]team\w*|classifiers?|detectors?|guardrails?|filters?|researchers?|papers?|datasets?|benchmarks?|phishing|scam\w*|hackers?|malicious|(?:the|this|that|a) (?:phrase|string|sentence|payload)|(?:known|common|classic|famous|typical|example) (?:attack|phrase|prompt|trick)s?|(?:atacantes?|ataques?|inyecci[oó]n|atacante|angreifer\w*|angriff\w*|attaquants?|attaques?|attaccant[ei]|attacch?[io]|iniezion[ei]|aanvall\w*|aanval|saldırgan\w*|saldırı\w*|napastni\w*|atak\w*|atacator\w*|atac\w*|támadó\w*|támadás\w*|hyökkää\w*|angriber\w*|angrep\w*|angripare\w*|malicios\w*|malveillant\w*|malevol\w*|bösartig\w*|schädlich\w*|kwaadaardig\w*|frases?|satz|sätze|beispiel\w*|ejemplos?|exemples?|esempi[oi]?|exemplos?|filtros?|filtr[oi]|détecteurs?|detectores?|rilevator[ei]|detektor\w*|clasificador\w*|classificador\w*|classificateur\w*|classificator[ei]|klassifikator\w*))(?-u:\b)|támad|forskar|frasen|útočník|útok|злоумышленник|атак|хакер|вредоносн|фраз|пример|фильтр|классификатор|зловмисник|επιτιθέμεν|επίθεσ|提示注入|越狱|攻击|攻撃|恶意|悪意|句子|这句话|例子|示例|过滤器|检测器|分类器|プロンプトインジェクション|공격|탈옥|المهاجم|هجوم|हमलावर|kẻ tấn công|tấn công|ผู้โจมตี|התוקפ|תוקפים|مهاجم",
-    );
+    static RE: Dual = Dual::new(crate::duals::DISCUSSION_SUBJECT);
     &RE
 }
 
 fn mention_cue() -> &'static Dual {
-    static RE: Dual = Dual::new(
-        r#"(?:^|[^\w])(?:such as|like|e\.g\.|for example|for instance|called|phrases?|strings?|the words?|wording|saying|says|said|wrote|writes|write|typed?|types|contains?|containing|include[sd]?|including|means?|meaning of|example of|examples of|asks? (?:it|the model|the ai) to|tries? to|trying to|attempts? to|instructs? (?:it|the model|the ai) to|tells? (?:it|the model|the ai) to|told (?:it|the model|the ai) to|such prompts?|as|of|como|por ejemplo|por exemplo|llamad[oa]|chamad[oa]|dice|dijo|diz|disse|escribe|escribió|escribir|escreve|escreveu|contiene|contém|comme|par exemple|dit|écrit|écrire|contient|appelée?|wie|etwa|zum beispiel|z\.b\.|lautet|lauten|heißt|schreibt|schrieb|schreiben|enthält|namens|come|ad esempio|per esempio|scrive|scrivere|chiamat[oa]|как|например|типа|пишет|написал\w*|написать|написано|на кшталт|зокрема|содержит|словами|фразой|вроде|w rodzaju|typu|np\.|na przykład|zawierając\w*|brzmiąc\w*|například|napríklad|obsahující|като|например|от рода на|съдържащ\w*|наприклад|містить|zoals|bijvoorbeeld|bevat|till exempel|t\.ex\.|innehåller|gibi|örneğin|içeren|seperti|misalnya|contohnya|berisi|như|ví dụ|chẳng hạn|kiểu)\s*[:：]?\s*["'“‘`「『«„‹]?\s*$|(?:比如|例如|诸如|像|写着|写道|包含|叫做)\s*["“「『]?\s*$"#,
-    );
+    static RE: Dual = Dual::new(crate::duals::MENTION_CUE);
     &RE
 }
 
@@ -702,9 +764,7 @@ fn mention_cue() -> &'static Dual {
 /// the marker announces, even after the colon. Only unambiguous markers
 /// (not "like" or "as", which also open requests).
 fn example_lead() -> &'static Dual {
-    static RE: Dual = Dual::new(
-        r#"(?i)(?:^|[^\w])(?:for example|for instance|e\.g\.|bijvoorbeeld|zum beispiel|z\.b\.|beispielsweise|par exemple|por ejemplo|por exemplo|ad esempio|per esempio|например|к примеру|na przykład|np\.|například|napríklad|till exempel|t\.ex\.|for eksempel|f\.eks\.|esimerkiksi|örneğin|misalnya|contohnya|ví dụ|chẳng hạn|például|de exemplu|наприклад|w rodzaju|na kształt|such as|на кшталт|зокрема|del tipo|du type|van het type)[^.!?\n:：]{0,40}[:：]\s*["'“‘`「『«„‹]?\s*$|(?:例如|比如|例えば|예를 들어)[^。！？\n:：]{0,20}[:：]\s*["“「『]?\s*$"#,
-    );
+    static RE: Dual = Dual::new(crate::duals::EXAMPLE_LEAD);
     &RE
 }
 
@@ -713,16 +773,12 @@ fn example_lead() -> &'static Dual {
 /// quotes is an example (the quote is still needed: the same words
 /// unquoted hold).
 fn attack_topic() -> &'static Dual {
-    static RE: Dual = Dual::new(
-        r"(?i)prompt[ -]?injections?|injection attacks?|jailbreak\w*|джейлбрейк\w*|промпт-?инъекц\w*|инъекци\w+ промпт\w*|ін['’]єкці\w+ промпт\w*|промпт-?ін['’]єкц\w*|inyecci[oó]n(?:es)? de (?:prompts?|instrucciones)|injection de prompts?|injeç(?:ão|ões) de prompts?|iniezion[ei] di prompt|wstrzykiwani\w+ (?:promptów|poleceń)|phishing\w*|фишинг\w*|фішинг\w*|提示(?:词)?注入|越狱攻击|プロンプトインジェクション|脱獄プロンプト|프롬프트\s*인젝션|탈옥 프롬프트",
-    );
+    static RE: Dual = Dual::new(crate::duals::ATTACK_TOPIC);
     &RE
 }
 
 fn question_about() -> &'static Dual {
-    static RE: Dual = Dual::new(
-        r"(?-u:\b)(?:what (?:does|do|is|are|would)|why (?:do|does|would)|how (?:do|does|can|could|should|would) (?:i|we|you|one|models?|llms?|systems?|apps?|developers?) (?:detect|defend|prevent|protect|stop|block|handle|recogni[sz]e|mitigate|spot|filter)|explain|describe|is it safe|should i worry)(?-u:\b)",
-    );
+    static RE: Dual = Dual::new(crate::duals::QUESTION_ABOUT);
     &RE
 }
 
@@ -878,16 +934,12 @@ fn ui_label(rest: &str) -> bool {
 /// Words that make a quoted phrase an object of study (translate it,
 /// spell it), not an order.
 fn quoted_use() -> &'static Dual {
-    static RE: Dual = Dual::new(
-        r"(?-u:\b)(?:translat\w*|homework|linguistics?|grammar|spelling|spell|pronounc\w*|meaning|means|definition|define)(?-u:\b)",
-    );
+    static RE: Dual = Dual::new(crate::duals::QUOTED_USE);
     &RE
 }
 
 fn discussing() -> &'static Dual {
-    static RE: Dual = Dual::new(
-        r"(?-u:\b)(?:blog(?:ging)?|article|essay|paper|thesis|research(?:ing)?|studying|lecture|talk about|learn(?:ing)? about|writing about|write about|summari[sz]e how|how (?:they|it|these|such attacks?) work|explain how|examples? of|defen[cd]e against|protect against|detect(?:ing|ion)?)(?-u:\b)",
-    );
+    static RE: Dual = Dual::new(crate::duals::DISCUSSING);
     &RE
 }
 
@@ -895,9 +947,7 @@ fn discussing() -> &'static Dual {
 /// a kind of text ("ignore previous instructions phrase", "the reveal your
 /// system prompt pattern", "DAN prompt attacks"), it is not said.
 fn modifier_noun() -> &'static Dual {
-    static RE: Dual = Dual::new(
-        r"^[ \t\x22'”’»]+(?:phrases?|patterns?|strings?|wording|rules?|examples?|attacks?|payloads?|detectors?|detection|checks?|tests?|test cases?|heuristics?|signatures?|regex(?:es)?|classifiers?|templates?|samples?)(?-u:\b)",
-    );
+    static RE: Dual = Dual::new(crate::duals::MODIFIER_NOUN);
     &RE
 }
 
@@ -1041,6 +1091,42 @@ mod tests {
         }
     }
 
+    /// The keyword tables written by `build.rs` are the ones the run-time
+    /// path (custom rules) derives from the same rules.
+    #[test]
+    fn builtin_keyword_tables_equal_the_run_time_ones() {
+        let built = Instructions::builtin();
+        let run =
+            Instructions::from_prepared(BUILTIN_RULES.iter().map(Prepared::builtin).collect())
+                .unwrap();
+        assert!(matches!(built.keyword_rules, Cow::Borrowed(_)));
+        assert_eq!(built.keyword_rules, run.keyword_rules);
+        assert_eq!(built.unconditional, run.unconditional);
+        assert_eq!(built.gated, run.gated);
+        assert_eq!(built.rules.len(), run.rules.len());
+        for (a, b) in built.rules.iter().zip(&run.rules) {
+            assert_eq!((&a.id, &a.category, a.tier), (&b.id, &b.category, b.tier));
+        }
+        for (a, b) in [(&built.ac, &run.ac), (&built.ac_wide, &run.ac_wide)] {
+            let (a, b) = (a.as_ref().unwrap(), b.as_ref().unwrap());
+            assert_eq!(a.table, b.table);
+            assert_eq!(a.index, b.index);
+            assert_eq!((a.max_len, a.min_len), (b.max_len, b.min_len));
+            assert_eq!(a.chars, b.chars);
+            assert_eq!(a.pats, b.pats);
+            assert_eq!(a.dfa.is_some(), b.dfa.is_some());
+        }
+        // With a custom rule the run-time path serves, and the built-in
+        // rules keep their keywords.
+        let extra = RuleSpec {
+            id: "custom.test".into(),
+            ..serde_json::from_str::<Vec<RuleSpec>>(BUILTIN).unwrap()[0].clone()
+        };
+        let with = Instructions::with_builtin(std::slice::from_ref(&extra)).unwrap();
+        assert_eq!(with.rules.len(), built.rules.len() + 1);
+        assert!(matches!(with.keyword_rules, Cow::Owned(_)));
+    }
+
     /// On all-ASCII text each rule's twin finds exactly the matches of its
     /// pattern: on every ASCII example and negative example (folded as the
     /// scanner folds them), on all of them joined, and on ASCII mixtures.
@@ -1160,14 +1246,21 @@ mod tests {
 
     /// Rules marked by a plain overlapping Aho-Corasick search (the
     /// reference for the interleaved DFA walk).
-    fn reference_marks(set: &KeywordSet, keyword_rules: &[Vec<usize>], text: &str) -> Vec<bool> {
+    fn reference_marks(set: &KeywordSet, keyword_rules: &[RuleList], text: &str) -> Vec<bool> {
         let ac = aho_corasick::AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
-            .build(&set.pats)
+            .build(set.pats.iter().map(|p| p.as_bytes()))
             .unwrap();
-        let mut on = vec![false; keyword_rules.iter().flatten().max().map_or(0, |m| m + 1)];
+        let mut on = vec![
+            false;
+            keyword_rules
+                .iter()
+                .flat_map(|r| r.iter())
+                .max()
+                .map_or(0, |m| m + 1)
+        ];
         for m in ac.find_overlapping_iter(text) {
-            for &r in &keyword_rules[set.index[m.pattern().as_usize()]] {
+            for &r in keyword_rules[set.index[m.pattern().as_usize()]].iter() {
                 on[r] = true;
             }
         }

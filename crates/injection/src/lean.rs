@@ -220,6 +220,20 @@ impl Set {
 ///
 /// Each form is a [`Set`] of one pattern: whether it matches is all a
 /// caller asks, and that needs only the forward NFA's lazy DFA.
+/// The context patterns ([`crate::duals`]) parsed and packed by
+/// `build.rs`: `(source, pattern range, ASCII twin range)` into
+/// [`DUALS_BLOB`].
+type PackedDual = (&'static str, (usize, usize), (usize, usize));
+static DUALS: &[PackedDual] = include!(concat!(env!("OUT_DIR"), "/duals.rs"));
+static DUALS_BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/duals.bin"));
+
+/// The packed parse of context pattern `source` (`ascii`: its twin).
+fn packed_dual(source: &str, ascii: bool) -> Option<Hir> {
+    let &(_, full, twin) = DUALS.iter().find(|d| d.0 == source)?;
+    let (start, end) = if ascii { twin } else { full };
+    palisade_common::pattern::packed::unpack(DUALS_BLOB.get(start..end)?)
+}
+
 pub(crate) struct Dual {
     pattern: &'static str,
     full: OnceLock<Option<Set>>,
@@ -240,11 +254,16 @@ impl Dual {
     fn get(&self, ascii: bool) -> Option<&Set> {
         let cell = if ascii { &self.ascii } else { &self.full };
         cell.get_or_init(|| {
-            let hir = regex_syntax::Parser::new().parse(self.pattern).ok()?;
-            let hir = if ascii {
-                crate::derive::ascii(&hir)
-            } else {
-                hir
+            let hir = match packed_dual(self.pattern, ascii) {
+                Some(hir) => hir,
+                None => {
+                    let hir = regex_syntax::Parser::new().parse(self.pattern).ok()?;
+                    if ascii {
+                        crate::derive::ascii(&hir)
+                    } else {
+                        hir
+                    }
+                }
             };
             Set::from_hirs(&[hir], 2 << 20)
         })
@@ -305,6 +324,23 @@ mod tests {
     /// A dual pattern says what the `regex` crate's `is_match` says, in
     /// both forms (Unicode word boundaries on non-ASCII text included:
     /// there the lazy DFA gives up and the PikeVM answers).
+    /// The packed context patterns are a fresh parse of each, and its
+    /// twin.
+    #[test]
+    fn packed_duals_equal_a_fresh_parse() {
+        assert_eq!(DUALS.len(), crate::duals::ALL.len());
+        for source in crate::duals::ALL {
+            let hir = regex_syntax::Parser::new().parse(source).unwrap();
+            assert_eq!(packed_dual(source, false), Some(hir.clone()), "{source}");
+            assert_eq!(
+                packed_dual(source, true),
+                Some(crate::derive::ascii(&hir)),
+                "{source}"
+            );
+        }
+        assert!(packed_dual("not a context pattern", true).is_none());
+    }
+
     #[test]
     fn dual_agrees_with_is_match() {
         static PATS: [Dual; 4] = [

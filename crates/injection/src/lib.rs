@@ -53,6 +53,7 @@ mod arena;
 mod bytere;
 mod context;
 mod derive;
+mod duals;
 mod encoding;
 mod fold;
 mod instruction;

@@ -17,6 +17,8 @@ use regex_automata::util::iter::Searcher;
 use regex_automata::Input;
 #[cfg(test)]
 use serde::Deserialize;
+use std::borrow::Cow;
+#[cfg(test)]
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -89,6 +91,9 @@ struct BuiltinSignal {
 /// no gate; [`crate::derive::requirements`]).
 struct BuiltinBranch {
     packed: (usize, usize),
+    /// Read by the run-time derivation ([`Form::derive`]) the test
+    /// compares with the tables `build.rs` wrote.
+    #[cfg_attr(not(test), allow(dead_code))]
     gate: &'static [&'static [&'static [u8]]],
 }
 
@@ -168,16 +173,60 @@ struct Form {
     /// Every gate literal (ASCII case ignored).
     table: PairTable,
     /// Branch → its gate's groups, as literal indices.
-    gates: Vec<Vec<Vec<u32>>>,
+    gates: Cow<'static, [Gate]>,
 }
 
+/// One branch's gate groups, as literal indices.
+type Gate = Cow<'static, [Cow<'static, [u32]>]>;
+
+/// A form's gate tables derived by `build.rs` ([`Form::derive`] at build
+/// time): the full form, then the twin.
+struct BuiltinForm {
+    gates: &'static [Gate],
+    table: PairTable,
+}
+
+/// The forms' gate tables, full then twin.
+static BUILTIN_FORMS: [BuiltinForm; 2] = include!(concat!(env!("OUT_DIR"), "/signal_forms.rs"));
+
 impl Form {
+    /// The form (`twin`: the ASCII twins), its gate tables as `build.rs`
+    /// derived them.
     fn new(twin: bool) -> Form {
+        let built = &BUILTIN_FORMS[usize::from(twin)];
+        let mut branches = Vec::new();
+        let mut of_signal = Vec::with_capacity(BUILTIN_SIGNALS.len());
+        for entry in BUILTIN_SIGNALS {
+            let from = branches.len();
+            let list = if twin {
+                entry.twin_branches
+            } else {
+                entry.branches
+            };
+            branches.extend(list.iter().map(|b| Branch {
+                packed: PACKED.get(b.packed.0..b.packed.1).unwrap_or(&[]),
+                set: OnceLock::new(),
+                regex: OnceLock::new(),
+            }));
+            of_signal.push(from..branches.len());
+        }
+        Form {
+            branches,
+            of_signal,
+            table: built.table.clone(),
+            gates: Cow::Borrowed(built.gates),
+        }
+    }
+
+    /// The form with its gate tables derived here from the branches'
+    /// gates (what `build.rs` writes; the test compares).
+    #[cfg(test)]
+    fn derive(twin: bool) -> Form {
         let mut f = Form {
             branches: Vec::new(),
             of_signal: Vec::with_capacity(BUILTIN_SIGNALS.len()),
             table: PairTable::new::<[&[u8]; 0], &[u8]>([], true),
-            gates: Vec::new(),
+            gates: Cow::Owned(Vec::new()),
         };
         let mut lits: Vec<&'static [u8]> = Vec::new();
         let mut lit_at: HashMap<&'static [u8], usize> = HashMap::new();
@@ -194,7 +243,7 @@ impl Form {
                     set: OnceLock::new(),
                     regex: OnceLock::new(),
                 });
-                let gate = b
+                let gate: Vec<Cow<'static, [u32]>> = b
                     .gate
                     .iter()
                     .map(|group| {
@@ -207,10 +256,11 @@ impl Form {
                                 });
                                 u32::try_from(k).unwrap_or(u32::MAX)
                             })
-                            .collect()
+                            .collect::<Vec<u32>>()
+                            .into()
                     })
                     .collect();
-                f.gates.push(gate);
+                f.gates.to_mut().push(Cow::Owned(gate));
             }
             f.of_signal.push(from..f.branches.len());
         }
@@ -401,6 +451,23 @@ mod tests {
     use super::*;
 
     /// Every entry matches its examples and none of its negative examples.
+    /// The gate tables `build.rs` wrote are the ones derived here from
+    /// the branches' gates, in both forms.
+    #[test]
+    fn built_forms_equal_the_derived_ones() {
+        for twin in [false, true] {
+            let (built, derived) = (Form::new(twin), Form::derive(twin));
+            assert!(matches!(built.gates, Cow::Borrowed(_)));
+            assert_eq!(built.gates, derived.gates, "twin {twin}");
+            assert_eq!(built.table, derived.table, "twin {twin}");
+            assert_eq!(built.of_signal, derived.of_signal, "twin {twin}");
+            assert_eq!(built.branches.len(), derived.branches.len());
+            for (a, b) in built.branches.iter().zip(&derived.branches) {
+                assert_eq!(a.packed, b.packed);
+            }
+        }
+    }
+
     #[test]
     fn signal_examples_and_negatives() {
         let specs: Vec<Spec> = serde_json::from_str(BUILTIN).unwrap();

@@ -29,6 +29,7 @@
 //! assert_eq!(c, Some("用户"));
 //! ```
 
+pub mod gate;
 pub mod packed;
 pub mod table;
 
@@ -41,6 +42,12 @@ use regex_syntax::hir::{
 use std::fmt;
 use std::ops::Range;
 use std::sync::OnceLock;
+
+/// The longest text a form's literal groups ([`gate`]) are checked on
+/// before it is compiled. Past it the form is compiled: a long text pays
+/// for that in search time anyway, and one that skipped it would be read
+/// once per literal on every search.
+pub const GATE_TEXT_MAX: usize = 4096;
 
 /// The longest ASCII text searched with the twin. Above it the original is
 /// built: checking a long text for ASCII on every search would cost more
@@ -99,11 +106,14 @@ pub struct Pattern {
     full: OnceLock<Option<Regex>>,
 }
 
-/// A pattern's parse and twin, packed by a build script.
+/// A pattern's parse and twin, packed by a build script, and the
+/// literal groups of each ([`gate`]; empty: none).
 #[derive(Clone, Copy)]
 struct Packed {
     hir: &'static [u8],
     twin: &'static [u8],
+    gate: &'static [u8],
+    twin_gate: &'static [u8],
 }
 
 /// Why [`Pattern::new`] refused a source.
@@ -175,7 +185,50 @@ impl Pattern {
         twin: &'static [u8],
     ) -> Pattern {
         Pattern {
-            packed: Some(Packed { hir, twin }),
+            packed: Some(Packed {
+                hir,
+                twin,
+                gate: &[],
+                twin_gate: &[],
+            }),
+            ..Pattern::lazy_with(source, options)
+        }
+    }
+
+    /// [`Pattern::prepacked`] with the literal groups of the parse and of
+    /// the twin ([`gate::encode`] of [`gate::requirements`], written by
+    /// the build script too): a text that misses a group of the form it
+    /// needs is answered "no match" without compiling that form. Groups
+    /// that do not decode hold for every text.
+    ///
+    /// ```
+    /// use palisade_common::pattern::{ascii_twin, gate, packed, Options, Pattern};
+    /// let hir = regex_syntax::parse(r"(?i)\buser\s+said").unwrap();
+    /// let twin = ascii_twin(&hir);
+    /// let leak = |v: Vec<u8>| -> &'static [u8] { Box::leak(v.into_boxed_slice()) };
+    /// let p = Pattern::prepacked_gated(
+    ///     r"(?i)\buser\s+said",
+    ///     Options::default(),
+    ///     [leak(packed::pack(&hir)), leak(packed::pack(&twin))],
+    ///     [leak(gate::encode(&gate::requirements(&hir))), leak(gate::encode(&gate::requirements(&twin)))],
+    /// );
+    /// assert!(!p.is_match("the user left"));
+    /// assert!(!p.is_built());
+    /// assert!(p.is_match("the USER said"));
+    /// ```
+    pub fn prepacked_gated(
+        source: impl Into<Box<str>>,
+        options: Options,
+        [hir, twin]: [&'static [u8]; 2],
+        [gate, twin_gate]: [&'static [u8]; 2],
+    ) -> Pattern {
+        Pattern {
+            packed: Some(Packed {
+                hir,
+                twin,
+                gate,
+                twin_gate,
+            }),
             ..Pattern::lazy_with(source, options)
         }
     }
@@ -280,7 +333,31 @@ impl Pattern {
 
     /// The form to search `text` with.
     fn for_text(&self, text: &str) -> Option<&Regex> {
-        self.form(text.len() <= TWIN_MAX && text.is_ascii())
+        let twin = text.len() <= TWIN_MAX && text.is_ascii();
+        if !self.may_match(text, twin) {
+            return None;
+        }
+        self.form(twin)
+    }
+
+    /// Whether `text` may hold a match of the form `twin` picks: always
+    /// once that form is compiled (or without packed literal groups, or
+    /// past [`GATE_TEXT_MAX`]), else when the text holds a literal of each
+    /// of the form's groups ([`gate`]). A text that does not holds no
+    /// match, and the form stays uncompiled.
+    fn may_match(&self, text: &str, twin: bool) -> bool {
+        let Some(p) = self.packed else {
+            return true;
+        };
+        let (built, gate) = if twin {
+            (self.twin.get().is_some(), p.twin_gate)
+        } else {
+            (self.full.get().is_some(), p.gate)
+        };
+        if built || gate.is_empty() || text.len() > GATE_TEXT_MAX {
+            return true;
+        }
+        gate::holds(gate, &text.as_bytes().to_ascii_lowercase())
     }
 
     /// Whether the pattern matches anywhere in `text`.

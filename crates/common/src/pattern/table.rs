@@ -23,7 +23,7 @@
 //! assert!(!table.pattern("c", opts).is_packed());
 //! ```
 
-use super::{ascii_twin, packed, parse, Options, Pattern};
+use super::{ascii_twin, gate, packed, parse, Options, Pattern};
 
 /// Sources with their packed parse and ASCII twin, sorted by source.
 #[derive(Clone, Debug, Default)]
@@ -37,10 +37,17 @@ struct Entry {
     unicode: bool,
     hir: &'static [u8],
     twin: &'static [u8],
+    /// The literal groups of the parse and of the twin ([`gate`]).
+    gate: &'static [u8],
+    twin_gate: &'static [u8],
 }
 
-/// The first bytes of an encoded table.
-const MAGIC: &[u8; 4] = b"PPK1";
+/// The first bytes of an encoded table: each entry its source, mode,
+/// packed parse and twin, and their [`gate`]s.
+const MAGIC: &[u8; 4] = b"PPK2";
+/// The first bytes of a table of the previous format (no gates), still
+/// read.
+const MAGIC_V1: &[u8; 4] = b"PPK1";
 
 impl PackTable {
     /// The table of `sources`, each parsed with `options` (a source that
@@ -63,11 +70,14 @@ impl PackTable {
             let Ok(hir) = parse(source, options) else {
                 continue;
             };
+            let twin = ascii_twin(&hir);
             for part in [
                 source.as_bytes(),
                 &[u8::from(options.unicode)],
                 &packed::pack(&hir),
-                &packed::pack(&ascii_twin(&hir)),
+                &packed::pack(&twin),
+                &gate::encode(&gate::requirements(&hir)),
+                &gate::encode(&gate::requirements(&twin)),
             ] {
                 out.extend_from_slice(&u32::try_from(part.len()).unwrap_or(u32::MAX).to_le_bytes());
                 out.extend_from_slice(part);
@@ -86,8 +96,13 @@ impl PackTable {
     /// ```
     pub fn decode(bytes: &'static [u8]) -> PackTable {
         let mut entries = Vec::new();
-        let Some(mut rest) = bytes.strip_prefix(MAGIC.as_slice()) else {
-            return PackTable { entries };
+        let (mut rest, gated) = match (
+            bytes.strip_prefix(MAGIC.as_slice()),
+            bytes.strip_prefix(MAGIC_V1.as_slice()),
+        ) {
+            (Some(rest), _) => (rest, true),
+            (None, Some(rest)) => (rest, false),
+            (None, None) => return PackTable { entries },
         };
         let mut part = || -> Option<&'static [u8]> {
             let (len, tail) = rest.split_first_chunk::<4>()?;
@@ -102,11 +117,21 @@ impl PackTable {
             else {
                 break;
             };
+            let (gate, twin_gate) = if gated {
+                let (Some(g), Some(t)) = (part(), part()) else {
+                    break;
+                };
+                (g, t)
+            } else {
+                (&[][..], &[][..])
+            };
             entries.push(Entry {
                 source,
                 unicode: unicode == [1],
                 hir,
                 twin,
+                gate,
+                twin_gate,
             });
         }
         entries.sort_by(|a, b| (a.source, a.unicode).cmp(&(b.source, b.unicode)));
@@ -147,7 +172,7 @@ impl PackTable {
         {
             Ok(i) => {
                 let e = self.entries[i];
-                Pattern::prepacked(source, options, e.hir, e.twin)
+                Pattern::prepacked_gated(source, options, [e.hir, e.twin], [e.gate, e.twin_gate])
             }
             Err(_) => Pattern::lazy_with(source, options),
         }
@@ -181,6 +206,50 @@ mod tests {
             }
         }
         assert_eq!(PackTable::decode(leak(bytes)).len(), 3);
+    }
+
+    /// A text without a literal of each group is answered without a
+    /// compile; one with them compiles and finds what the source finds.
+    #[test]
+    fn gated_patterns_stay_uncompiled_on_texts_without_their_literals() {
+        let o = Options::default();
+        let src = r"(?i)\b(?:user|owner)\s+(said|wrote)";
+        let t = PackTable::decode(leak(PackTable::encode([src], o)));
+        let p = t.pattern(src, o);
+        assert!(p.find("the user left").is_none());
+        assert!(p.find("l'utilisateur a dit").is_none());
+        assert!(!p.is_built());
+        let plain = Pattern::lazy(src);
+        for text in [
+            "The USER said",
+            "owner  wrote",
+            "the user left",
+            "usér said",
+        ] {
+            assert_eq!(
+                p.find(text).map(|m| m.range()),
+                plain.find(text).map(|m| m.range()),
+                "{text}"
+            );
+        }
+        assert!(p.is_built());
+        // A table of the previous format (no gates) still serves.
+        let hir = parse("a+", o).unwrap();
+        let mut v1 = MAGIC_V1.to_vec();
+        for part in [
+            &b"a+"[..],
+            &[1],
+            &packed::pack(&hir),
+            &packed::pack(&ascii_twin(&hir)),
+        ] {
+            v1.extend_from_slice(&u32::try_from(part.len()).unwrap().to_le_bytes());
+            v1.extend_from_slice(part);
+        }
+        let t = PackTable::decode(leak(v1));
+        assert_eq!(t.len(), 1);
+        let p = t.pattern("a+", o);
+        assert!(p.is_packed());
+        assert_eq!(p.find("baa").map(|m| m.range()), Some(1..3));
     }
 
     #[test]

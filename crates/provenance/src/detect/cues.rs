@@ -57,9 +57,10 @@ include!(concat!(env!("OUT_DIR"), "/cue_literals.rs"));
 impl Cues {
     /// The cues of the built-in lexicon, extracted at compile time.
     pub(super) fn builtin() -> Cues {
-        Cues::from_literals(
+        Cues::with_table(
             BUILT_CUES.iter().map(|&(lit, mask)| (lit.to_vec(), mask)),
             BUILT_ALWAYS,
+            Some(BUILT_TABLE.clone()),
         )
     }
 
@@ -73,7 +74,18 @@ impl Cues {
 
     /// The automaton of the trigger and contrast words followed by the cue
     /// literals with their groups.
+    #[cfg(test)]
     fn from_literals(cues: impl Iterator<Item = (Vec<u8>, u16)>, always: u16) -> Cues {
+        Cues::with_table(cues, always, None)
+    }
+
+    /// [`Cues::from_literals`] with the pair table built at build time
+    /// (`None`: built here from the literals).
+    fn with_table(
+        cues: impl Iterator<Item = (Vec<u8>, u16)>,
+        always: u16,
+        table: Option<PairTable>,
+    ) -> Cues {
         let mut literals: Vec<Vec<u8>> = TRIGGER_WORDS
             .iter()
             .chain(CONTRAST_WORDS)
@@ -86,7 +98,7 @@ impl Cues {
             masks.push(mask);
         }
         Cues {
-            table: PairTable::new(&literals, true),
+            table: table.unwrap_or_else(|| PairTable::new(&literals, true)),
             ac: OnceLock::new(),
             dfa: OnceLock::new(),
             literals,
@@ -821,6 +833,8 @@ mod cue_tests {
         assert_eq!(built.literals, fresh.literals);
         assert_eq!(built.masks, fresh.masks);
         assert_eq!(built.always, fresh.always);
+        // The pair table written at build time is the one built here.
+        assert_eq!(built.table, fresh.table);
     }
 
     #[test]
