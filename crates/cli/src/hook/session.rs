@@ -135,7 +135,10 @@ pub(crate) fn update<T>(
     let out = change(&mut state);
     if state != before {
         let bytes = serde_json::to_vec(&state).map_err(std::io::Error::other)?;
-        palisade_hermes::storage::jsonl::atomic_write(&file, &bytes)?;
+        // Atomic (temp + rename) without fsync: a session's state between
+        // two hook events of a running agent; a power cut that could roll
+        // it back ends the agent's session too.
+        palisade_hermes::storage::jsonl::replace_file(&file, &bytes)?;
     }
     let _ = <std::fs::File as fs4::FileExt>::unlock(&lock);
     Ok(out)
