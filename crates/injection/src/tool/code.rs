@@ -398,14 +398,14 @@ fn read_with(code: &str, seed: HashMap<String, String>) -> CodeFindings {
             }
             // Perl's `File::Find` and Ruby's `Find.find`: the directories
             // are the arguments after the callback (`find(sub {…}, "/etc")`).
-            "find" if lower.contains("file::find") || callee == "Find.find" => {
-                if args
-                    .iter()
-                    .filter_map(|a| fold(a, &names))
-                    .any(|d| root_like(glob_base(&d)))
-                {
-                    walk_root = true;
-                }
+            "find"
+                if (lower.contains("file::find") || callee == "Find.find")
+                    && args
+                        .iter()
+                        .filter_map(|a| fold(a, &names))
+                        .any(|d| root_like(glob_base(&d))) =>
+            {
+                walk_root = true;
             }
             "walk" | "rglob" | "glob" | "iterdir" | "scandir" | "listdir" | "readdirSync" => {
                 let base = if callee.contains("home") {
