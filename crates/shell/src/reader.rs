@@ -93,6 +93,7 @@ pub struct SimpleCommand {
     /// assert!(palisade_shell::parse("r''m -rf x").commands[0].disguised);
     /// assert!(!palisade_shell::parse(r"printf $'\x1b[31m%s\n' red").commands[0].disguised);
     /// assert!(!palisade_shell::parse(r#"\rm -f "$HOME"/x ''"#).commands[0].disguised);
+    /// assert!(!palisade_shell::parse("X='' rm -rf build --opt=''").commands[0].disguised);
     /// ```
     pub disguised: bool,
 }
@@ -870,7 +871,9 @@ impl Parser<'_> {
     /// where the word goes on after it.
     fn empty_quotes_inside(&self, w: &str, next: usize) -> bool {
         let next = self.chars.get(next).copied();
-        !w.is_empty() || next.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '/')
+        let letters_after = next.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '/');
+        // `--format=''`, `X=''`: an empty value, not a split word.
+        (!w.is_empty() && !(w.ends_with('=') && !letters_after)) || letters_after
     }
 
     fn ansi_c(&mut self, w: &mut String) {
