@@ -513,7 +513,8 @@ fn is_assignment(head: &str) -> bool {
 }
 
 /// How a line of source code that declares a function or binding, or is a
-/// statement (`assert …`, `return …`, a print call: `print(tok.convert_ids_to_tokens(…))`), begins (`pub fn render_turn(role:
+/// statement (`assert …`, `return …`, a print call:
+/// `print(tok.convert_ids_to_tokens(…))`), begins (`pub fn render_turn(role:
 /// &str) -> String {`, `def build(msgs):`): a call named on such a line is
 /// the program's own, not an order.
 const DECLARATIONS: &[&str] = &[
