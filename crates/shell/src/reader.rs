@@ -873,7 +873,7 @@ impl Parser<'_> {
         let next = self.chars.get(next).copied();
         let letters_after = next.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '/');
         // `--format=''`, `X=''`: an empty value, not a split word.
-        (!w.is_empty() && !(w.ends_with('=') && !letters_after)) || letters_after
+        letters_after || (!w.is_empty() && !w.ends_with('='))
     }
 
     fn ansi_c(&mut self, w: &mut String) {

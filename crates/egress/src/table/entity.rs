@@ -171,41 +171,38 @@ const PEOPLE_HEADER: &str = concat!(
 /// Headers that veto medium evidence: an average over a group.
 const AVERAGE_HEADER: &str = r"(?i)(?-u:\b)(?:mean|average|avg|median)(?-u:\b)|平均|中位|durchschnitt|moyenne|médiane|media|mediana|средн|медиан";
 
-fn compiled() -> &'static [Regex] {
-    static R: OnceLock<Vec<Regex>> = OnceLock::new();
-    R.get_or_init(|| {
-        RULES
-            .iter()
-            .map(|r| {
-                // The patterns are literals above, covered by the tests.
-                #[allow(clippy::expect_used)] // invariant: literal pattern
-                Regex::new(r.pattern).expect("built-in pattern compiles")
-            })
-            .collect()
-    })
+/// The rules' patterns, compiled once; a pattern that failed to compile
+/// (the tests rule it out) is `None` and never matches, so its evidence is
+/// missing and the table stays protected (fails closed).
+fn compiled() -> &'static [Option<Regex>] {
+    static R: OnceLock<Vec<Option<Regex>>> = OnceLock::new();
+    R.get_or_init(|| RULES.iter().map(|r| Regex::new(r.pattern).ok()).collect())
 }
 
-fn people_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    #[allow(clippy::expect_used)] // invariant: literal pattern
-    R.get_or_init(|| Regex::new(PEOPLE_HEADER).expect("built-in pattern compiles"))
+fn people_re() -> Option<&'static Regex> {
+    static R: OnceLock<Option<Regex>> = OnceLock::new();
+    R.get_or_init(|| Regex::new(PEOPLE_HEADER).ok()).as_ref()
 }
 
-/// Whether a header names people.
+/// Whether a header names people (if the pattern could not be built,
+/// every header does: the table stays protected).
 pub(crate) fn names_people(header: &str) -> bool {
-    people_re().is_match(clean(header))
+    people_re().is_none_or(|r| r.is_match(clean(header)))
 }
 
-fn average_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    #[allow(clippy::expect_used)] // invariant: literal pattern
-    R.get_or_init(|| Regex::new(AVERAGE_HEADER).expect("built-in pattern compiles"))
+fn average_re() -> Option<&'static Regex> {
+    static R: OnceLock<Option<Regex>> = OnceLock::new();
+    R.get_or_init(|| Regex::new(AVERAGE_HEADER).ok()).as_ref()
 }
 
 /// Whether `text` (a cell or a header, by `scope`) matches rule `k`.
 fn rule_matches(k: usize, text: &str) -> bool {
     let t = clean(text).trim_matches('"').trim();
-    if !compiled()[k].is_match(t) {
+    if !compiled()
+        .get(k)
+        .and_then(Option::as_ref)
+        .is_some_and(|r| r.is_match(t))
+    {
         return false;
     }
     if RULES[k].name.starts_with("hex") {
@@ -277,7 +274,9 @@ pub(crate) fn entity_table<'a>(
         .collect();
     for c in 0..ncols {
         let header = headers.get(c).map_or("", |h| h.as_str());
-        if !header.is_empty() && (is_percent_header(header) || average_re().is_match(header)) {
+        if !header.is_empty()
+            && (is_percent_header(header) || average_re().is_none_or(|r| r.is_match(header)))
+        {
             veto = true;
         }
         let filled: Vec<&str> = rows
