@@ -96,10 +96,6 @@ pub(crate) fn signal_pattern(pattern: &str) -> String {
     }
 }
 
-/// Most gate literals one branch of a split pattern may have.
-#[allow(dead_code)] // build.rs splits the built-in signals; tests re-derive them
-pub(crate) const BRANCH_GATE_MAX: usize = 64;
-
 /// Whether `h` has no choice in it: its matches are made one way only
 /// (literals, classes, look-arounds and concatenations of them).
 #[allow(dead_code)] // build.rs splits the built-in signals; tests re-derive them
@@ -220,62 +216,8 @@ fn may_match_empty(h: &Hir) -> bool {
     }
 }
 
-/// The gate of one branch ([`branches_of`]): its prefix literals, ASCII
-/// lower-cased and deduplicated; `None` if they are infinite, many, or
-/// one is empty.
-#[allow(dead_code)] // build.rs splits the built-in signals; tests re-derive them
-fn branch_gate(h: &Hir) -> Option<Vec<Vec<u8>>> {
-    let mut ex = Extractor::new();
-    ex.kind(ExtractKind::Prefix)
-        .limit_total(BRANCH_GATE_MAX * 4)
-        .limit_literal_len(GATE_LITERAL_MAX);
-    let seq = ex.extract(h);
-    let lits = seq.literals()?;
-    let mut out: Vec<Vec<u8>> = Vec::new();
-    for l in lits {
-        let b = l.as_bytes().to_ascii_lowercase();
-        if b.is_empty() {
-            return None;
-        }
-        if !out.contains(&b) {
-            out.push(b);
-        }
-    }
-    (!out.is_empty() && out.len() <= BRANCH_GATE_MAX).then_some(out)
-}
-
-/// Most literal groups one pattern is required to meet ([`requirements`]).
-#[allow(dead_code)]
-pub(crate) const REQUIREMENTS_MAX: usize = 8;
-
-/// Groups of literals (ASCII lower-cased) a text must hold one of each of
-/// for `h` to match somewhere in it: the prefix literals of `h`, and those
-/// of each part of `h` as a concatenation (every match of `h` holds a
-/// match of each part, which starts with one of the part's prefixes). A
-/// part whose prefixes are infinite, many, or include the empty string
-/// adds no group. Empty: no requirement.
-#[allow(dead_code)] // build.rs derives the built-in requirements; tests re-derive them
-pub(crate) fn requirements(h: &Hir) -> Vec<Vec<Vec<u8>>> {
-    use regex_syntax::hir::HirKind;
-    let mut out: Vec<Vec<Vec<u8>>> = Vec::new();
-    let mut add = |g: Option<Vec<Vec<u8>>>| {
-        if let Some(g) = g {
-            if !out.contains(&g) && out.len() < REQUIREMENTS_MAX {
-                out.push(g);
-            }
-        }
-    };
-    add(branch_gate(h));
-    let mut h = h;
-    while let HirKind::Capture(c) = h.kind() {
-        h = &c.sub;
-    }
-    if let HirKind::Concat(subs) = h.kind() {
-        for sub in subs {
-            if !matches!(sub.kind(), HirKind::Look(_) | HirKind::Empty) {
-                add(branch_gate(sub));
-            }
-        }
-    }
-    out
-}
+/// Groups of literals a text must hold one of each of for a pattern to
+/// match somewhere in it: the shared derivation, the same one the packed
+/// pattern tables store with every pattern.
+#[allow(unused_imports)] // build.rs derives the built-in requirements; tests re-derive them
+pub(crate) use palisade_common::pattern::gate::requirements;
