@@ -34,7 +34,9 @@
 //!
 //! The search is local (nearby rows and columns, bounded per cell), so it is
 //! linear in the table size. A cell it cannot certify at all makes the whole
-//! table's counts hidden (the fallback), which is always safe.
+//! table's counts hidden (the fallback), which is always safe; so does a
+//! cell the exact audit leaves a point, or a primary cell it leaves
+//! narrower than half its required width.
 
 use super::model::Model;
 
@@ -411,7 +413,12 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
     let verdict = small.then(|| super::lp::audit(m, &mut prot, true));
     let lp_ok = verdict.as_ref().is_some_and(|v| v.audited);
     prot.audited = lp_ok || (certified && all_proven(m, &prot));
-    if !certified && !lp_ok {
+    // A hidden cell the attacker can narrow to a point, or a primary cell
+    // to less than half its required width, fails closed. The exact audit's
+    // repair is greedy (one cell at a time) and can miss a chain that needs
+    // several cells hidden at once. Between half and the full width the
+    // table is published with `audited: false` and its narrowest interval.
+    if (!certified && !lp_ok) || (!prot.audited && !all_within_half(m, &prot)) {
         // Fallback: hide every count cell, then certify again (nothing new
         // can be needed: every support is already hidden).
         prot.fallback = true;
@@ -434,6 +441,23 @@ pub(crate) fn protect(m: &Model, s: &Settings) -> Protection {
         prot.audited = lp_ok || all_proven(m, &prot);
     }
     prot
+}
+
+/// Whether no hidden cell is a point and every primary cell's proven width
+/// is at least half its requirement (see [`protect`]).
+fn all_within_half(m: &Model, prot: &Protection) -> bool {
+    (0..prot.hidden.len()).all(|cell| {
+        if !prot.hidden[cell] || m.values.get(cell).is_none() {
+            return true;
+        }
+        let w = prot.width(cell);
+        let half = if prot.reason[cell] == Some(Reason::Primary) {
+            prot.required_of(cell).div_ceil(2)
+        } else {
+            0
+        };
+        w >= half.max(1)
+    })
 }
 
 /// Most hidden cells of a table the LP audit takes on.

@@ -59,8 +59,10 @@
 //!
 //! * Every hidden count gets `hi > lo`: it cannot be worked out
 //!   ([`HiddenCell::protected`], [`TableResult::audit_passed`]). If the local
-//!   search cannot certify a cell at all, every count of the table is
-//!   hidden instead ([`TableResult::fallback`]).
+//!   search cannot certify a cell at all, or after the exact audit's repair a
+//!   hidden count is still a point or a primary cell is narrower than half
+//!   its protection width, every count of the table is hidden instead
+//!   ([`TableResult::fallback`]).
 //! * A primary cell also aims for `hi − lo ≥` the protection width (default
 //!   `threshold − 1`: the interval holds at least `threshold` values, as many
 //!   as `0..threshold`), capped by what its visible totals allow (row and
