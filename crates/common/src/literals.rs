@@ -7,10 +7,14 @@
 //! text a one-shot process (a host hook, one `check` line) reads. A
 //! [`PairTable`] costs a sort of the keywords to build and finds every
 //! occurrence in one pass: at each offset the text's next two bytes are
-//! looked up in a bit set of the keywords' first two bytes, and only the
-//! keywords that start with that pair are compared there. The work is
-//! linear in the text, times at most the largest group of keywords that
-//! share a first pair (a property of the rule data, not of the text).
+//! looked up in a bit set of the keywords' first two bytes; keywords of two
+//! or three bytes that start with that pair are compared there, and for the
+//! longer ones the next four bytes are looked up in a second bit set (of a
+//! hash of the keywords' first four bytes), then only the keywords that
+//! start with those four bytes are compared. The work is linear in the
+//! text, times at most the largest group of keywords that share a first
+//! pair or quad (a property of the rule data, not of the text): common
+//! pairs such as `in` or `th` start hundreds of keywords, common quads few.
 //! Long texts are still better served by an automaton, which pays for its
 //! build in fewer comparisons; callers switch at a length of their choice.
 //!
@@ -34,8 +38,13 @@ pub struct PairTable {
     lits: Cow<'static, [Cow<'static, [u8]>]>,
     /// One bit per two-byte prefix that some literal starts with.
     pairs: Cow<'static, [u64]>,
-    /// `(prefix, literal)` for the literals of two bytes or more, sorted.
+    /// `(prefix, literal)` for the literals of two or three bytes, sorted.
     by_pair: Cow<'static, [(u16, u32)]>,
+    /// One bit per [`quad_hash`] of the first four bytes of a longer literal.
+    quads: Cow<'static, [u64]>,
+    /// `(first four bytes, literal)` for the literals of four bytes or
+    /// more, sorted.
+    by_quad: Cow<'static, [(u32, u32)]>,
     /// One bit per byte that is a whole literal.
     singles: [u64; 4],
     /// `(byte, literal)` for the one-byte literals, sorted.
@@ -48,6 +57,15 @@ pub struct PairTable {
 use std::borrow::Cow;
 
 const PAIR_WORDS: usize = (1 << 16) / 64;
+
+/// Bits of the quad filter's hash (a bit set of `1 << QUAD_BITS` bits).
+const QUAD_BITS: u32 = 16;
+const QUAD_WORDS: usize = (1 << QUAD_BITS) / 64;
+
+/// The filter bit of a literal's (or a text offset's) first four bytes.
+fn quad_hash(q: u32) -> usize {
+    (q.wrapping_mul(0x9E37_79B1) >> (32 - QUAD_BITS)) as usize
+}
 
 impl PairTable {
     /// The table of `literals` (their order gives the indices reported),
@@ -76,6 +94,8 @@ impl PairTable {
             .collect();
         let mut pairs = vec![0u64; PAIR_WORDS];
         let mut by_pair = Vec::new();
+        let mut quads = vec![0u64; QUAD_WORDS];
+        let mut by_quad = Vec::new();
         let mut singles = [0; 4];
         let mut by_byte = Vec::new();
         let mut empty = Vec::new();
@@ -86,6 +106,12 @@ impl PairTable {
                     set(&mut singles, usize::from(b));
                     by_byte.push((b, i));
                 }
+                [a, b, c, d, ..] => {
+                    set(&mut pairs, usize::from(u16::from_be_bytes([a, b])));
+                    let q = u32::from_be_bytes([a, b, c, d]);
+                    set(&mut quads, quad_hash(q));
+                    by_quad.push((q, i));
+                }
                 [a, b, ..] => {
                     let key = u16::from_be_bytes([a, b]);
                     set(&mut pairs, usize::from(key));
@@ -94,11 +120,14 @@ impl PairTable {
             }
         }
         by_pair.sort_unstable();
+        by_quad.sort_unstable();
         by_byte.sort_unstable();
         PairTable {
             lits: Cow::Owned(lits),
             pairs: Cow::Owned(pairs),
             by_pair: Cow::Owned(by_pair),
+            quads: Cow::Owned(quads),
+            by_quad: Cow::Owned(by_quad),
             singles,
             by_byte: Cow::Owned(by_byte),
             empty: Cow::Owned(empty),
@@ -119,14 +148,19 @@ impl PairTable {
     ///     p[0x6162 / 64] = 1 << (0x6162 % 64);
     ///     p
     /// };
-    /// static T: PairTable =
-    ///     PairTable::from_static(&LITS, &PAIRS, &[(0x6162, 0)], [0; 4], &[], &[], false);
+    /// static QUADS: [u64; 1024] = [0; 1024];
+    /// static T: PairTable = PairTable::from_static(
+    ///     &LITS, &PAIRS, &[(0x6162, 0)], &QUADS, &[], [0; 4], &[], &[], false,
+    /// );
     /// assert_eq!(T, PairTable::new(["ab"], false));
     /// ```
+    #[allow(clippy::too_many_arguments)] // the parts of one table, as `to_rust` writes them
     pub const fn from_static(
         lits: &'static [Cow<'static, [u8]>],
         pairs: &'static [u64],
         by_pair: &'static [(u16, u32)],
+        quads: &'static [u64],
+        by_quad: &'static [(u32, u32)],
         singles: [u64; 4],
         by_byte: &'static [(u8, u32)],
         empty: &'static [u32],
@@ -136,6 +170,8 @@ impl PairTable {
             lits: Cow::Borrowed(lits),
             pairs: Cow::Borrowed(pairs),
             by_pair: Cow::Borrowed(by_pair),
+            quads: Cow::Borrowed(quads),
+            by_quad: Cow::Borrowed(by_quad),
             singles,
             by_byte: Cow::Borrowed(by_byte),
             empty: Cow::Borrowed(empty),
@@ -163,9 +199,11 @@ impl PairTable {
         }
         let _ = write!(
             s,
-            "], &{:?}, &{:?}, {:?}, &{:?}, &{:?}, {})",
+            "], &{:?}, &{:?}, &{:?}, &{:?}, {:?}, &{:?}, &{:?}, {})",
             &*self.pairs,
             &*self.by_pair,
+            &*self.quads,
+            &*self.by_quad,
             self.singles,
             &*self.by_byte,
             &*self.empty,
@@ -207,36 +245,75 @@ impl PairTable {
                 b
             }
         };
-        let mut next = text.first().map(|&b| fold(b));
+        let same = |window: &[u8], lit: &[u8]| {
+            if self.ascii_case_insensitive {
+                window.eq_ignore_ascii_case(lit)
+            } else {
+                window == lit
+            }
+        };
+        // Matches at one offset, reported in literal order: the two-byte
+        // and the four-byte groups are searched apart.
+        let mut here: Vec<(u32, usize)> = Vec::new();
+        // The next four bytes, folded, the first in the high byte; `have`
+        // counts how many of them are real.
+        let mut window: u32 = 0;
+        let mut have = 0usize;
+        for (k, &b) in text.iter().take(4).enumerate() {
+            window |= u32::from(fold(b)) << (24 - 8 * k);
+            have += 1;
+        }
         for at in 0..text.len() {
-            let Some(b0) = next else { break };
-            next = text.get(at + 1).map(|&b| fold(b));
+            if at > 0 {
+                window <<= 8;
+                have -= 1;
+                if let Some(&b) = text.get(at + 3) {
+                    window |= u32::from(fold(b));
+                    have += 1;
+                }
+            }
+            let b0 = (window >> 24) as u8;
             if get(&self.singles, usize::from(b0)) {
                 let from = self.by_byte.partition_point(|&(b, _)| b < b0);
                 for &(_, i) in self.by_byte[from..].iter().take_while(|&&(b, _)| b == b0) {
                     found(i as usize, at, at + 1);
                 }
             }
-            let Some(b1) = next else { continue };
-            let key = u16::from_be_bytes([b0, b1]);
+            if have < 2 {
+                continue;
+            }
+            let key = (window >> 16) as u16;
             if !get(&self.pairs, usize::from(key)) {
                 continue;
             }
-            let from = self.by_pair.partition_point(|&(k, _)| k < key);
             let rest = text.get(at..).unwrap_or_default();
+            let from = self.by_pair.partition_point(|&(k, _)| k < key);
             for &(_, i) in self.by_pair[from..].iter().take_while(|&&(k, _)| k == key) {
                 let lit = &self.lits[i as usize];
-                let Some(window) = rest.get(..lit.len()) else {
-                    continue;
-                };
-                let same = if self.ascii_case_insensitive {
-                    window.eq_ignore_ascii_case(lit)
-                } else {
-                    window == &**lit
-                };
-                if same {
-                    found(i as usize, at, at + lit.len());
+                if rest.get(..lit.len()).is_some_and(|w| same(w, lit)) {
+                    here.push((i, at + lit.len()));
                 }
+            }
+            if have == 4 && get(&self.quads, quad_hash(window)) {
+                let from = self.by_quad.partition_point(|&(q, _)| q < window);
+                let n = here.len();
+                for &(_, i) in self.by_quad[from..]
+                    .iter()
+                    .take_while(|&&(q, _)| q == window)
+                {
+                    let lit = &self.lits[i as usize];
+                    let tail = lit.get(4..).unwrap_or_default();
+                    let matched = rest.get(4..lit.len()).is_some_and(|w| same(w, tail));
+                    if matched {
+                        here.push((i, at + lit.len()));
+                    }
+                }
+                if n > 0 && here.len() > n {
+                    here.sort_unstable();
+                }
+            }
+            for (i, end) in here.drain(..) {
+                found(i as usize, at, end);
             }
         }
     }
@@ -311,7 +388,7 @@ mod tests {
     proptest! {
         #[test]
         fn agrees_with_aho_corasick(
-            lits in proptest::collection::vec("[abAB\u{e9}]{0,4}", 0..12),
+            lits in proptest::collection::vec("[abAB\u{e9}]{0,6}", 0..16),
             text in "[abAB\u{e9} ]{0,40}",
             ci in any::<bool>(),
         ) {
