@@ -800,6 +800,59 @@ impl Scanner {
             f.detail = Some("an order to the agent in text the reader does not see".into());
             out.push(f);
         }
+        // An order that names its object (a tool, a command, a secret) in
+        // text the reader does not see: nobody hides a tool call from the
+        // human reading the page (policy table).
+        let held = |out: &[Finding]| out.iter().any(|f| f.tier >= Tier::Quarantine);
+        let early_orders = (!held(&out) && (!hidden.is_empty() || base.contains('=')))
+            .then(|| self.signals.orders(base))
+            .unwrap_or_default();
+        // A tool named with its arguments in prose ("call send_email: to=…,
+        // subject=…"): a call written out for the agent to make, in any
+        // language (policy table).
+        if let Some(h) = early_orders.iter().find(|h| {
+            matches!(self.signals.id(h), "order.tool" | "order.tool_action")
+                && !context::in_fence(base, h.span)
+                && !context::in_code_span(base, h.span)
+                && !context::on_code_line(base, h.span)
+                // `mailkit.send_email(to, …, cc=None)`: a signature or a
+                // call written as code, documented
+                && !base[..h.span.start].ends_with('.')
+                && !base[h.span.start..h.span.end].ends_with('(')
+                && !base[h.span.end..].trim_start().starts_with('(')
+                && context::call_arguments(base, h.span.end) >= 2
+        }) {
+            let mut f = Finding::new(
+                Layer::Instruction,
+                "l2.call.tool_with_arguments",
+                norm.original_span(h.span),
+                Tier::Quarantine,
+            );
+            f.detail = Some("a tool named with its arguments, written out for the agent".into());
+            out.push(f);
+        }
+        if !hidden.is_empty() && !held(&out) {
+            let hidden_order = early_orders.iter().find(|h| {
+                let id = self.signals.id(h);
+                policy::hidden_names_object(id)
+                    && hidden_base
+                        .iter()
+                        .any(|r| r.start <= h.span.start && h.span.start < r.end)
+                    && !context::on_source_line(base, h.span)
+                    && !context::in_code_span(base, h.span)
+            });
+            if let Some(h) = hidden_order {
+                let mut f = Finding::new(
+                    Layer::Instruction,
+                    "l2.hidden.named_order",
+                    norm.original_span(h.span),
+                    Tier::Quarantine,
+                );
+                f.detail =
+                    Some("a tool, command or secret named in text the reader does not see".into());
+                out.push(f);
+            }
+        }
         // The spans of the phrases of one family at quarantine or above.
         let phrase_spans = |fam: &str| -> Vec<Span> {
             found
