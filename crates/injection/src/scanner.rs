@@ -804,9 +804,11 @@ impl Scanner {
         // text the reader does not see: nobody hides a tool call from the
         // human reading the page (policy table).
         let held = |out: &[Finding]| out.iter().any(|f| f.tier >= Tier::Quarantine);
-        let early_orders = (!held(&out) && (!hidden.is_empty() || base.contains('=')))
-            .then(|| self.signals.orders(base))
-            .unwrap_or_default();
+        let early_orders = if !held(&out) && (!hidden.is_empty() || base.contains('=')) {
+            self.signals.orders(base)
+        } else {
+            Vec::new()
+        };
         // A tool named with its arguments in prose ("call send_email: to=…,
         // subject=…"): a call written out for the agent to make, in any
         // language (policy table).
