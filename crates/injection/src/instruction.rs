@@ -1436,6 +1436,8 @@ mod tests {
         assert!(mention_cue().is_match("zawierające ukryty tekst w rodzaju: „"));
         assert!(mention_cue().is_match("текст като „"));
         assert!(mention_cue().is_match("such as: \""));
+        assert!(mention_cue().is_match("often followed by a request to "));
+        assert!(!mention_cue().is_match("Please, as a request: "));
         assert!(!mention_cue().is_match("Neue Aufgabe: „"));
         // an example marker, a short phrase, a colon: the quotation is the example
         assert!(example_lead().is_match("verborgen tekst, bijvoorbeeld in witte letters: \""));

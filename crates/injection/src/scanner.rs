@@ -1187,12 +1187,13 @@ impl Scanner {
                         Tier::Quarantine,
                     ));
                 } else if !code {
-                    out.push(Finding::new(
-                        Layer::Encoding,
-                        "l4.encoded_text",
-                        span,
-                        Tier::Flag,
-                    ));
+                    // Percent-encoding inside a URL is how URLs carry text
+                    // (a search query in an access log): encoded prose
+                    // there that orders nothing is no sign (policy).
+                    let in_url = d.encoding == encoding::Encoding::Url
+                        && context::in_url(norm.as_str(text), d.span.start);
+                    let tier = if in_url { Tier::Pass } else { Tier::Flag };
+                    out.push(Finding::new(Layer::Encoding, "l4.encoded_text", span, tier));
                 }
             }
             // The text spells out what the blob decodes to: nothing is
@@ -1206,7 +1207,13 @@ impl Scanner {
             }
             if context::decoding_shown(norm.as_str(text), d.span, &d.text) {
                 for f in &mut out[at..] {
-                    f.tier = f.tier.min(Tier::Flag);
+                    // encoded prose with no phrase in it: nothing at all
+                    let cap = if f.rule.reason() == "l4.encoded_text" {
+                        Tier::Pass
+                    } else {
+                        Tier::Flag
+                    };
+                    f.tier = f.tier.min(cap);
                     let why = f.detail.take().unwrap_or_default();
                     f.detail = Some(format!("{why} (decoded in the text itself)"));
                 }
