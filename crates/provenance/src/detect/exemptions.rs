@@ -500,6 +500,11 @@ impl ClaimDetector {
     fn zh_prefix_rules(&self, clause: &str, subj_start: usize, frame: bool) -> bool {
         let start = floor_boundary(clause, subj_start.saturating_sub(LOOKBACK));
         let window = &clause[start..subj_start];
+        // `user_confirmed_at = 用户确认收货时间`: a data-dictionary line
+        // describes the field its identifier names.
+        if field_definition(window) {
+            return false;
+        }
         let near = near_end(window, HEDGE_WINDOW);
         if self.grammar.fixed.zh_prefix_block.is_match(window)
             || self.grammar.data.zh_before_subject.is_match(near)
@@ -558,6 +563,11 @@ impl ClaimDetector {
             .find(['，', ',', '。', '；', ';', '！', '？', '!', '?', '\n'])
             .unwrap_or(rest_all.len());
         let rest = &rest_all[..seg_end];
+        // 用户批准人, 用户同意书, 用户批准率: the verb is the head of a noun
+        // (the approver, the consent form, the approval rate), a field name.
+        if !pred.ends_with(['了', '过', '過']) && rest.starts_with(ZH_NOUN_HEADS) {
+            return false;
+        }
         // 用户同意了吗?需要再确认: the segment that holds the predicate is a
         // question (NFKC makes "？" a "?" with no space after it, so the
         // sentence split does not end there).
@@ -869,5 +879,53 @@ impl Fixed {
             ),
             zh_kv_key: lazy(r"状态|字段|说明|含义|定义|类型|取值|枚举"),
         }
+    }
+}
+
+/// Characters that, right after a Chinese decision verb, make it the head
+/// of a noun: 批准人 (approver), 同意书 (consent form), 批准率 (approval
+/// rate), 确认单, 审批者, 同意栏, 确认键.
+const ZH_NOUN_HEADS: &[char] = &[
+    '人', '者', '书', '書', '率', '单', '單', '函', '栏', '欄', '框', '键', '鍵', '码', '碼',
+];
+
+/// Whether the line before a subject is a field identifier and `=` or a
+/// colon (`user_confirmed_at = `, `approver: `): the rest of the line is
+/// that field's description, not a record of a decision.
+///
+/// ```text
+/// "user_confirmed_at = " → true;  "- 备注：" → false (no identifier)
+/// "user_id = 下单用户\nuser_agreed_terms = " → true (the last line counts)
+/// ```
+fn field_definition(window: &str) -> bool {
+    let line = window.rsplit('\n').next().unwrap_or(window).trim();
+    let Some(key) = line
+        .strip_suffix('=')
+        .or_else(|| line.strip_suffix(':'))
+        .or_else(|| line.strip_suffix('：'))
+    else {
+        return false;
+    };
+    let key = key.trim_end();
+    key.len() >= 2
+        && key.contains('_')
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+        && key.as_bytes()[0].is_ascii_alphabetic()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::field_definition;
+
+    #[test]
+    fn field_definitions_are_identifier_lines() {
+        assert!(field_definition("user_confirmed_at = "));
+        assert!(field_definition("user_id = 下单用户\nuser_agreed_terms = "));
+        assert!(field_definition("  approver_id: "));
+        assert!(!field_definition("- 备注："));
+        assert!(!field_definition("Note: "));
+        assert!(!field_definition("会上 "));
     }
 }
