@@ -389,7 +389,7 @@ fn plain_count(s: &str) -> Option<u64> {
         return if t.len() <= 18 { t.parse().ok() } else { None };
     }
     // Thousands separators: groups of exactly three digits.
-    let sep = [',', ' ', '\u{a0}', '\'', '_']
+    let sep = [',', ' ', '\u{a0}', '\u{202f}', '\u{2009}', '\'', '_']
         .into_iter()
         .find(|&c| t.contains(c))?;
     let mut value: u64 = 0;
@@ -412,6 +412,26 @@ fn plain_count(s: &str) -> Option<u64> {
         }
     }
     Some(value)
+}
+
+/// A number with a decimal comma (`62,1`, `100,0`, `4,75 %`): digits, a
+/// comma, one or two digits (three would be a thousands group), an
+/// optional `%`.
+///
+/// ```text
+/// "62,1" → true; "3,7 %" → true; "1,232" → false (thousands); "a,1" → false
+/// ```
+pub(crate) fn decimal_comma(s: &str) -> bool {
+    let t = clean(s);
+    let t = t.strip_suffix('%').unwrap_or(t).trim_end();
+    let Some((int, frac)) = t.split_once(',') else {
+        return false;
+    };
+    !int.is_empty()
+        && int.len() <= 12
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && (1..=2).contains(&frac.len())
+        && frac.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Any number, with an optional sign, decimals, thousands separators or a
@@ -486,7 +506,7 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
             if count.is_some() {
                 counts += 1;
                 values.set(r * ncols + c, count);
-            } else if parse_number(t).is_some() {
+            } else if parse_number(t).is_some() || decimal_comma(t) {
                 numbers += 1;
             } else {
                 others += 1;
@@ -900,6 +920,10 @@ mod tests {
         assert_eq!(parse_count("1,232"), Some(1232));
         assert_eq!(parse_count("**3**"), Some(3));
         assert_eq!(parse_count("12,34"), None);
+        assert_eq!(parse_count("1\u{202f}758"), Some(1758));
+        assert_eq!(parse_count("9\u{a0}233"), Some(9233));
+        assert!(decimal_comma("62,1") && decimal_comma("3,7 %") && decimal_comma("100,0"));
+        assert!(!decimal_comma("1,232") && !decimal_comma("a,1") && !decimal_comma("12,"));
         assert_eq!(parse_count("3.5"), None);
         assert_eq!(parse_count("-3"), None);
         assert_eq!(parse_count("3 (7.5%)"), Some(3));
