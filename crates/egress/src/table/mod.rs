@@ -26,6 +26,13 @@
 //!   same number of fields; `"…"` quoting, so `"1,232"` is one cell.
 //! * Lines with `cat -n` (`     1\t`) or read_file (`     1|`, `     1→`)
 //!   line-number prefixes: the prefix is kept and not part of the table.
+//! * Space-aligned columns (a printed data frame, R's `addmargins`,
+//!   `column -t`): three or more lines split where every line has a space.
+//!   Tool output is full of such listings of things (`kubectl get`, `cloc`,
+//!   coverage), so one is protected only when it is record-level, or its
+//!   numbers hold both a total row and a total column, or a total beside a
+//!   header naming people. A protected one is rewritten with its columns
+//!   re-padded, so a second pass reads the same columns.
 //! * JSON: when the whole text is a JSON document, strings that hold a table
 //!   are scanned (and re-encoded in place), and an array of two or more
 //!   objects with the same keys and scalar values is a table whose header is
@@ -301,6 +308,8 @@ pub enum TableKind {
     Tsv,
     /// A JSON array of uniform objects.
     Json,
+    /// Space-aligned columns (`column -t`, a printed data frame, R output).
+    FixedWidth,
 }
 
 /// Why a cell was hidden.
@@ -774,6 +783,17 @@ fn process<'o>(
         loss: Loss::default(),
     };
     let mut edits = Vec::new();
+    // Space-aligned columns are everywhere in tool output (`ls -l`, `ps`,
+    // `kubectl get`, `cloc`, coverage): such a block is a table of counts
+    // to protect only when it is record-level, or a cross-tab whose numbers
+    // hold both a total row and a total column (`pd.crosstab(…,
+    // margins=True)`, R's `addmargins`), or holds a total and a header
+    // naming people. A listing of things with a `SUM` row is none of these.
+    let totals = !m.row_rel.is_empty() as u8 + !m.col_rel.is_empty() as u8;
+    let people = m.headers.iter().any(|h| entity::names_people(h));
+    if raw.kind == TableKind::FixedWidth && !microdata && !(totals == 2 || totals == 1 && people) {
+        return (edits, result, false);
+    }
     if microdata {
         if o.microdata == MicrodataAction::Withhold {
             result.withheld = true;
@@ -946,6 +966,10 @@ fn process<'o>(
                     edits = aligned;
                     marks = false;
                 }
+            }
+            if raw.kind == TableKind::FixedWidth && !result.hidden.is_empty() {
+                edits = realign_fixed(text, raw, &result.hidden, &o.marker);
+                marks = false;
             }
         }
     }
@@ -1659,6 +1683,96 @@ fn is_aggregate_header(h: &str) -> bool {
 
 /// Longest Markdown table re-padded after suppression.
 const REALIGN_MAX_LINES: usize = 5_000;
+
+/// A fixed-width table rebuilt line by line with its hidden cells marked:
+/// every column padded to its widest cell (counts to the right, text to
+/// the left), two spaces apart, each line keeping its indentation; a dashed
+/// rule is redrawn under the new widths. A second pass finds the same
+/// columns, so it hides nothing more.
+fn realign_fixed<'o>(
+    text: &str,
+    raw: &RawTable<'_>,
+    hidden: &[HiddenCell],
+    marker: &str,
+) -> Edits<'o> {
+    let ncols = raw.columns();
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    if let Some(h) = &raw.header {
+        rows.push(h.iter().map(|c| c.text.to_string()).collect());
+    }
+    let first_data = rows.len();
+    for r in raw.rows.iter() {
+        rows.push(r.iter().map(|c| c.text.to_string()).collect());
+    }
+    for h in hidden {
+        if let Some(cell) = rows
+            .get_mut(first_data + h.row)
+            .and_then(|r| r.get_mut(h.column))
+        {
+            *cell = marker.to_string();
+        }
+    }
+    let widths: Vec<usize> = (0..ncols)
+        .map(|c| {
+            rows.iter()
+                .map(|r| r.get(c).map_or(0, |t| t.chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let numeric: Vec<bool> = (0..ncols)
+        .map(|c| {
+            rows[first_data..].iter().all(|r| {
+                r.get(c)
+                    .is_none_or(|t| t.is_empty() || t == marker || model::parse_number(t).is_some())
+            })
+        })
+        .collect();
+    let render = |cells: &[String]| -> String {
+        let mut line = String::new();
+        for (c, w) in widths.iter().enumerate() {
+            let t = cells.get(c).map_or("", String::as_str);
+            let pad = w.saturating_sub(t.chars().count());
+            if c > 0 {
+                line.push_str("  ");
+            }
+            if numeric[c] {
+                line.extend(std::iter::repeat_n(' ', pad));
+                line.push_str(t);
+            } else {
+                line.push_str(t);
+                if c + 1 < ncols {
+                    line.extend(std::iter::repeat_n(' ', pad));
+                }
+            }
+        }
+        line.trim_end().to_string()
+    };
+    let rule_line = |ch: char| -> String {
+        widths
+            .iter()
+            .map(|&w| ch.to_string().repeat(w))
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    let mut edits = Vec::with_capacity(raw.lines.len());
+    let mut next_row = 0;
+    for &(a, b) in &raw.lines {
+        let line = text.get(a..b).unwrap_or("");
+        let indent: String = line.chars().take_while(|&c| c == ' ').collect();
+        let body = if parse::is_dash_rule(line) {
+            rule_line(if line.contains('=') { '=' } else { '-' })
+        } else {
+            let Some(cells) = rows.get(next_row) else {
+                break;
+            };
+            next_row += 1;
+            render(cells)
+        };
+        edits.push((a, b, Cow::Owned(format!("{indent}{body}"))));
+    }
+    edits
+}
 
 /// Rewrite a Markdown table's lines so hidden cells keep the columns
 /// aligned: when the original lines were padded to common column widths,

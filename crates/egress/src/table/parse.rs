@@ -222,6 +222,10 @@ pub(crate) fn find_tables(text: &str) -> Vec<RawTable<'_>> {
     let lines = split_lines(text);
     let mut tables = Vec::new();
     let mut i = 0;
+    // A block of lines that is no fixed-width table is tried from its
+    // first few lines only (a title line above the columns), not from
+    // every line: the search stays linear.
+    let mut fixed_block: (usize, usize) = (0, 0); // (end, tries)
     while i < lines.len() {
         if let Some((table, next)) = markdown_at(text, &lines, i) {
             tables.push(table);
@@ -232,6 +236,22 @@ pub(crate) fn find_tables(text: &str) -> Vec<RawTable<'_>> {
             tables.push(table);
             i = next;
             continue;
+        }
+        if i >= fixed_block.0 || fixed_block.1 < FIXED_TRIES {
+            match fixed_width_at(text, &lines, i) {
+                Ok((table, next)) => {
+                    tables.push(table);
+                    i = next;
+                    continue;
+                }
+                Err(end) if end > i => {
+                    if i >= fixed_block.0 {
+                        fixed_block = (end, 0);
+                    }
+                    fixed_block.1 += 1;
+                }
+                Err(_) => {}
+            }
         }
         i += 1;
     }
@@ -524,6 +544,168 @@ fn delimited_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable
         ));
     }
     None
+}
+
+/// Lines that open with a shell or REPL prompt end a fixed-width block:
+/// they are the commands around the output, not rows of it.
+const PROMPTS: &[&str] = &[">>> ", "... ", "$ ", "# ", "> ", "In [", "Out["];
+
+/// Start lines tried in one block of lines that is no fixed-width table.
+const FIXED_TRIES: usize = 3;
+
+/// Longest line of a fixed-width block, in characters.
+const FIXED_MAX_LINE: usize = 400;
+
+/// Most lines of a fixed-width block (its gutters are found over all of
+/// them at once).
+const FIXED_MAX_LINES: usize = 20_000;
+
+/// A dashed rule under a fixed-width header (`----  -----`, `====`).
+pub(crate) fn is_dash_rule(t: &str) -> bool {
+    let t = t.trim();
+    t.len() >= 3
+        && (t.contains("---") || t.contains("==="))
+        && t.bytes().all(|b| matches!(b, b'-' | b'=' | b' ' | b'+'))
+}
+
+/// A block of space-aligned columns (`column -t`, a printed data frame, R's
+/// `addmargins`, a report tool's listing): at least three lines, no tab or
+/// pipe, every character narrow (a wide CJK character would shift the
+/// columns), and columns split where every line has a space (a gutter of
+/// two spaces, or one in blocks of four lines or more). At least two
+/// columns, and one of them after the first holds counts in two thirds of
+/// its rows. A dashed rule under the header is kept as a line, not a row.
+///
+/// Which of these tables are protected is decided later from their
+/// numbers (see `process`): a listing of things has no totals.
+///
+/// `Err(end)`: no table starts at line `i`; the block of usable lines runs
+/// to `end` (`i` when line `i` itself is not usable).
+fn fixed_width_at<'a>(
+    text: &'a str,
+    lines: &[Line],
+    i: usize,
+) -> Result<(RawTable<'a>, usize), usize> {
+    let narrow = |s: &str| s.chars().all(|c| (c as u32) < 0x1100 && !c.is_control());
+    let usable = |l: &Line| {
+        let c = content(text, l);
+        !c.trim().is_empty()
+            && !c.contains(['\t', '|'])
+            && !PROMPTS.iter().any(|p| c.trim_start().starts_with(p))
+            && c.len() <= FIXED_MAX_LINE * 4
+            && c.chars().count() <= FIXED_MAX_LINE
+            && narrow(c)
+    };
+    if !usable(&lines[i]) {
+        return Err(i);
+    }
+    let mut j = i;
+    while j < lines.len() && j - i < FIXED_MAX_LINES && usable(&lines[j]) {
+        j += 1;
+    }
+    if !content(text, &lines[i]).trim().contains("  ") {
+        return Err(j);
+    }
+    let block = &lines[i..j];
+    let rule: Vec<bool> = block
+        .iter()
+        .map(|l| is_dash_rule(content(text, l)))
+        .collect();
+    let body = rule.iter().filter(|&&r| !r).count();
+    if body < 3 {
+        return Err(j);
+    }
+    let chars: Vec<Vec<(usize, char)>> = block
+        .iter()
+        .map(|l| content(text, l).char_indices().collect())
+        .collect();
+    let width = chars.iter().map(Vec::len).max().unwrap_or(0);
+    // A gutter column: a space (or past the end) on every body line.
+    let mut gutter = vec![true; width];
+    for (row, is_rule) in chars.iter().zip(&rule) {
+        if *is_rule {
+            continue;
+        }
+        for (g, &(_, ch)) in gutter.iter_mut().zip(row.iter()) {
+            if ch != ' ' {
+                *g = false;
+            }
+        }
+    }
+    let min_gap = if body >= 4 { 1 } else { 2 };
+    // Segments: runs of non-gutter columns, split at gutters wide enough.
+    let mut segments: Vec<(usize, usize)> = Vec::new();
+    let mut p = 0;
+    while p < width {
+        if gutter[p] {
+            p += 1;
+            continue;
+        }
+        let start = p;
+        let mut end = p;
+        loop {
+            while end < width && !gutter[end] {
+                end += 1;
+            }
+            let gap = gutter[end..].iter().take_while(|&&g| g).count();
+            if end + gap >= width || gap >= min_gap {
+                break;
+            }
+            end += gap;
+        }
+        segments.push((start, end));
+        p = end;
+    }
+    if segments.len() < 2 {
+        return Err(j);
+    }
+    let mut grid = Grid::new(text, lines[i].start);
+    let mut spans = Vec::with_capacity(block.len());
+    for ((l, row), is_rule) in block.iter().zip(&chars).zip(&rule) {
+        spans.push((l.content, l.end));
+        if *is_rule {
+            continue;
+        }
+        let byte_at = |col: usize| row.get(col).map_or(l.end - l.content, |&(b, _)| b);
+        let line = content(text, l);
+        let cells: Vec<Cell<'a>> = segments
+            .iter()
+            .map(|&(a, b)| trimmed_cell(line, l.content, byte_at(a), byte_at(b)))
+            .collect();
+        if !grid.push_row(&cells) {
+            return Err(j);
+        }
+    }
+    let header = if looks_like_header(&grid) {
+        Some(grid.take_first())
+    } else {
+        None
+    };
+    let counted = (1..segments.len()).any(|c| {
+        let filled = grid.iter().filter(|r| !r.text(c).is_empty()).count();
+        let counts = grid
+            .iter()
+            .filter(|r| {
+                super::model::parse_count(r.text(c)).is_some() || r.text(c) == super::MARKER
+            })
+            .count();
+        filled >= 2 && counts * 3 >= grid.len() * 2
+    });
+    if !counted {
+        return Err(j);
+    }
+    grid.shrink_to_fit();
+    Ok((
+        RawTable {
+            kind: TableKind::FixedWidth,
+            header,
+            rows: grid,
+            start: lines[i].start,
+            end: lines[j - 1].end,
+            lines: spans,
+        },
+        j,
+    ))
 }
 
 /// The first row is a header when some column holds numbers below it but not

@@ -722,6 +722,66 @@ fn a_primary_cell_short_of_full_width_is_published_and_reported() {
     assert!(matches!(n, Some((lo, Some(hi))) if hi - lo >= 5), "{n:?}");
 }
 
+#[test]
+fn a_printed_crosstab_with_margins_is_protected_and_stays_aligned() {
+    let text = ">>> pd.crosstab(df[\"mode\"], df[\"band\"], margins=True)\n\
+                mode   <5km  5-20km  >20km  All\n\
+                Bus      23      41      7   71\n\
+                Car      88     152     36  276\n\
+                Cycle     4      19      2   25\n\
+                Rail     17      60      9   86\n\
+                All     132     272     54  458\n\
+                >>> # staff travel survey\n";
+    let o = TableOptions::default();
+    let r = scan(text, &o);
+    assert_eq!(r.tables.len(), 1, "{}", r.text);
+    assert_eq!(r.tables[0].kind, TableKind::FixedWidth);
+    assert!(r.tables[0].audit_passed(), "{}", r.text);
+    for v in r
+        .text
+        .split_whitespace()
+        .filter_map(|w| w.parse::<u64>().ok())
+    {
+        assert!(!(1..5).contains(&v), "published {v} in\n{}", r.text);
+    }
+    let again = scan(&r.text, &o);
+    assert_eq!(again.text, r.text);
+    assert!(
+        r.text.starts_with(">>> pd.crosstab") && r.text.ends_with(">>> # staff travel survey\n")
+    );
+}
+
+#[test]
+fn a_listing_of_things_in_columns_is_left_alone() {
+    for text in [
+        "NAME             READY   STATUS    RESTARTS   AGE\n\
+         ingest-7d9f8c    1/1     Running   0          3d4h\n\
+         scheduler-0      2/2     Running   3          11d\n\
+         redis-cache-0    1/1     Running   1          12d\n",
+        "Language    Files  Lines   Code\n\
+         ----------------------------\n\
+         Rust           42   9812   8120\n\
+         Python          7   1204    963\n\
+         Shell           2     61     44\n\
+         SUM            51  11077   9127\n",
+    ] {
+        let r = scan(text, &TableOptions::default());
+        assert_eq!(r.text, text);
+        assert!(!r.changed());
+    }
+}
+
+#[test]
+fn a_record_listing_in_columns_is_microdata() {
+    let text = "naam                 BSN         geboortedatum   gemeente\n\
+                J. van der Meulen    123456782   14-02-1990      Leeuwarden\n\
+                F. El Idrissi        234567891   03-07-1985      Sneek\n\
+                R. Hoekstra          456789018   09-01-2002      Leeuwarden\n";
+    let r = scan(text, &TableOptions::default());
+    assert_eq!(r.tables.len(), 1);
+    assert!(r.tables[0].microdata, "{:?}", r.tables[0]);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
