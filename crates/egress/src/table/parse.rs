@@ -615,23 +615,22 @@ fn fixed_width_at<'a>(
     if body < 3 {
         return Err(j);
     }
-    let chars: Vec<Vec<(usize, char)>> = block
-        .iter()
-        .map(|l| content(text, l).char_indices().collect())
-        .collect();
-    let width = chars.iter().map(Vec::len).max().unwrap_or(0);
     // A gutter column: a space (or past the end) on every body line.
-    let mut gutter = vec![true; width];
-    for (row, is_rule) in chars.iter().zip(&rule) {
+    let mut gutter: Vec<bool> = Vec::new();
+    for (l, is_rule) in block.iter().zip(&rule) {
         if *is_rule {
             continue;
         }
-        for (g, &(_, ch)) in gutter.iter_mut().zip(row.iter()) {
+        for (k, ch) in content(text, l).chars().enumerate() {
+            if k >= gutter.len() {
+                gutter.push(true);
+            }
             if ch != ' ' {
-                *g = false;
+                gutter[k] = false;
             }
         }
     }
+    let width = gutter.len();
     let min_gap = if body >= 4 { 1 } else { 2 };
     // Segments: runs of non-gutter columns, split at gutters wide enough.
     let mut segments: Vec<(usize, usize)> = Vec::new();
@@ -661,16 +660,28 @@ fn fixed_width_at<'a>(
     }
     let mut grid = Grid::new(text, lines[i].start);
     let mut spans = Vec::with_capacity(block.len());
-    for ((l, row), is_rule) in block.iter().zip(&chars).zip(&rule) {
+    let mut bounds = Vec::with_capacity(2 * segments.len());
+    for (l, is_rule) in block.iter().zip(&rule) {
         spans.push((l.content, l.end));
         if *is_rule {
             continue;
         }
-        let byte_at = |col: usize| row.get(col).map_or(l.end - l.content, |&(b, _)| b);
         let line = content(text, l);
-        let cells: Vec<Cell<'a>> = segments
-            .iter()
-            .map(|&(a, b)| trimmed_cell(line, l.content, byte_at(a), byte_at(b)))
+        // The byte offset of every segment bound on this line.
+        bounds.clear();
+        let mut chars = line.char_indices().map(|(b, _)| b).enumerate();
+        for &(a, b) in &segments {
+            for col in [a, b] {
+                let at = chars
+                    .by_ref()
+                    .find(|&(k, _)| k == col)
+                    .map_or(line.len(), |(_, byte)| byte);
+                bounds.push(at);
+            }
+        }
+        let byte_at = |k: usize| bounds.get(k).copied().unwrap_or(line.len());
+        let cells: Vec<Cell<'a>> = (0..segments.len())
+            .map(|k| trimmed_cell(line, l.content, byte_at(2 * k), byte_at(2 * k + 1)))
             .collect();
         if !grid.push_row(&cells) {
             return Err(j);
