@@ -16,8 +16,10 @@
 //!   dates (`2026-09-02`), of versions (`1.18.2`, `3.13-slim`), of money
 //!   (`$1.21`, `74 990 ₽`), or a header with a currency or a unit of time
 //!   (`Preis (EUR)`, `単価（円）`, `Цена, ₽`, `$/h`, `Ritardo (min)`).
-//!   One medium sign never decides: people are counted by hostname, by
-//!   fiscal year (`FY2023-24`) or by diagnosis code (`J45.0`).
+//!   One medium sign does not decide when the table's numbers hold a total:
+//!   people are counted by hostname, by fiscal year (`FY2023-24`) or by
+//!   diagnosis code (`J45.0`). In a table with no total (a listing) one
+//!   medium sign decides ([`Evidence::things_without_totals`]).
 //! - **People** veto every sign: a header naming people (`Customers`,
 //!   `Attendees`, `Patienten`, `患者数`) makes the table one of people.
 //! - **Vetoes** on medium evidence: a percentage, share or rate column
@@ -127,6 +129,14 @@ pub(crate) const RULES: &[Rule] = &[
         negatives: &["2.4", "12.5", "0-17", "2019-20", "1,280"],
     },
     Rule {
+        name: "duration in a cell",
+        scope: Scope::Cell,
+        strength: Strength::Medium,
+        pattern: r"(?i)^(?:\d+(?:\.\d+)?\s?(?:d|h|m|min|s|sec)\s?){1,3}(?:\(.*\))?$",
+        examples: &["4m 12s", "3d4h", "14m", "1h 05m", "12.3s", "11d"],
+        negatives: &["12", "4 m²", "3 (7.5%)", "0-17", "5 km", "65+", "2 men"],
+    },
+    Rule {
         name: "money in a cell",
         scope: Scope::Cell,
         strength: Strength::Medium,
@@ -138,7 +148,7 @@ pub(crate) const RULES: &[Rule] = &[
         name: "currency or unit of time in a header",
         scope: Scope::Header,
         strength: Strength::Medium,
-        pattern: r"(?i)[$€£¥₽円元]|(?:^|[\s(\[（,/_])(?:eur|usd|gbp|chf|jpy|cny|rub|руб)(?:$|[\s)\]）,.])|/h$|[(\[（](?:min|h|s|ms|sec|мин|分)[)\]）]",
+        pattern: r"(?i)[$€£¥₽円元]|(?:^|[\s(\[（,/_])(?:eur|usd|gbp|chf|jpy|cny|rub|руб)(?:$|[\s)\]）,.])|/h$|[(\[（](?:min|h|s|ms|sec|мин|分)[)\]）]|每(?:秒|分钟|分鐘|小时|小時)|毎(?:秒|分)|(?:^|\s)(?:per|/)\s?(?:second|sec|minute|min)(?:$|[\s)])",
         examples: &[
             "Preis (EUR)",
             "単価（円）",
@@ -147,6 +157,8 @@ pub(crate) const RULES: &[Rule] = &[
             "Spot $/h",
             "Ritardo (min)",
             "Price USD",
+            "每分钟请求上限",
+            "Requests per minute",
         ],
         negatives: &[
             "Patients",
@@ -224,6 +236,15 @@ fn hex_id(t: &str) -> bool {
 /// words (`Ward 3`, `Q1`) are not.
 pub(crate) fn id_token(tok: &str) -> bool {
     let t = tok.trim_matches(|c: char| matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '`'));
+    // An issue or pull request reference (`#1204`) and an API route
+    // (`/v1/ocr`) name objects, not groups of people.
+    if t.len() >= 3 && t.starts_with('#') && t[1..].bytes().all(|c| c.is_ascii_digit()) {
+        return true;
+    }
+    let t = match t.strip_prefix('/') {
+        Some(route) if route.contains('/') => route,
+        _ => t,
+    };
     let b = t.as_bytes();
     if b.len() < 3 || !t.is_ascii() {
         return false;
@@ -246,7 +267,13 @@ pub(crate) fn id_token(tok: &str) -> bool {
         let (l, r) = t.split_once('/').unwrap_or(("", ""));
         l.bytes().any(|c| c.is_ascii_alphabetic()) && r.bytes().any(|c| c.is_ascii_alphabetic())
     };
-    (letters && digits) || version || path
+    // snake_case: an identifier in code or configuration (`max_rows`,
+    // `min_value`); words of a label are spaced or capitalised.
+    let snake = t.contains('_')
+        && t.bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
+        && t.split('_').all(|p| !p.is_empty());
+    (letters && digits) || version || path || snake
 }
 
 /// Whether a label cell names an entity by an identifier-shaped token.
@@ -263,8 +290,53 @@ pub(crate) fn entity_table<'a>(
     ncols: usize,
     cell: impl Fn(usize, usize) -> &'a str,
 ) -> bool {
-    if nrows == 0 || ncols < 2 || headers.iter().any(|h| names_people(h)) {
-        return false;
+    let e = evidence(headers, nrows, ncols, cell);
+    e.strong || (e.medium_cols >= 2 && !e.veto)
+}
+
+/// What a table's columns say about its rows (see the module policy).
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub(crate) struct Evidence {
+    /// A sign that decides alone.
+    pub strong: bool,
+    /// Columns with a medium sign.
+    pub medium_cols: usize,
+    /// A share, rate or average column.
+    pub veto: bool,
+    /// A header naming people: no sign counts.
+    pub people: bool,
+}
+
+impl Evidence {
+    /// One medium sign decides when the numbers hold no total (no row or
+    /// column is the sum of others): a listing of entities with attributes
+    /// (`ubuntu-24.04 | 3.11 | 4m 12s | 0 failed`), not a tabulation of
+    /// people, whose small cells come with their totals.
+    ///
+    /// ```text
+    /// medium 1, no total, no veto, no people → things
+    /// medium 1 and a total row                → people (protected)
+    /// ```
+    pub(crate) fn things_without_totals(&self) -> bool {
+        !self.people && !self.veto && (self.strong || self.medium_cols >= 1)
+    }
+}
+
+/// The evidence of a table's columns, total rows left out.
+pub(crate) fn evidence<'a>(
+    headers: &[String],
+    nrows: usize,
+    ncols: usize,
+    cell: impl Fn(usize, usize) -> &'a str,
+) -> Evidence {
+    if headers.iter().any(|h| names_people(h)) {
+        return Evidence {
+            people: true,
+            ..Evidence::default()
+        };
+    }
+    if nrows == 0 || ncols < 2 {
+        return Evidence::default();
     }
     let mut strong = false;
     let mut medium_cols = 0usize;
@@ -320,7 +392,12 @@ pub(crate) fn entity_table<'a>(
         }
         medium_cols += usize::from(col_medium);
     }
-    strong || (medium_cols >= 2 && !veto)
+    Evidence {
+        strong,
+        medium_cols,
+        veto,
+        people: false,
+    }
 }
 
 #[cfg(test)]
@@ -385,6 +462,9 @@ mod tests {
             "2.4.0",
             "3.0.0-rc1",
             "registry.local/api",
+            "#1204",
+            "/v1/ocr",
+            "max_scan_bytes",
         ] {
             assert!(id_token(t), "{t}");
         }
@@ -401,6 +481,9 @@ mod tests {
             "M6x20",
             "4B",
             "SW1A",
+            "#1",
+            "/",
+            "North_West",
             "Вектор",
         ] {
             assert!(!id_token(t), "{t}");

@@ -789,7 +789,18 @@ fn process<'o>(
     // hold both a total row and a total column (`pd.crosstab(…,
     // margins=True)`, R's `addmargins`), or holds a total and a header
     // naming people. A listing of things with a `SUM` row is none of these.
-    let totals = !m.row_rel.is_empty() as u8 + !m.col_rel.is_empty() as u8;
+    let totals = u8::from(!m.row_rel.is_empty()) + u8::from(!m.col_rel.is_empty());
+    // A listing of entities: one sign of another kind of measure and no
+    // total in its numbers (policy: docs/tables-entities.md).
+    if totals == 0
+        && !microdata
+        && entity::evidence(&m.headers, raw.rows.len(), raw.columns(), |r, c| {
+            raw.rows.text(r, c)
+        })
+        .things_without_totals()
+    {
+        return (edits, result, false);
+    }
     let people = m.headers.iter().any(|h| entity::names_people(h));
     if raw.kind == TableKind::FixedWidth && !microdata && !(totals == 2 || totals == 1 && people) {
         return (edits, result, false);
