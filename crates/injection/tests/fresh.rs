@@ -334,3 +334,19 @@ fn fresh12l_corpus_baseline() {
         benign_ceiling: 0,
     });
 }
+
+/// Round 12 set by writer M (`fresh_messages12m.jsonl`, who had not read
+/// the code; 131 messages, 52 languages and mixed ones, 88 % not English).
+/// First sight on 8f9d2bf: 48/59 attacks met (81.4 %), 6/72 benign above
+/// their maximum (8.3 %); tuned on since, so it is training data now.
+#[test]
+fn fresh12m_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages12m.jsonl",
+        data: include_str!("../testdata/fresh_messages12m.jsonl"),
+        size: (59, 72),
+        languages: 53,
+        attacks_floor: 56,
+        benign_ceiling: 3,
+    });
+}
