@@ -859,8 +859,10 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
         || lower.ends_with("path.home()")
         || lower.contains("environ['home']")
         || lower.contains("environ[\"home\"]")
-        || lower.contains("getenv('home')")
-        || lower.contains("getenv(\"home\")")
+        || lower.contains("getenv('home'")
+        || lower.contains("getenv(\"home\"")
+        || lower.contains("environ.get('home'")
+        || lower.contains("environ.get(\"home\"")
         || lower == "process.env.home"
         || lower == "process.env['home']"
         || lower == "process.env[\"home\"]"
@@ -1287,8 +1289,13 @@ fn literal(e: &str, names: &HashMap<String, String>) -> Option<String> {
     if !(fstring || template) {
         // Perl's `"… $ENV{HOME} …"` and Ruby's `"… #{ENV['HOME']} …"`
         // interpolate the environment: the shell's `${HOME}`.
-        if q == '"' && (inner.contains("$ENV{") || inner.contains("#{ENV[")) {
+        if q == '"' && inner.contains("$ENV{") {
             return Some(env_interpolated(inner));
+        }
+        // Ruby's `"rm -rf #{target}/*"`: names and the environment
+        // interpolated; an unknown expression stays unknown.
+        if q == '"' && inner.contains("#{") {
+            return ruby_interpolated(inner, names);
         }
         return Some(inner.to_owned());
     }
@@ -1310,6 +1317,30 @@ fn literal(e: &str, names: &HashMap<String, String>) -> Option<String> {
             None => out.push_str("$UNKNOWN"),
         }
         rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// A Ruby double-quoted string with `#{…}` interpolations, each folded
+/// (`#{Dir.home}`, `#{target}` for a name assigned earlier,
+/// `#{ENV['HOME']}`); what does not fold is `$UNKNOWN`.
+fn ruby_interpolated(inner: &str, names: &HashMap<String, String>) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = inner;
+    while let Some(open) = rest.find("#{") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 2..];
+        let close = after.find('}')?;
+        let expr = after[..close].trim();
+        match fold(expr, names) {
+            Some(v) => out.push_str(&v),
+            None => out.push_str(&env_interpolated(&format!("#{{{expr}}}"))),
+        }
+        rest = &after[close + 1..];
+        if out.len() > MAX_ARGS {
+            return None;
+        }
     }
     out.push_str(rest);
     Some(out)
@@ -1473,10 +1504,24 @@ mod tests {
         );
         assert_eq!(
             fold("\"rm -rf #{ENV['HOME']}/x\"", &n).as_deref(),
-            Some("rm -rf ${HOME}/x")
+            Some("rm -rf ~/x")
+        );
+        assert_eq!(
+            fold("\"curl -d #{ENV['AWS_SECRET']} x\"", &n).as_deref(),
+            Some("curl -d ${AWS_SECRET} x")
         );
         assert_eq!(fold("['a', b].join('')", &n), None);
         assert_eq!(fold("os.path.expanduser('~')", &n).as_deref(), Some("~"));
+        assert_eq!(
+            fold("os.environ.get('HOME', '/root')", &n).as_deref(),
+            Some("~")
+        );
+        let mut named = n.clone();
+        named.insert("target".into(), "~".into());
+        assert_eq!(
+            fold("\"rm -rf #{target}/*\"", &named).as_deref(),
+            Some("rm -rf ~/*")
+        );
         assert_eq!(fold("\"/\" + \"etc\"", &n).as_deref(), Some("/etc"));
         assert_eq!(
             fold("os.path.join(os.path.expanduser('~'), '')", &n).as_deref(),
