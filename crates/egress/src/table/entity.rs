@@ -301,6 +301,9 @@ pub(crate) struct Evidence {
     pub strong: bool,
     /// Columns with a medium sign.
     pub medium_cols: usize,
+    /// Columns with a medium sign that names an object (not a date or a
+    /// clock time: those are the axes people are counted along too).
+    pub object_cols: usize,
     /// A share, rate or average column.
     pub veto: bool,
     /// A header naming people: no sign counts.
@@ -314,13 +317,18 @@ impl Evidence {
     /// people, whose small cells come with their totals.
     ///
     /// ```text
-    /// medium 1, no total, no veto, no people → things
-    /// medium 1 and a total row                → people (protected)
+    /// an identifier, a duration, money … and no total, no veto → things
+    /// the same with a total row                              → people (protected)
+    /// only a date or clock-time column and no total          → people (protected)
     /// ```
     pub(crate) fn things_without_totals(&self) -> bool {
-        !self.people && !self.veto && (self.strong || self.medium_cols >= 1)
+        !self.people && !self.veto && (self.strong || self.object_cols >= 1)
     }
 }
+
+/// Medium signs that are axes people are counted along as well (cases by
+/// date, arrivals by hour): they never decide alone.
+const AXIS_RULES: &[&str] = &["clock time in a cell", "date in a cell"];
 
 /// The evidence of a table's columns, total rows left out.
 pub(crate) fn evidence<'a>(
@@ -340,6 +348,7 @@ pub(crate) fn evidence<'a>(
     }
     let mut strong = false;
     let mut medium_cols = 0usize;
+    let mut object_cols = 0usize;
     let mut veto = false;
     let rows: Vec<usize> = (0..nrows)
         .filter(|&r| !(0..ncols).any(|c| is_grand_total_label(cell(r, c))))
@@ -370,6 +379,7 @@ pub(crate) fn evidence<'a>(
             veto = true;
         }
         let mut col_medium = false;
+        let mut col_object = false;
         for (k, rule) in RULES.iter().enumerate() {
             let hit = match rule.scope {
                 Scope::Header => !header.is_empty() && rule_matches(k, header),
@@ -378,7 +388,10 @@ pub(crate) fn evidence<'a>(
             if hit {
                 match rule.strength {
                     Strength::Strong => strong = true,
-                    Strength::Medium => col_medium = true,
+                    Strength::Medium => {
+                        col_medium = true;
+                        col_object |= !AXIS_RULES.contains(&rule.name);
+                    }
                 }
             }
         }
@@ -389,12 +402,15 @@ pub(crate) fn evidence<'a>(
             && half(filled.iter().filter(|t| id_label(t)).count())
         {
             col_medium = true;
+            col_object = true;
         }
         medium_cols += usize::from(col_medium);
+        object_cols += usize::from(col_object);
     }
     Evidence {
         strong,
         medium_cols,
+        object_cols,
         veto,
         people: false,
     }
@@ -488,6 +504,34 @@ mod tests {
         ] {
             assert!(!id_token(t), "{t}");
         }
+    }
+
+    fn evidence_of(rows: &[&[&str]]) -> Evidence {
+        let headers: Vec<String> = rows[0].iter().map(|s| s.to_string()).collect();
+        let body = &rows[1..];
+        evidence(&headers, body.len(), headers.len(), |r, c| body[r][c])
+    }
+
+    #[test]
+    fn one_object_sign_decides_a_table_without_totals_and_an_axis_does_not() {
+        let ci = evidence_of(&[
+            &["OS", "Python", "Duration", "Failed"],
+            &["ubuntu-24.04", "3.11", "4m 12s", "0"],
+            &["macos-14", "3.12", "7m 03s", "2"],
+        ]);
+        assert!(ci.things_without_totals(), "{ci:?}");
+        let daily = evidence_of(&[
+            &["Date", "Cases"],
+            &["2026-09-01", "3"],
+            &["2026-09-02", "7"],
+        ]);
+        assert!(!daily.things_without_totals(), "{daily:?}");
+        let shares = evidence_of(&[
+            &["Region", "Price", "Share"],
+            &["North", "$12", "40%"],
+            &["South", "$9", "60%"],
+        ]);
+        assert!(!shares.things_without_totals(), "{shares:?}");
     }
 
     fn table(rows: &[&[&str]]) -> bool {
