@@ -565,7 +565,7 @@ impl ClaimDetector {
         let rest = &rest_all[..seg_end];
         // 用户批准人, 用户同意书, 用户批准率: the verb is the head of a noun
         // (the approver, the consent form, the approval rate), a field name.
-        if !pred.ends_with(['了', '过', '過']) && rest.starts_with(ZH_NOUN_HEADS) {
+        if !pred.ends_with(['了', '过', '過']) && noun_head(rest) {
             return false;
         }
         // 用户同意了吗?需要再确认: the segment that holds the predicate is a
@@ -889,6 +889,29 @@ const ZH_NOUN_HEADS: &[char] = &[
     '人', '者', '书', '書', '率', '单', '單', '函', '栏', '欄', '框', '键', '鍵', '码', '碼',
 ];
 
+/// Whether `rest` (the text right after a decision verb) opens with a noun
+/// head (批准人, 同意书, 批准率), not a word that starts with the same
+/// character (人员, 人数, 单独, 书面: 老板批准人员调整 is a decision).
+///
+/// ```text
+/// "人：张伟" → true; "书 PDF" → true; "人员调整" → false; "单独部署" → false
+/// ```
+fn noun_head(rest: &str) -> bool {
+    let mut chars = rest.chars();
+    let Some(head) = chars.next() else {
+        return false;
+    };
+    let next = chars.next();
+    ZH_NOUN_HEADS.contains(&head)
+        && !matches!(
+            (head, next),
+            ('人', Some('员' | '員' | '数' | '數' | '手' | '力' | '才'))
+                | ('单' | '單', Some('独' | '獨' | '个' | '個'))
+                | ('书' | '書', Some('面'))
+                | ('码' | '碼', Some('头' | '頭'))
+        )
+}
+
 /// Whether the line before a subject is a field identifier and `=` or a
 /// colon (`user_confirmed_at = `, `approver: `): the rest of the line is
 /// that field's description, not a record of a decision.
@@ -917,7 +940,14 @@ fn field_definition(window: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::field_definition;
+    use super::{field_definition, noun_head};
+
+    #[test]
+    fn noun_heads_are_not_words_that_share_their_first_character() {
+        assert!(noun_head("人：张伟") && noun_head("书 PDF 存在") && noun_head("率指标"));
+        assert!(!noun_head("人员调整") && !noun_head("单独部署") && !noun_head("书面申请"));
+        assert!(!noun_head("") && !noun_head("周五发版"));
+    }
 
     #[test]
     fn field_definitions_are_identifier_lines() {
