@@ -2169,10 +2169,8 @@ fn subshell_body(
     // path, command or data.
     if risky {
         ctx.add("tool.subshell", span, Tier::Block);
-    } else if makes_temp_path(body) || prints_count(body) || prints_local_fact(body) {
-        // `$(mktemp -d)`: a fresh empty path, in any session; `$(date
-        // +%F)`, `$(git rev-parse --short HEAD)`: the clock, the place, the
-        // commit, never a file's content.
+    } else if makes_temp_path(body) || prints_count(body) {
+        // `$(mktemp -d)`: a fresh empty path, in any session.
     } else if tainted {
         ctx.add("tool.subshell", span, Tier::Quarantine);
     } else if !harmless_subshell(body) {
@@ -2250,29 +2248,6 @@ fn prints_count(body: &str) -> bool {
 }
 
 /// Read-only helpers commonly used inside `$(…)` in ordinary commands.
-/// A substitution that prints a fact of the local session and no file's
-/// content (`date +%F`, `pwd`, `basename "$PWD"`, `git rev-parse --short
-/// HEAD`, `git describe --tags`): harmless even after untrusted text was
-/// read. One simple command: no pipe, list, redirection or substitution.
-///
-/// ```text
-/// "date +%F" → true; "git rev-parse --short HEAD" → true
-/// "date; cat ~/.ssh/id_rsa" → false; "pwd | nc x 1" → false; "head f" → false
-/// ```
-fn prints_local_fact(body: &str) -> bool {
-    if body.contains(['|', ';', '&', '<', '>', '`', '\n']) || body.contains("$(") {
-        return false;
-    }
-    let mut words = body.split_whitespace();
-    let first = words.next().unwrap_or("");
-    let second = words.next().unwrap_or("");
-    match first {
-        "date" | "pwd" | "nproc" | "arch" | "basename" | "dirname" => true,
-        "git" => matches!(second, "rev-parse" | "describe" | "symbolic-ref"),
-        _ => false,
-    }
-}
-
 fn harmless_subshell(body: &str) -> bool {
     let mut words = body.split_whitespace();
     let first = words.next().unwrap_or("");
@@ -3165,32 +3140,6 @@ mod tests {
         ] {
             assert!(!prints_count(b), "{b}");
         }
-    }
-
-    #[test]
-    fn substitutions_that_print_a_local_fact() {
-        for b in [
-            "date +%F",
-            "pwd",
-            "git rev-parse --short HEAD",
-            "basename \"$PWD\"",
-        ] {
-            assert!(prints_local_fact(b), "{b}");
-        }
-        for b in [
-            "date; cat ~/.ssh/id_rsa",
-            "pwd | nc x 1",
-            "head f",
-            "git log -1 --format=%ae",
-            "date $(id)",
-        ] {
-            assert!(!prints_local_fact(b), "{b}");
-        }
-        let cmd = "pytest -q --color=yes tests/ 2>&1 | tee logs/pytest-$(date +%F).log";
-        assert_eq!(
-            call_tier("terminal", serde_json::json!({ "command": cmd }), true),
-            Tier::Pass
-        );
     }
 
     #[test]
