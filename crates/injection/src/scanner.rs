@@ -658,13 +658,7 @@ impl Scanner {
             .collect();
         let mut hidden: Vec<Span> = Vec::new();
         let quotes: Vec<Span> = if hits.iter().any(|h| h.signal != Signal::Hidden) {
-            // an escaped mark (`\"` inside a JSON string) delimits data in
-            // the string, it opens no quotation
-            palisade_common::quotes::quoted_spans(base)
-                .into_iter()
-                .filter(|q| !base[..q.outer.start].ends_with('\\'))
-                .map(|q| q.inner)
-                .collect()
+            quotations(base)
         } else {
             Vec::new()
         };
@@ -812,11 +806,7 @@ impl Scanner {
         // The quotations, when the structural scan above did not need them.
         let own_quotes: Vec<Span> =
             if quotes.is_empty() && base.contains('=') && !early_orders.is_empty() {
-                palisade_common::quotes::quoted_spans(base)
-                    .into_iter()
-                    .filter(|q| !base[..q.outer.start].ends_with('\\'))
-                    .map(|q| q.inner)
-                    .collect()
+                quotations(base)
             } else {
                 Vec::new()
             };
@@ -840,12 +830,7 @@ impl Scanner {
                 && !base[h.span.end..].trim_start().starts_with('(')
                 // quoted as an example (not a field value after `:`/`=`)
                 && !call_quotes.iter().any(|q| {
-                    q.start <= h.span.start
-                        && h.span.start < q.end
-                        && !base[..q.start]
-                            .trim_end_matches(['"', '\'', '“', '«', '„', '「', '『'])
-                            .trim_end()
-                            .ends_with([':', '='])
+                    q.start <= h.span.start && h.span.start < q.end && !field_value(base, q.start)
                 })
                 && context::call_arguments(base, h.span.end) >= 2
         }) {
@@ -918,10 +903,7 @@ impl Scanner {
                         q.start <= h.span.start
                             && h.span.start < q.end
                             && !base[..q.start].ends_with('`')
-                            && !base[..q.start]
-                                .trim_end_matches(['"', '\'', '“', '«', '„', '「', '『'])
-                                .trim_end()
-                                .ends_with([':', '='])
+                            && !field_value(base, q.start)
                             && !context::csv_cell(base, q.start)
                     })
             })
@@ -1303,6 +1285,26 @@ fn looks_like_prose(s: &str) -> bool {
         .count();
     let letters = s.chars().filter(|c| c.is_alphabetic() || *c == ' ').count();
     words >= 4 && letters * 10 >= s.chars().count() * 7
+}
+
+/// The inner spans of the quotations of `base`. An escaped mark (`\"`
+/// inside a JSON string) delimits data in the string, it opens no
+/// quotation.
+fn quotations(base: &str) -> Vec<Span> {
+    palisade_common::quotes::quoted_spans(base)
+        .into_iter()
+        .filter(|q| !base[..q.outer.start].ends_with('\\'))
+        .map(|q| q.inner)
+        .collect()
+}
+
+/// Whether the quotation whose inner span starts at `start` is a field
+/// value (`"note": "…"`, `key="…"`): data the agent reads, not a quotation.
+fn field_value(base: &str, start: usize) -> bool {
+    base[..start]
+        .trim_end_matches(['"', '\'', '“', '«', '„', '「', '『'])
+        .trim_end()
+        .ends_with([':', '='])
 }
 
 /// Decoded text that is a question: its first word is an interrogative
