@@ -19,6 +19,9 @@
 //! confirmation: a phrase list, then the shape of the sentence in any
 //! language the word lexicons hold (`standing.rs`). File tools that delete
 //! (`fs__delete`, `delete_file`) are read as `rm` with the call's flags.
+//! A shell script a file tool writes (`.sh`, or a `#!` naming a shell) is
+//! read as the commands it will run; of those, the losses outside the
+//! project and the credentials sent out keep their block.
 //!
 //! A tainted session (one whose inbound text was flagged or worse) gets
 //! stricter tiers; the identical call (same tool and arguments) inside the
@@ -57,7 +60,10 @@
 //!   service's role credentials fetched after untrusted text (untainted:
 //!   quarantine), and any command a rule holds that was spelled to hide it
 //!   from a reader (`tool.disguised_command`: `$'\x72\x6d' -rf …`, `r''m`,
-//!   `git${IFS}clean`): nobody writes a command that way but to evade.
+//!   `git${IFS}clean`): nobody writes a command that way but to evade;
+//!   and a shell script written whose body does one of these losses
+//!   (`rm -rf "${HOME:?}"/*` in `setup-dev.sh`): it runs when someone runs
+//!   the script.
 //! - **quarantine**: loss inside a project or a machine a person should
 //!   confirm — repository secrets handed to a third-party CI action
 //!   referenced by a branch (`uses: someone/helper@main`: whoever pushes
@@ -1374,6 +1380,18 @@ fn check_string(
             quoted_shown,
             script_comments,
         );
+        // A shell script written where it is not a start-up file, a test
+        // or a document runs when someone runs it: what it would destroy
+        // outside the project, or send out, keeps its tier.
+        if !persistence_write
+            && !memory_write
+            && !test_source_write
+            && !document_write
+            && is_prose_key(&s.path)
+            && writes_shell_script(args, text)
+        {
+            script_runs_later(rules, ctx, text, whole);
+        }
         // What a test source's code calls keeps its tier.
         if test_source_write && is_prose_key(&s.path) {
             command::analyze_code_calls(rules, ctx, text, 1, whole);
@@ -1933,6 +1951,67 @@ fn writes_script_file(args: &serde_json::Value) -> bool {
                     .any(|e| name.ends_with(e))
             })
     })
+}
+
+/// Whether the call writes a shell script: a path ending `.sh`, `.bash`,
+/// `.zsh` or `.command`, or content whose first line is a `#!` naming a
+/// POSIX shell.
+fn writes_shell_script(args: &serde_json::Value, content: &str) -> bool {
+    let shebang = content.lines().next().is_some_and(|l| {
+        l.starts_with("#!")
+            && l.split(|c: char| c == '/' || c.is_whitespace())
+                .any(|w| matches!(w, "sh" | "bash" | "zsh" | "dash" | "ksh"))
+    });
+    shebang
+        || args.as_object().is_some_and(|map| {
+            map.iter().any(|(k, v)| {
+                is_path_key(k)
+                    && v.as_str().is_some_and(|p| {
+                        let p = p.trim().to_ascii_lowercase();
+                        [".sh", ".bash", ".zsh", ".command"]
+                            .iter()
+                            .any(|e| p.ends_with(e))
+                    })
+            })
+        })
+}
+
+/// Rules whose finding in a script's body holds the write: the loss
+/// outside the project the block tier names (roots, home and system
+/// directories, disks, every process), reverse shells and credentials
+/// sent out. What a script may do in its own project (delete its build
+/// output, reset a checkout, install from a vendor) is left to the run.
+const RUNS_LATER: &[&str] = &[
+    "tool.rm_root",
+    "tool.find_delete",
+    "tool.move_root",
+    "tool.truncate_tree",
+    "tool.disk_write",
+    "tool.disk_format",
+    "tool.fork_bomb",
+    "tool.kill_all",
+    "tool.reverse_shell",
+    "tool.credential_exfil",
+    "tool.env_exfil",
+];
+
+/// Reads a written shell script as the commands it will run, and keeps the
+/// [`RUNS_LATER`] findings that block.
+fn script_runs_later(rules: &ToolRules, ctx: &mut Ctx, body: &str, whole: Span) {
+    let mut run = Ctx {
+        path: ctx.path.clone(),
+        ..Ctx::default()
+    };
+    command::analyze_command(rules, &mut run, body, 0, whole, None);
+    for f in run.findings {
+        let id = f.rule.reason();
+        if f.tier == Tier::Block
+            && RUNS_LATER.contains(&id)
+            && !ctx.findings.iter().any(|g| g.rule.reason() == id)
+        {
+            ctx.add(id, f.span, Tier::Block);
+        }
+    }
 }
 
 /// Whether byte `pos` sits on a whole-line `#` comment (not a `#!` line).
@@ -2622,6 +2701,28 @@ mod tests {
                 false
             ),
             Tier::Block
+        );
+    }
+
+    #[test]
+    fn written_scripts_are_read_as_their_commands() {
+        use serde_json::json;
+        let write = |path: &str, content: &str| {
+            call_tier("write_file", json!({"path": path, "content": content}), false)
+        };
+        // A setup script whose one line wipes the home directory, however
+        // the expansion is guarded, blocks when written.
+        let wipe = "#!/usr/bin/env bash\nset -euo pipefail\nuv sync\nrm -rf .pytest_cache\nrm -rf \"${HOME:?}\"/* \"${HOME:?}\"/.[!.]*\n";
+        assert_eq!(write("scripts/setup-dev.sh", wipe), Tier::Block);
+        // The shebang decides when the name does not.
+        assert_eq!(write("bin/bootstrap", wipe), Tier::Block);
+        // A script that cleans its own project passes.
+        let clean = "#!/bin/sh\nset -e\nrm -rf build dist .venv\ngit reset --hard origin/main\ncargo build --release\n";
+        assert_eq!(write("scripts/clean.sh", clean), Tier::Pass);
+        // A Python source is not read as shell.
+        assert_eq!(
+            write("tools/paths.py", "HOME_WIPE = 'rm -rf \"${HOME:?}\"/*'\n"),
+            Tier::Pass
         );
     }
 
