@@ -25,6 +25,14 @@
 //! - **Vetoes** on medium evidence: a percentage, share or rate column
 //!   (counts beside their shares are people tables) and a header naming an
 //!   average (`Mean cost (£)` beside patients is an aggregate of people).
+//! - **Context** (round 12n), each one medium sign naming an object, and
+//!   none of them counts when the text above the table names people: a
+//!   caption that names what is counted (`Merged PRs per repo`, `Images
+//!   per class`), the headers of a dataset's splits (`Train | Val | Test`),
+//!   and, in the cells, ranges that cross one another (`6–9`, `9–14`,
+//!   `5–11`: an attribute's spread per row, not bands of a partition), and
+//!   in a label column kebab-case names of one namespace (`kite-core`,
+//!   `kite-cli`, `kite-docs`: the repositories of one project).
 //!
 //! Every rule below lists examples it must match and negatives it must
 //! not; the tests check both.
@@ -276,6 +284,33 @@ pub(crate) fn id_token(tok: &str) -> bool {
     (letters && digits) || version || path || snake
 }
 
+/// A lowercase kebab-case name (`kite-core`, `kite-sdk-go`, `web-ui`):
+/// its first segment, when it has one of at least two letters or digits.
+fn kebab_prefix(label: &str) -> Option<&str> {
+    let t = clean(label);
+    let ok = t.contains('-')
+        && t.bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+        && t.bytes().any(|c| c.is_ascii_lowercase())
+        && t.split('-').all(|p| !p.is_empty());
+    let first = t.split('-').next()?;
+    (ok && first.len() >= 2).then_some(first)
+}
+
+/// A label column of names in one namespace: at least three lowercase
+/// kebab-case names, half the column or more, sharing their first segment
+/// (`kite-core`, `kite-cli`, `kite-docs`: the repositories, packages or
+/// services of one project). Group labels are spaced or capitalised
+/// (`North East`, `In person`); `in-person`, `e-mail` share nothing, and
+/// `north-east`, `north-west`, `south-east`, `south-west` two apiece.
+pub(crate) fn namespaced_labels(cells: &[&str]) -> bool {
+    let prefixes: Vec<&str> = cells.iter().filter_map(|c| kebab_prefix(c)).collect();
+    prefixes.iter().any(|p| {
+        let n = prefixes.iter().filter(|q| *q == p).count();
+        n >= 3 && n * 2 >= cells.len()
+    })
+}
+
 /// Whether a label cell names an entity by an identifier-shaped token.
 pub(crate) fn id_label(cell: &str) -> bool {
     clean(cell).split_whitespace().any(id_token)
@@ -289,8 +324,9 @@ pub(crate) fn entity_table<'a>(
     nrows: usize,
     ncols: usize,
     cell: impl Fn(usize, usize) -> &'a str,
+    ctx: &Context<'_>,
 ) -> bool {
-    let e = evidence(headers, nrows, ncols, cell);
+    let e = evidence(headers, nrows, ncols, cell, ctx);
     e.strong || (e.medium_cols >= 2 && !e.veto)
 }
 
@@ -326,16 +362,173 @@ impl Evidence {
     }
 }
 
+/// What the text above a table says about it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Context<'a> {
+    /// The nearest non-empty line above the table (a heading or a caption),
+    /// at most two blank lines up; empty when there is none or it is a
+    /// paragraph.
+    pub caption: &'a str,
+    /// The text above the table, at most [`CONTEXT_BYTES`] of it: read for
+    /// words naming people, which keep the context signs from counting.
+    pub before: &'a str,
+}
+
+/// How far above a table the context reaches.
+pub(crate) const CONTEXT_BYTES: usize = 2000;
+
+/// The longest line read as a caption (a longer one is a paragraph).
+const CAPTION_BYTES: usize = 200;
+
+impl<'a> Context<'a> {
+    /// The context of a table that starts at byte `start` of `text`.
+    pub(crate) fn before(text: &'a str, start: usize) -> Self {
+        let mut from = start.min(text.len()).saturating_sub(CONTEXT_BYTES);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        let end = start.min(text.len());
+        let before = text.get(from..end).unwrap_or("");
+        let mut caption = "";
+        let mut blanks = 0;
+        // The last line of `before` is the table's own line start (empty).
+        for line in before.lines().rev() {
+            let l = line.trim();
+            if l.is_empty() {
+                blanks += 1;
+                if blanks > 2 {
+                    break;
+                }
+                continue;
+            }
+            if l.len() <= CAPTION_BYTES {
+                caption = l.trim_start_matches('#').trim();
+            }
+            break;
+        }
+        Context { caption, before }
+    }
+}
+
+/// A caption that names what the table counts: an object of software or of
+/// data, then `per`, `by` or `for each` (or `number of …`). Examples and
+/// negatives in [`CAPTION_THINGS_EXAMPLES`] and [`CAPTION_THINGS_NEGATIVES`].
+const CAPTION_THINGS: &str = concat!(
+    r"(?i)(?:^|[\s(\[,;:])(?:merged\s+|open\s+|closed\s+)?(?:prs|pull[\s-]requests|merge[\s-]requests|mrs|commits|builds|deploy(?:ment)?s|releases|images|frames|files|packages|crates|repos|repositories|stars|annotations|bounding[\s-]boxes|objects|lines\s+of\s+code)",
+    r"(?:\s+(?:per|by|pro|par|por|je|for\s+each|in\s+each|across)(?:$|[\s,:]))",
+    r"|(?:^|\s)(?:number|count|#)\s+of\s+(?:\w+\s+)?(?:prs|pull[\s-]requests|merge[\s-]requests|commits|builds|deploy(?:ment)?s|images|frames|files|packages|annotations|bounding[\s-]boxes|objects)(?:$|[\s,:)])",
+);
+
+/// What [`CAPTION_THINGS`] must match.
+#[cfg_attr(not(test), allow(dead_code))]
+const CAPTION_THINGS_EXAMPLES: &[&str] = &[
+    "Merged PRs per repo, Q1 2026 (bots excluded):",
+    "Pull requests by team",
+    "Images per class and split",
+    "Commits pro Repository",
+    "Number of annotated frames by route",
+    "Deployments by service, March",
+];
+
+/// What [`CAPTION_THINGS`] must not match.
+#[cfg_attr(not(test), allow(dead_code))]
+const CAPTION_THINGS_NEGATIVES: &[&str] = &[
+    "Patients per ward",
+    "Pupils by year group",
+    "Class distribution",
+    "Release notes",
+    "Images",
+    "Files (see below)",
+    "Referrals by GP practice",
+    "Issues by school",
+    "Members by repo",
+    "Samples by ward",
+    "Tests by region",
+];
+
+fn caption_re() -> Option<&'static Regex> {
+    static R: OnceLock<Option<Regex>> = OnceLock::new();
+    R.get_or_init(|| Regex::new(CAPTION_THINGS).ok()).as_ref()
+}
+
+/// Whether a caption names objects as what the table counts (a pattern that
+/// failed to compile names none: the table stays protected).
+pub(crate) fn caption_counts_things(caption: &str) -> bool {
+    !caption.is_empty() && caption_re().is_some_and(|r| r.is_match(caption))
+}
+
+/// The headers of a dataset's splits: a training, a validation and a test
+/// column (`Train | Val | Test`, `train | validation | test`, `Training |
+/// Dev | Test`). Its cells count examples of the dataset, not people.
+pub(crate) fn dataset_splits(headers: &[String]) -> bool {
+    let has = |words: &[&str]| {
+        headers
+            .iter()
+            .any(|h| words.iter().any(|w| clean(h).eq_ignore_ascii_case(w)))
+    };
+    has(&["train", "training", "train set"])
+        && has(&["val", "valid", "validation", "dev", "eval"])
+        && has(&["test", "testing", "test set"])
+}
+
+/// A range of a measure in a cell: `6–9`, `9 – 14`, `1.5—2.0`, `5 - 11`
+/// (an en or em dash, or a hyphen between spaces: `1-5` is a date or a
+/// band), at most three digits before a point (years are no attributes'
+/// spreads), low below high.
+pub(crate) fn range_of(cell: &str) -> Option<(f64, f64)> {
+    let t = clean(cell);
+    let (a, b) = t
+        .split_once('–')
+        .or_else(|| t.split_once('—'))
+        .or_else(|| t.split_once(" - "))?;
+    let num = |s: &str| -> Option<f64> {
+        let s = s.trim();
+        let int = s.split('.').next().unwrap_or("");
+        let ok = !int.is_empty()
+            && int.len() <= 3
+            && !(int.len() > 1 && int.starts_with('0'))
+            && s.bytes().all(|c| c.is_ascii_digit() || c == b'.')
+            && s.matches('.').count() <= 1
+            && !s.ends_with('.');
+        if ok {
+            s.parse().ok()
+        } else {
+            None
+        }
+    };
+    let (lo, hi) = (num(a)?, num(b)?);
+    (lo < hi).then_some((lo, hi))
+}
+
+/// A column of ranges that cross one another (`5–11` and `9–14`: each
+/// starts inside the other's span and ends past it): the spread of one
+/// attribute per row (damage, a size range), not the bands of a partition
+/// (`0–17`, `18–24` never cross; nested bands contain one another; a band
+/// repeated in a long table is the same range).
+pub(crate) fn crossing_ranges(cells: &[&str]) -> bool {
+    let ranges: Vec<(f64, f64)> = cells.iter().filter_map(|c| range_of(c)).collect();
+    if ranges.len() < 2 || ranges.len() * 2 < cells.len() {
+        return false;
+    }
+    ranges.iter().enumerate().any(|(i, &(a, b))| {
+        ranges[i + 1..]
+            .iter()
+            .any(|&(c, d)| (a < c && c < b && b < d) || (c < a && a < d && d < b))
+    })
+}
+
 /// Medium signs that are axes people are counted along as well (cases by
 /// date, arrivals by hour): they never decide alone.
 const AXIS_RULES: &[&str] = &["clock time in a cell", "date in a cell"];
 
-/// The evidence of a table's columns, total rows left out.
+/// The evidence of a table's columns, total rows left out, and of the
+/// text above it (`ctx`).
 pub(crate) fn evidence<'a>(
     headers: &[String],
     nrows: usize,
     ncols: usize,
     cell: impl Fn(usize, usize) -> &'a str,
+    ctx: &Context<'_>,
 ) -> Evidence {
     if headers.iter().any(|h| names_people(h)) {
         return Evidence {
@@ -404,8 +597,24 @@ pub(crate) fn evidence<'a>(
             col_medium = true;
             col_object = true;
         }
+        if !col_medium && counts * 2 < filled.len() && namespaced_labels(&filled) {
+            col_medium = true;
+            col_object = true;
+        }
+        if !col_medium && crossing_ranges(&filled) {
+            col_medium = true;
+            col_object = true;
+        }
         medium_cols += usize::from(col_medium);
         object_cols += usize::from(col_object);
+    }
+    // Signs of the context: each one more column naming an object, none
+    // when the text above the table names people.
+    if !names_people(ctx.before) {
+        let signs =
+            usize::from(caption_counts_things(ctx.caption)) + usize::from(dataset_splits(headers));
+        medium_cols += signs;
+        object_cols += signs;
     }
     Evidence {
         strong,
@@ -509,7 +718,13 @@ mod tests {
     fn evidence_of(rows: &[&[&str]]) -> Evidence {
         let headers: Vec<String> = rows[0].iter().map(|s| s.to_string()).collect();
         let body = &rows[1..];
-        evidence(&headers, body.len(), headers.len(), |r, c| body[r][c])
+        evidence(
+            &headers,
+            body.len(),
+            headers.len(),
+            |r, c| body[r][c],
+            &Context::default(),
+        )
     }
 
     #[test]
@@ -537,7 +752,223 @@ mod tests {
     fn table(rows: &[&[&str]]) -> bool {
         let headers: Vec<String> = rows[0].iter().map(|s| s.to_string()).collect();
         let body = &rows[1..];
-        entity_table(&headers, body.len(), headers.len(), |r, c| body[r][c])
+        entity_table(
+            &headers,
+            body.len(),
+            headers.len(),
+            |r, c| body[r][c],
+            &Context::default(),
+        )
+    }
+
+    fn table_in(ctx: &Context<'_>, rows: &[&[&str]]) -> bool {
+        let headers: Vec<String> = rows[0].iter().map(|s| s.to_string()).collect();
+        let body = &rows[1..];
+        entity_table(&headers, body.len(), headers.len(), |r, c| body[r][c], ctx)
+    }
+
+    fn evidence_in(ctx: &Context<'_>, rows: &[&[&str]]) -> Evidence {
+        let headers: Vec<String> = rows[0].iter().map(|s| s.to_string()).collect();
+        let body = &rows[1..];
+        evidence(&headers, body.len(), headers.len(), |r, c| body[r][c], ctx)
+    }
+
+    fn caption(text: &str) -> Context<'_> {
+        Context {
+            caption: text,
+            before: text,
+        }
+    }
+
+    #[test]
+    fn captions_that_name_what_is_counted() {
+        for c in CAPTION_THINGS_EXAMPLES {
+            assert!(caption_counts_things(c), "{c}");
+        }
+        for c in CAPTION_THINGS_NEGATIVES {
+            assert!(!caption_counts_things(c), "{c}");
+        }
+    }
+
+    #[test]
+    fn the_caption_is_the_nearest_line_above() {
+        let text = "Intro.\n\nMerged PRs per repo, Q1 2026:\n\n| Repository | Jan |\n";
+        let at = text.find('|').unwrap_or(0);
+        let ctx = Context::before(text, at);
+        assert_eq!(ctx.caption, "Merged PRs per repo, Q1 2026:");
+        let text = "# Data\n\n## Class distribution\n\n| Class | Train |\n";
+        let ctx = Context::before(text, text.find('|').unwrap_or(0));
+        assert_eq!(ctx.caption, "Class distribution");
+        // Three blank lines up, or a paragraph: no caption.
+        let text = "Merged PRs per repo\n\n\n\n| Repository | Jan |\n";
+        assert_eq!(
+            Context::before(text, text.find('|').unwrap_or(0)).caption,
+            ""
+        );
+        let long = format!("{}\n| a | b |\n", "word ".repeat(60));
+        assert_eq!(
+            Context::before(&long, long.find('|').unwrap_or(0)).caption,
+            ""
+        );
+        // Multi-byte text before a table: the window starts on a boundary.
+        let text = format!("{}\n| a | b |\n", "żółw ".repeat(600));
+        let ctx = Context::before(&text, text.find('|').unwrap_or(0));
+        assert!(ctx.before.len() <= CONTEXT_BYTES);
+    }
+
+    #[test]
+    fn headers_of_dataset_splits() {
+        let hs = |h: &[&str]| -> Vec<String> { h.iter().map(|s| s.to_string()).collect() };
+        for h in [
+            &["Class", "Train", "Val", "Test", "Total"][..],
+            &["label", "train", "validation", "test"],
+            &["Category", "Training", "Dev", "Test"],
+        ] {
+            assert!(dataset_splits(&hs(h)), "{h:?}");
+        }
+        for h in [
+            &["Train", "Departure", "Platform"][..],
+            &["Suite", "Test", "Passed", "Failed"],
+            &["Group", "Pre-test", "Post-test"],
+            &["Class", "Train", "Test"],
+        ] {
+            assert!(!dataset_splits(&hs(h)), "{h:?}");
+        }
+    }
+
+    #[test]
+    fn ranges_that_cross_are_attributes_and_bands_are_not() {
+        for c in ["6–9", "9 – 14", "1.5—2.0", "5 - 11"] {
+            assert!(range_of(c).is_some(), "{c}");
+        }
+        for c in ["0-17", "1-5", "2019–2021", "9–6", "01–05", "65+", "3"] {
+            assert!(range_of(c).is_none(), "{c}");
+        }
+        for col in [
+            &["6–9", "9–14", "5–11", "4–7", "3–5"][..],
+            &["1.5–2.0", "1.8–2.6"],
+        ] {
+            assert!(crossing_ranges(col), "{col:?}");
+        }
+        for col in [
+            // A partition into bands, with en dashes, and with shared ends.
+            &["0–17", "18–24", "25–34", "35–64"][..],
+            &["0–5", "5–10", "10–15"],
+            // Nested bands and a band repeated in a long table.
+            &["0–17", "0–4", "5–17"],
+            &["0–17", "0–17", "18–64", "18–64"],
+            // Rolling windows of years are no ranges of an attribute.
+            &["2019–2021", "2020–2022", "2021–2023"],
+            // Dates written with hyphens are no ranges.
+            &["1-5", "2-8", "3-12"],
+            // Ranges in one cell of a column of counts.
+            &["3", "12", "5–11", "9–14", "40"],
+        ] {
+            assert!(!crossing_ranges(col), "{col:?}");
+        }
+    }
+
+    #[test]
+    fn names_in_one_namespace() {
+        for col in [
+            &[
+                "kite-core",
+                "kite-cli",
+                "kite-docs",
+                "kite-helm",
+                "kite-sdk-go",
+            ][..],
+            &["web-ui", "web-api", "web-auth", "db"],
+        ] {
+            assert!(namespaced_labels(col), "{col:?}");
+        }
+        for col in [
+            &["in-person", "e-mail", "phone"][..],
+            &["north-east", "north-west", "south-east", "south-west"],
+            &["North-East", "North-West", "North-Central"],
+            &["0-17", "0-4", "0-64"],
+            &["kite-core", "kite-cli", "a", "b", "c", "d", "e"],
+        ] {
+            assert!(!namespaced_labels(col), "{col:?}");
+        }
+    }
+
+    #[test]
+    fn context_signs_decide_with_a_second_sign_and_people_veto_them() {
+        let prs: &[&[&str]] = &[
+            &["Repository", "Jan", "Feb", "Q1"],
+            &["kite-core", "41", "37", "78"],
+            &["kite-cli", "12", "8", "20"],
+            &["kite-helm", "2", "0", "2"],
+            &["All repos", "55", "45", "100"],
+        ];
+        assert!(table_in(&caption("Merged PRs per repo, Q1 2026"), prs));
+        // No caption: one sign (the namespace) beside totals stays people.
+        assert!(!table(prs));
+        // A caption naming no object, or naming people.
+        assert!(!table_in(&caption("Contributors per repo"), prs));
+        assert!(!table_in(
+            &caption("Merged PRs per repo by new members"),
+            prs
+        ));
+        // A table of people under a caption of things keeps its labels.
+        assert!(!table_in(
+            &caption("Deployments by service"),
+            &[
+                &["Ward", "Jan", "Feb"],
+                &["North", "3", "4"],
+                &["South", "12", "9"],
+            ]
+        ));
+        let classes: &[&[&str]] = &[
+            &["Class", "Train", "Val", "Test", "Total"],
+            &["pothole", "1840", "212", "205", "2257"],
+            &["crack_longitudinal", "2311", "260", "248", "2819"],
+            &["manhole_cover", "388", "41", "9", "438"],
+            &["debris", "47", "6", "3", "56"],
+            &["all", "4586", "519", "465", "5570"],
+        ];
+        assert!(table(classes));
+        // Splits of a dataset of patients: the text above names them.
+        let ctx = Context {
+            caption: "## Class distribution",
+            before: "Chest X-rays of 3,100 patients.\n\n## Class distribution\n",
+        };
+        assert!(!table_in(&ctx, classes));
+        // Splits beside labels that are words: one sign.
+        assert!(!table(&[
+            &["Class", "Train", "Val", "Test", "Total"],
+            &["Normal", "1840", "212", "205", "2257"],
+            &["Pneumonia", "47", "6", "3", "56"],
+            &["All", "1887", "218", "208", "2313"],
+        ]));
+    }
+
+    #[test]
+    fn crossing_ranges_decide_a_listing_and_bands_do_not() {
+        let items = evidence_of(&[
+            &["Przedmiot", "Obrażenia", "Koszt (złoto)", "Waga"],
+            &["Miecz krótki", "6–9", "40", "3"],
+            &["Topór bojowy", "9–14", "95", "6"],
+            &["Łuk refleksyjny", "5–11", "120", "2"],
+        ]);
+        assert!(items.things_without_totals(), "{items:?}");
+        let bands = evidence_of(&[
+            &["Group", "Ages", "Count"],
+            &["Juniors", "6–9", "3"],
+            &["Youth", "10–14", "7"],
+            &["Teens", "15–17", "12"],
+        ]);
+        assert!(!bands.things_without_totals(), "{bands:?}");
+        let windows = evidence_in(
+            &Context::default(),
+            &[
+                &["Area", "Period", "Cases"],
+                &["North", "2019–2021", "3"],
+                &["North", "2020–2022", "5"],
+            ],
+        );
+        assert!(!windows.things_without_totals(), "{windows:?}");
     }
 
     #[test]

@@ -766,7 +766,13 @@ fn process<'o>(
     raw: &RawTable<'_>,
     o: &'o TableOptions,
 ) -> (Edits<'o>, TableResult, bool) {
-    let m = model::build(raw, &o.marker);
+    // What the text above the table says (a caption, a dataset card); an
+    // array of JSON objects has no caption.
+    let ctx = match raw.kind {
+        TableKind::Json => entity::Context::default(),
+        _ => entity::Context::before(text, raw.start),
+    };
+    let m = model::build_in(raw, &o.marker, &ctx);
     let microdata = is_microdata(raw, &m, o.max_rows);
     let mut result = TableResult {
         kind: raw.kind,
@@ -794,9 +800,13 @@ fn process<'o>(
     // total in its numbers (policy: docs/tables-entities.md).
     if totals == 0
         && !microdata
-        && entity::evidence(&m.headers, raw.rows.len(), raw.columns(), |r, c| {
-            raw.rows.text(r, c)
-        })
+        && entity::evidence(
+            &m.headers,
+            raw.rows.len(),
+            raw.columns(),
+            |r, c| raw.rows.text(r, c),
+            &ctx,
+        )
         .things_without_totals()
     {
         return (edits, result, false);

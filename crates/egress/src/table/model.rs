@@ -465,8 +465,18 @@ pub(crate) fn parse_number(s: &str) -> Option<f64> {
     t.parse().ok()
 }
 
-/// Build the model of a table.
+/// Build the model of a table with no text around it.
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
+    build_in(table, marker, &super::entity::Context::default())
+}
+
+/// Build the model of a table, with what the text above it says (`ctx`).
+pub(crate) fn build_in(
+    table: &RawTable<'_>,
+    marker: &str,
+    ctx: &super::entity::Context<'_>,
+) -> Model {
     let ncols = table.columns();
     let nrows = table.rows.len();
     let headers: Vec<String> = match &table.header {
@@ -484,7 +494,7 @@ pub(crate) fn build(table: &RawTable<'_>, marker: &str) -> Model {
             let first: Vec<&str> = (0..nrows).map(|r| clean(cell_text(r, 0))).collect();
             severity_scale(&first)
         })
-        || super::entity::entity_table(&headers, nrows, ncols, cell_text);
+        || super::entity::entity_table(&headers, nrows, ncols, cell_text, ctx);
     for (c, header) in headers.iter().enumerate() {
         let mut counts = 0usize;
         let mut others = 0usize;
