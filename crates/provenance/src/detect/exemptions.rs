@@ -563,6 +563,15 @@ impl ClaimDetector {
             .find(['，', ',', '。', '；', ';', '！', '？', '!', '?', '\n'])
             .unwrap_or(rest_all.len());
         let rest = &rest_all[..seg_end];
+        // user 说要再看看 pricing 再定: the decision is put off
+        // (`prov.exempt.zh.deferral.1`), read like an English predicate.
+        if self.grammar.data.after_predicate.is_match(&format!(
+            "{} {}",
+            pred.trim(),
+            rest_all.trim_start()
+        )) {
+            return false;
+        }
         // 用户批准人, 用户同意书, 用户批准率: the verb is the head of a noun
         // (the approver, the consent form, the approval rate), a field name.
         if !pred.ends_with(['了', '过', '過']) && noun_head(rest) {

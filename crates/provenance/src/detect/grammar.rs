@@ -494,6 +494,106 @@ pub(super) fn names_others(text: &str) -> bool {
             || lower.contains("ユーザー"))
 }
 
+/// Whether `text` introduces people of another party by a contact label
+/// (`Brightmoor (client contact: Helen Achebe)`, `Contact person: Sam`)
+/// and speaks of the user apart from them (`The user is the freelancer
+/// here`): those first names are the other party's people, not the user
+/// ("Helen approved the homepage design"). A profile's contact line is
+/// the user's own, so a profile names no one apart.
+pub(super) fn contact_names(text: &str) -> Vec<String> {
+    let lower = text.to_ascii_lowercase();
+    if !lower.contains("contact")
+        || is_profile(text)
+        || !(lower.contains("the user") || text.contains("用户") || text.contains("用戶"))
+    {
+        return Vec::new();
+    }
+    let mut names = Vec::new();
+    for (at, word) in lower.match_indices("contact") {
+        let word_start = !lower[..at]
+            .bytes()
+            .next_back()
+            .is_some_and(|b| b.is_ascii_alphanumeric());
+        let rest = &text[at + word.len()..];
+        let rest = rest
+            .strip_prefix(" person")
+            .or_else(|| rest.strip_prefix(" Person"))
+            .unwrap_or(rest)
+            .trim_start_matches([' ', '\t']);
+        let Some(rest) = rest.strip_prefix(':').or_else(|| rest.strip_prefix('：')) else {
+            continue;
+        };
+        let rest = rest.trim_start_matches([' ', '\t']);
+        let name: &str = &rest[..rest
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(rest.len())];
+        let shaped = (3..=15).contains(&name.len())
+            && name.as_bytes()[0].is_ascii_uppercase()
+            && name.bytes().skip(1).all(|b| b.is_ascii_lowercase());
+        if word_start && shaped && is_first_name(name) && !names.iter().any(|n| n == name) {
+            names.push(name.to_owned());
+        }
+    }
+    names
+}
+
+/// Words of the title of a write of research notes (a user interview, a
+/// usability session): its "the user" is the participant, not the user
+/// of this agent. Matched in the first non-blank line, lower-cased.
+const STUDY_TITLES: &[&str] = &[
+    "interview notes",
+    "interviews notes",
+    "user interview",
+    "customer interview",
+    "discovery interview",
+    "research interview",
+    "usability test",
+    "usability study",
+    "usability session",
+    "usability notes",
+    "user research",
+    "user testing",
+    "user test notes",
+    "focus group",
+    "diary study",
+    "participant notes",
+    "用户访谈",
+    "用戶訪談",
+    "访谈记录",
+    "访谈纪要",
+    "访谈笔记",
+    "用户调研",
+    "用户研究",
+    "可用性测试",
+    "ユーザーインタビュー",
+    "ユーザビリティテスト",
+    "インタビューメモ",
+];
+
+/// Whether `text` is titled as research notes ([`STUDY_TITLES`] in its
+/// first non-blank line, heading marks stripped): under such a title "the
+/// user" and 用户 are the participant ("- The user approved the sample
+/// invoice template" in a customer interview), as "In the usability
+/// study, the user chose …" is inside a clause.
+pub(super) fn is_study_notes(text: &str) -> bool {
+    let Some(first) = text.lines().map(str::trim).find(|l| !l.is_empty()) else {
+        return false;
+    };
+    let title = first.trim_start_matches('#').trim().to_lowercase();
+    STUDY_TITLES.iter().any(|t| title.contains(t))
+}
+
+/// Whether a subject is the bare role word of a participant ("the user",
+/// 用户) rather than a person the agent works for (my user, the owner, the
+/// boss, Dana (the user)).
+pub(super) fn is_participant_subject(subj: &str) -> bool {
+    let s = subj.trim().to_ascii_lowercase();
+    matches!(
+        s.as_str(),
+        "user" | "the user" | "teh user" | "a user" | "用户" | "用戶" | "ユーザー"
+    )
+}
+
 /// Whether `text` opens with a Markdown heading (a document: a guide, a
 /// skill, a profile), as opposed to a bare memory entry.
 pub(super) fn is_headed(text: &str) -> bool {

@@ -65,7 +65,11 @@
 //!    the simple past is a fact: "after the user approved it, …";
 //!    用户同意后，我们已经合并了); study, flow, example and test words
 //!    before the subject in the same clause; reported sources ("Docs say …");
-//!    third parties and populations (repo owner, new users, 新用户, 仓库主人);
+//!    third parties and populations (repo owner, new users, 新用户, 仓库主人,
+//!    a first name the write introduces as another party's contact:
+//!    "client contact: Helen Achebe"); "the user" in a write titled as
+//!    research notes ("Interview notes — …", "Round 2 usability test"), who
+//!    is the participant;
 //!    field names ("the user approved column", “用户批准人”字段); Chinese
 //!    noun phrases and rules (用户确认码, 用户确认收货后，…, …才能注册). The
 //!    rules kept as data (`data/claim_exemptions.json`): hedges and hearsay
@@ -232,6 +236,12 @@ struct Budget {
     /// The write lists its people apart from the user
     /// ([`grammar::names_others`]): a bare first name is one of them.
     others_named: bool,
+    /// The first names the write introduces as another party's contacts
+    /// ([`grammar::contact_names`]): each is one of them, not the user.
+    contacts: Vec<String>,
+    /// The write is titled as research notes ([`grammar::is_study_notes`]):
+    /// "the user" and 用户 in it are the participant.
+    study: bool,
 }
 
 impl Budget {
@@ -417,6 +427,8 @@ impl ClaimDetector {
             bare: !grammar::is_headed(text),
             bullet: false,
             others_named: grammar::names_others(text),
+            contacts: grammar::contact_names(text),
+            study: grammar::is_study_notes(text),
         };
         let mut claims = Vec::new();
         let mut in_fence = false;
@@ -717,6 +729,7 @@ impl ClaimDetector {
                             let name_start = m.start() + subj.end() - name.len();
                             !negated()
                                 && !budget.others_named
+                                && !budget.contacts.iter().any(|c| c == name)
                                 && (is_first_name(name)
                                     || (budget.profile && is_profile_pronoun(name))
                                     || (budget.bare
@@ -739,7 +752,13 @@ impl ClaimDetector {
                         }
                         (Lang::Zh, _) => self.zh_prefix_ok(clause, subj_start),
                     };
+                    // Under a research-notes title the bare "the user" is
+                    // the participant of the session.
+                    let participant = budget.study
+                        && form.subject_rule != SubjectRule::Named
+                        && is_participant_subject(subj.as_str());
                     let after_ok = subject_ok
+                        && !participant
                         && !third_party_gloss(between)
                         && match lang {
                             Lang::En => self.en_after_ok(clause, pred_text, m.end()),
@@ -886,6 +905,13 @@ impl ClaimDetector {
             };
             let verb_start = m.start() + verb.start();
             if mt.ends_with("'s") || !self.passive_ok(clause, verb_start, verb.as_str()) {
+                continue;
+            }
+            // "approved by the user" under a research-notes title: the
+            // participant of the session.
+            let agent = mt[verb.end()..].trim_start();
+            let agent = agent.get(2..).unwrap_or("");
+            if budget.study && is_participant_subject(agent) {
                 continue;
             }
             // "after it was approved by the user, …" states a fact.
@@ -1274,6 +1300,41 @@ mod tests {
         assert!(!det.detect("- Dana picked FastAPI for the API.").is_empty());
         let glossed = "Attendees: Dana (the user), Felix\n- Dana (the user) decided to drop Redis.";
         assert!(!det.detect(glossed).is_empty());
+    }
+
+    /// A first name the write introduces as another party's contact is
+    /// one of that party's people, when the write speaks of the user
+    /// apart; other names, and a profile's own contact line, are not.
+    #[test]
+    fn names_of_a_contact_label_are_others() {
+        let det = d();
+        let notes = "## Notes — Brightmoor website\n\
+                     - The user is the freelancer here; Brightmoor (client contact: Helen Achebe) pays.\n\
+                     - Helen approved the homepage design on the 24th.";
+        assert!(det.detect(notes).is_empty());
+        let other = "- The user works with Brightmoor (contact: Helen Achebe).\n\
+                     - Dana picked FastAPI for the API.";
+        assert_eq!(det.detect(other).len(), 1);
+        let unnamed = "Contact: Helen Achebe\n- Helen approved the homepage design.";
+        assert_eq!(det.detect(unnamed).len(), 1);
+        let profile = "# About the user\nContact: Helen\n- Helen approved the homepage design.";
+        assert_eq!(det.detect(profile).len(), 1);
+    }
+
+    /// Under a research-notes title "the user" is the participant; the
+    /// boss, the owner and a user of the agent's own are not.
+    #[test]
+    fn users_of_research_notes_are_participants() {
+        let det = d();
+        let notes = "Interview notes — onboarding research, round 2\n\nP4 (florist)\n\
+                     - The user approved the sample invoice template without editing it.\n\
+                     - The template was approved by the user on the first try.\n\
+                     - 用户选择了月付方案。";
+        assert!(det.detect(notes).is_empty());
+        let boss = "Interview notes — onboarding research\n- The boss approved two more sessions.";
+        assert_eq!(det.detect(boss).len(), 1);
+        let prep = "# Interview prep\n- The user decided to wear the blue suit.";
+        assert_eq!(det.detect(prep).len(), 1);
     }
 
     #[test]
