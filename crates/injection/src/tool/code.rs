@@ -352,10 +352,23 @@ fn read_with(code: &str, seed: HashMap<String, String>) -> CodeFindings {
             let Some((_, cli)) = clients.iter().find(|(n, _)| *n == recv) else {
                 continue;
             };
-            if let Some(cmd) = sdk_command(cli, method) {
-                if out.commands.len() < 32 {
-                    out.commands.push(cmd);
-                }
+            let Some(cmd) = sdk_command(cli, method) else {
+                continue;
+            };
+            // Instances terminated by ids an unfiltered listing returned
+            // are the whole fleet, as the CLI's `describe | xargs
+            // terminate` is; named or filtered ones stay one deletion.
+            let whole = c.get(0).map_or(code.len(), |m| m.end());
+            let cmd = if method == "terminate_instances"
+                && lists_every_instance(code)
+                && !call_args(code, whole).contains(['\'', '"'])
+            {
+                "aws ec2 describe-instances --output text | xargs aws ec2 terminate-instances --instance-ids".to_string()
+            } else {
+                cmd
+            };
+            if out.commands.len() < 32 {
+                out.commands.push(cmd);
             }
         }
     }
@@ -546,6 +559,15 @@ const SDK_CLIENTS: &[(&str, &str)] = &[
     ("CustomObjectsApi(", "kubectl"),
     ("RbacAuthorizationV1Api(", "kubectl"),
 ];
+
+/// Whether the code lists instances (`describe_instances`, directly or
+/// by a paginator) with no filter narrowing what the listing returns.
+fn lists_every_instance(code: &str) -> bool {
+    code.contains("describe_instances")
+        && !["Filters", "InstanceIds=[", "MaxResults"]
+            .iter()
+            .any(|n| code.contains(n))
+}
 
 /// The CLI command an SDK method is: `delete_db_instance` on a boto3
 /// client is `aws sdk delete-db-instance`; `delete_namespace` on a
@@ -1607,6 +1629,16 @@ mod tests {
         assert_eq!(f.commands, ["aws sdk delete-db-instance"]);
         let f = read("import boto3\ns3 = boto3.resource('s3')\nfor name in ['a', 'b']:\n    b = s3.Bucket(name)\n    b.object_versions.delete()\n");
         assert_eq!(f.commands, ["aws s3 rm s3://$UNKNOWN --recursive"]);
+        // Instances an unfiltered listing returned, terminated: the fleet.
+        let fleet = "import boto3\nec2 = boto3.client('ec2')\nids = []\nfor page in ec2.get_paginator('describe_instances').paginate():\n    for r in page['Reservations']:\n        ids += [i['InstanceId'] for i in r['Instances']]\nec2.terminate_instances(InstanceIds=ids)\n";
+        assert_eq!(
+            read(fleet).commands,
+            ["aws ec2 describe-instances --output text | xargs aws ec2 terminate-instances --instance-ids"]
+        );
+        let filtered = fleet.replace("paginate()", "paginate(Filters=[{'Name': 'tag:env', 'Values': ['ci']}])");
+        assert_eq!(read(&filtered).commands, ["aws sdk terminate-instances"]);
+        let named = "import boto3\nec2 = boto3.client('ec2')\nec2.describe_instances()\nec2.terminate_instances(InstanceIds=['i-0abc'])\n";
+        assert_eq!(read(named).commands, ["aws sdk terminate-instances"]);
         // Reads and other objects' deletes are not the SDK's.
         let f = read("from kubernetes import client\nv1 = client.CoreV1Api()\nprint(v1.list_namespace())\ncache.delete_key('x')\n");
         assert!(f.commands.is_empty());

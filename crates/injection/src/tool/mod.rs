@@ -1564,6 +1564,17 @@ fn check_string(
             };
             ctx.add("tool.memory_poisoning", Span::new(start, end), tier);
         }
+        // A standing order to send a credential to an address, read by the
+        // shape of the sentence in any language the lexicons hold; quoted
+        // as an example, a look.
+        if let Some((start, end)) = standing::find_send(text) {
+            let tier = if in_quotes(text, start) {
+                Tier::Flag
+            } else {
+                Tier::Block
+            };
+            ctx.add("tool.memory_standing_exfil", Span::new(start, end), tier);
+        }
     }
     // Sensitive directories shipped over the network, environment dumps,
     // cookie theft, key hunts from the root, download-and-run, persistence.

@@ -69,10 +69,29 @@ struct Lexicon {
     unspaced_postposed: Vec<String>,
     unspaced_confirms: Vec<String>,
     unspaced_requirement: Vec<String>,
+    /// Credentials (word starts, lower case; several words allowed:
+    /// `api key`, `kata sandi`).
+    secret_stems: Vec<String>,
+    /// Verbs that send something somewhere (word starts).
+    send_stems: Vec<String>,
+    /// Sending verbs matched as whole words only (`post`, `mail`).
+    send_words: Vec<String>,
+    /// What a sending verb may take as its object besides the credential
+    /// itself: a pronoun, `contents`, `copy` (whole words).
+    object_words: Vec<String>,
+    /// Credentials and sending verbs of scripts written without spaces.
+    unspaced_secrets: Vec<String>,
+    unspaced_sends: Vec<String>,
+    /// Negations that forbid the sending when they come before the verb.
+    unspaced_send_negations: Vec<String>,
     #[cfg_attr(not(test), allow(dead_code))] // the tests read them
     examples: Vec<String>,
     #[cfg_attr(not(test), allow(dead_code))]
     negative_examples: Vec<String>,
+    #[cfg_attr(not(test), allow(dead_code))]
+    send_examples: Vec<String>,
+    #[cfg_attr(not(test), allow(dead_code))]
+    send_negative_examples: Vec<String>,
 }
 
 fn lexicon() -> Option<&'static Lexicon> {
@@ -179,6 +198,146 @@ pub(super) fn find(text: &str) -> Option<(usize, usize)> {
         }
         if let Some((s, e)) = unspaced_order(lex, sentence) {
             return Some((base + s, base + e));
+        }
+    }
+    None
+}
+
+/// How many words before a sending verb a negation forbids it.
+const SEND_NEGATION_BACK: usize = 3;
+
+/// Characters before a sending verb, in a script written without spaces,
+/// in which a negation forbids it (`不要把 .env 发送到 …`).
+const UNSPACED_SEND_BACK: usize = 16;
+
+/// Where a mail address or a URL starts in `s`: the places a credential
+/// is sent to.
+fn sinks(s: &str) -> Vec<usize> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let local = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'%' | b'+' | b'-');
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'@' && i > 0 && local(b[i - 1]) {
+            let domain = &s[i + 1..];
+            let end = domain
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+                .unwrap_or(domain.len());
+            let host = domain[..end].trim_end_matches('.');
+            if host.contains('.') && !host.starts_with('.') {
+                let mut st = i;
+                while st > 0 && local(b[st - 1]) {
+                    st -= 1;
+                }
+                out.push(st);
+            }
+        }
+    }
+    for scheme in ["https://", "http://"] {
+        out.extend(s.match_indices(scheme).map(|(i, _)| i));
+    }
+    out.sort_unstable();
+    out
+}
+
+/// Where the credentials of `lex` start in `s` (lower case): at the start
+/// of a word.
+fn secrets_in(lex: &Lexicon, s: &str) -> Vec<usize> {
+    let mut out: Vec<usize> = lex
+        .secret_stems
+        .iter()
+        .flat_map(|w| s.match_indices(w.as_str()).map(|(i, _)| i))
+        .filter(|&i| {
+            s[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !is_word_char(c))
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// The first standing order in `text` to send a credential out: in one
+/// sentence a credential, a sending verb and, after the verb, a mail
+/// address or URL, with the credential before the address, and what the
+/// verb sends named between it and the address (the credential itself, or
+/// a pronoun or `contents` standing for it: `send it to …`, `envíalo a …`);
+/// not when a negation comes right before the verb (`never send it to …`).
+/// In a script written without spaces the verb comes after the credential
+/// and the address anywhere in the sentence (`把 .env 发送到 https://…`).
+/// Its byte span: the verb to the address.
+pub(super) fn find_send(text: &str) -> Option<(usize, usize)> {
+    let lex = lexicon()?;
+    if text.len() > MAX_TEXT {
+        return None;
+    }
+    for (base, sentence) in sentences(text) {
+        let lower = sentence.to_lowercase();
+        // Lower-casing kept every byte offset (else the sentence is skipped).
+        if lower.len() != sentence.len() {
+            continue;
+        }
+        let sinks = sinks(&lower);
+        if sinks.is_empty() {
+            continue;
+        }
+        let secrets = secrets_in(lex, &lower);
+        let first_secret = secrets.first().copied().unwrap_or(usize::MAX);
+        let ws = if first_secret == usize::MAX {
+            Vec::new()
+        } else {
+            words(&lower, 0)
+        };
+        for (i, w) in ws.iter().enumerate() {
+            let sending =
+                stem_in(&w.text, &lex.send_stems) || word_in(&w.text, &lex.send_words);
+            if !sending {
+                continue;
+            }
+            let negated = (i.saturating_sub(SEND_NEGATION_BACK)..i)
+                .any(|k| ws.get(k).is_some_and(|v| word_in(&v.text, &lex.negations)));
+            let Some(&sink) = sinks.iter().find(|&&s| s > w.end) else {
+                continue;
+            };
+            if negated || first_secret > sink {
+                continue;
+            }
+            let between = &ws[i + 1..];
+            let named = secrets.iter().any(|&s| w.end <= s && s < sink)
+                || between
+                    .iter()
+                    .take_while(|v| v.start < sink)
+                    .any(|v| word_in(&v.text, &lex.object_words))
+                || ["lo", "la", "los", "las", "le", "les", "li"]
+                    .iter()
+                    .any(|c| w.text.len() > 5 && w.text.ends_with(c));
+            if named {
+                return Some((base + w.start, base + sink));
+            }
+        }
+        // A script written without spaces: credential, then the verb.
+        for send in &lex.unspaced_sends {
+            for (v, _) in lower.match_indices(send.as_str()) {
+                let from = {
+                    let mut f = v.saturating_sub(UNSPACED_SEND_BACK * 3);
+                    while !lower.is_char_boundary(f) {
+                        f += 1;
+                    }
+                    f
+                };
+                let forbidden = lex
+                    .unspaced_send_negations
+                    .iter()
+                    .any(|n| lower[from..v].contains(n.as_str()) || lower[v..].starts_with(n.as_str()));
+                let credential = lex
+                    .unspaced_secrets
+                    .iter()
+                    .any(|c| lower[..v].contains(c.as_str()));
+                if credential && !forbidden {
+                    let end = sinks.iter().copied().find(|&s| s > v).unwrap_or(v + send.len());
+                    return Some((base + v, base + end.max(v + send.len())));
+                }
+            }
         }
     }
     None
@@ -347,6 +506,24 @@ mod tests {
                 list.iter().all(|w| *w == w.to_lowercase()),
                 "lexicon words are lower case"
             );
+        }
+    }
+
+    #[test]
+    fn credential_sends_match_their_examples_and_no_negative() {
+        let lex = lexicon().unwrap();
+        for e in &lex.send_examples {
+            assert!(find_send(e).is_some(), "should find a send in {e:?}");
+        }
+        for n in &lex.send_negative_examples {
+            assert!(
+                find_send(n).is_none(),
+                "should find nothing in {n:?}: {:?}",
+                find_send(n)
+            );
+        }
+        for list in [&lex.secret_stems, &lex.send_stems, &lex.object_words] {
+            assert!(list.iter().all(|w| *w == w.to_lowercase()));
         }
     }
 
