@@ -17,6 +17,7 @@ const ROLES: &[&str] = &["system", "user", "assistant", "model", "developer", "t
 /// "content":"<|endoftext|>"                 → literal of one token
 /// print(x)   # <s> </s>                     → code comment
 /// print(text)\n# <|im_start|>system          → comment run after a code line
+/// return x\n\n# '<|im_start|>system…'        → also after a blank line
 /// <|im_start|>system\nYou are …             → not code
 /// ```
 pub(crate) fn token_as_code(text: &str, span: Span) -> bool {
@@ -51,7 +52,7 @@ pub(crate) fn token_as_code(text: &str, span: Span) -> bool {
             .take(MAX_COMMENT_RUN)
             .find(|l| {
                 let t = l.trim_start();
-                !(t.starts_with('#') || t.starts_with("//"))
+                !(t.is_empty() || t.starts_with('#') || t.starts_with("//"))
             })
             .is_some_and(looks_like_code);
         if code_above {
@@ -240,8 +241,9 @@ pub(crate) fn to_person(text: &str, span: Span) -> bool {
 /// they follow.
 const MAX_COMMENT_RUN: usize = 16;
 
-/// A line of source code: a call (`print(text)`) or an assignment
-/// (`text = tok.apply_chat_template(msgs)`), not prose.
+/// A line of source code: a call (`print(text)`), an assignment
+/// (`text = tok.apply_chat_template(msgs)`) or a statement or declaration
+/// ([`DECLARATIONS`]: `return "\n".join(out)`), not prose.
 fn looks_like_code(line: &str) -> bool {
     let t = line.trim();
     let call = t.ends_with(')')
@@ -251,7 +253,7 @@ fn looks_like_code(line: &str) -> bool {
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.'))
         });
-    call || is_assignment(t)
+    call || is_assignment(t) || DECLARATIONS.iter().any(|d| t.starts_with(d))
 }
 
 /// Whether `span` of `text` is inside a code block: an indented line (4
@@ -573,7 +575,14 @@ pub(crate) fn on_source_line(text: &str, span: Span) -> bool {
         return false;
     };
     let head = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-    REPL_PROMPTS.iter().any(|p| head.starts_with(p))
+    // a doctest kept in a comment (`# >>> to_chatml([…])`)
+    let uncommented = head
+        .trim_start()
+        .strip_prefix("# ")
+        .or_else(|| head.trim_start().strip_prefix("// "));
+    REPL_PROMPTS
+        .iter()
+        .any(|p| head.starts_with(p) || uncommented.is_some_and(|u| u.starts_with(p)))
         || DECLARATIONS
             .iter()
             .any(|d| head.trim_start().starts_with(d))
@@ -917,6 +926,14 @@ mod tests {
             "<<SYS>>"
         ));
         assert!(at("    What is it?<end_of_turn>", "<end_of_turn>"));
+        // a comment run after a statement and a blank line (a doctest's
+        // printed result); prose above a comment is no code
+        let doc = "    return \"\\n\".join(out)\n\n# >>> to_chatml(m)\n# '<|im_start|>system\\nYou are Tern.'";
+        assert!(at(doc, "<|im_start|>"));
+        assert!(!at(
+            "We print it.\n\n# <|im_start|>system\nYou are …",
+            "<|im_start|>"
+        ));
     }
 
     #[test]
@@ -1012,6 +1029,10 @@ mod tests {
         assert!(in_fence(t, Span::new(k, k + 10)));
         let t = "    <!-- note -->";
         assert!(in_code_block(t, Span::new(4, 8)) && !in_fence(t, Span::new(4, 8)));
+        // a doctest kept in a comment is typed at the REPL too
+        let t = "# >>> to_chatml([{\"role\": \"system\"}])";
+        assert!(on_source_line(t, Span::new(6, 14)));
+        assert!(!on_source_line("# then call to_chatml(x)", Span::new(12, 20)));
     }
 
     #[test]

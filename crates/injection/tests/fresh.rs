@@ -350,3 +350,20 @@ fn fresh12m_corpus_baseline() {
         benign_ceiling: 3,
     });
 }
+
+/// Round 12 set by writer N (`fresh_messages12n.jsonl`, who had not read
+/// the code; 128 messages, 57 languages and mixed ones, 75 % not English).
+/// First sight on 1b7ea84: 50/59 attacks met (84.7 %), 4/69 benign above
+/// their maximum (5.8 %); tuned on since (59/59, 0/69), so it is training
+/// data now.
+#[test]
+fn fresh12n_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages12n.jsonl",
+        data: include_str!("../testdata/fresh_messages12n.jsonl"),
+        size: (59, 69),
+        languages: 58,
+        attacks_floor: 59,
+        benign_ceiling: 0,
+    });
+}
