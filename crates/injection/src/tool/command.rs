@@ -113,6 +113,9 @@ pub(super) fn analyze_command(
     let mut hits: Vec<Hit> = Vec::new();
     // `cd ~ && rm -rf ./*`: relative targets after a `cd` into a root or home.
     let mut in_root = false;
+    // `cd /srv && rm -rf ledger-data/`: the directory a literal `cd` went
+    // to, so a relative target of `rm` is read as the path it names.
+    let mut cwd: Option<String> = None;
     // `echo 'rm -rf ~' > /tmp/c.sh && chmod +x /tmp/c.sh && /tmp/c.sh`:
     // a script written and run in the same command is read as a command.
     // Each script is read once, however often it runs (linear).
@@ -135,15 +138,30 @@ pub(super) fn analyze_command(
             analyze_command(rules, ctx, &body.replace("\\n", "\n"), depth + 1, at, None);
         }
         if inv.name() == "cd" {
-            in_root = match inv.args().iter().find(|a| !a.starts_with('-')) {
+            let dir = inv.args().iter().find(|a| !a.starts_with('-'));
+            in_root = match dir {
                 Some(dir) => destructive::root_like(dir),
                 None => true, // `cd` alone goes home
+            };
+            cwd = match dir {
+                Some(d) if literal_dir(d) => Some(d.trim_end_matches('/').to_owned()),
+                None => Some("~".to_owned()),
+                // `cd "$X"`, `cd -`, `cd ..`: no longer known
+                Some(_) => None,
             };
         } else if in_root && matches!(inv.name(), "rm" | "shred") && relative_everything(inv.args())
         {
             hits.push(Hit::new("tool.rm_root", Tier::Block));
         }
         registry::check(inv, &mut hits);
+        // Only a loss the joined path makes (a root, home, system or
+        // service directory) counts: deleting inside a project after
+        // `cd ~/proj` is routine, as it is written relative.
+        if let Some(dir) = cwd.as_deref().filter(|_| inv.name() == "rm") {
+            let mut joined = Vec::new();
+            registry::check(&joined_targets(inv, dir), &mut joined);
+            hits.extend(joined.into_iter().filter(|h| h.tier == Tier::Block));
+        }
         if matches!(inv.name(), "echo" | "printf")
             && inv.stdin != palisade_shell::Stdin::Pipe
             && !rules.runs_payload(&inv.words.join(" ").replace("\\n", "\n").replace("\\t", " "))
@@ -159,8 +177,11 @@ pub(super) fn analyze_command(
         if downloads_into_shell(inv) {
             hits.push(Hit::new("tool.pipe_to_shell", Tier::Block));
         }
-        // A shell reading piped text no rule can see through (`… | rev | sh`).
-        if inv.opaque_input {
+        // A shell reading piped text no rule can see through (`… | rev | sh`),
+        // or text a filter of its pipeline decoded (`… | base64 -d | sh`):
+        // what it runs was hidden from a reader; what the decoded text does
+        // is read as well.
+        if inv.opaque_input || inv.decoded_input {
             hits.push(Hit::new("tool.obfuscated_pipe_to_shell", Tier::Quarantine));
         }
         // A command a rule holds, spelled to get past a reader (`$'\x72\x6d'
@@ -349,6 +370,41 @@ fn relative_everything(args: &[String]) -> bool {
             let a = a.strip_prefix("./").unwrap_or(a);
             matches!(a, "*" | ".*" | ".??*" | ".[!.]*" | "." | "")
         })
+}
+
+/// A directory `cd` names literally: absolute or under `~`, with no
+/// expansion, glob or parent step in it.
+fn literal_dir(d: &str) -> bool {
+    (d.starts_with('/') || d == "~" || d.starts_with("~/"))
+        && !d.contains(['$', '*', '?', '[', '`'])
+        && !d.split('/').any(|p| p == "..")
+}
+
+/// `rm` with every relative target put under `dir` (`cd /srv && rm -rf
+/// data/` removes `/srv/data/`); options and absolute targets as given.
+fn joined_targets(inv: &palisade_shell::Invocation, dir: &str) -> palisade_shell::Invocation {
+    let mut out = inv.clone();
+    let mut options = true;
+    let at = out.words.len() - inv.args().len();
+    for w in &mut out.words[at..] {
+        if options && w == "--" {
+            options = false;
+            continue;
+        }
+        if options && w.starts_with('-') {
+            continue;
+        }
+        let relative = !w.starts_with(['/', '~', '$']) && !w.is_empty();
+        if relative {
+            let rest = w.strip_prefix("./").unwrap_or(w);
+            *w = if dir == "/" {
+                format!("/{rest}")
+            } else {
+                format!("{dir}/{rest}")
+            };
+        }
+    }
+    out
 }
 
 /// `f(){ f | f & }; f` with any function name.

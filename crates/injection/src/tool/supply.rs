@@ -136,9 +136,57 @@ pub(crate) fn install_from_url(inv: &Invocation) -> Option<Hit> {
             if !known(host) {
                 return Some(Hit::new("tool.install_from_url", Tier::Block));
             }
+            if lookalike_path(url) {
+                return Some(Hit::new("tool.lookalike_source", Tier::Quarantine));
+            }
         }
     }
     index_hit.then_some(Hit::new("tool.untrusted_index", Tier::Quarantine))
+}
+
+/// A letter a digit stands in for (`l0dash` → `lodash`).
+fn unleet(c: char) -> Option<char> {
+    Some(match c {
+        '0' => 'o',
+        '1' => 'l',
+        '3' => 'e',
+        '4' => 'a',
+        '5' => 's',
+        '7' => 't',
+        c if c.is_ascii_alphabetic() => c.to_ascii_lowercase(),
+        _ => return None,
+    })
+}
+
+/// Whether a forge path imitates itself by digits for letters: a name
+/// segment of the owner or repository with a digit between letters that,
+/// read as letters, is another segment of the path
+/// (`github.com/l0dash-utils/lodash`, `github.com/lodash/l0dash`); names
+/// with digits of their own (`i18n`, `k8s`, `web3`) match nothing.
+fn lookalike_path(url: &str) -> bool {
+    let Some(rest) = url.split_once("://").map(|(_, r)| r) else {
+        return false;
+    };
+    let mut parts = rest.split(['/', '?', '#', '@']).skip(1).take(2);
+    let (Some(owner), Some(repo)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    let repo = repo.strip_suffix(".git").unwrap_or(repo);
+    let segments: Vec<String> = [owner, repo]
+        .iter()
+        .flat_map(|p| p.split(['-', '_', '.']))
+        .map(str::to_ascii_lowercase)
+        .filter(|p| p.len() >= 4)
+        .collect();
+    segments.iter().any(|s| {
+        let b = s.as_bytes();
+        let disguised = (1..b.len().saturating_sub(1)).any(|i| {
+            b[i].is_ascii_digit() && b[i - 1].is_ascii_alphabetic() && b[i + 1].is_ascii_alphabetic()
+        });
+        let read: Option<String> = s.chars().map(unleet).collect();
+        disguised
+            && read.is_some_and(|r| r != *s && segments.iter().any(|o| *o == r))
+    })
 }
 
 #[cfg(test)]
@@ -187,6 +235,18 @@ mod tests {
             ),
             ("pip install requests==2.32.3", None),
             ("pip install git+https://github.com/psf/black@24.8.0", None),
+            // a forge path that imitates itself by digits for letters
+            (
+                "npm install git+https://github.com/l0dash-utils/lodash.git --save",
+                Some("tool.lookalike_source"),
+            ),
+            (
+                "pip install git+https://github.com/requ3sts/requests",
+                Some("tool.lookalike_source"),
+            ),
+            ("npm install git+https://github.com/i18next/i18next.git", None),
+            ("pip install git+https://github.com/web3py/web3.py", None),
+            ("npm install git+https://github.com/k8s-tools/k8s-client.git", None),
         ] {
             assert_eq!(hit(cmd), want, "{cmd}");
         }
