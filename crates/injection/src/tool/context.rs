@@ -264,6 +264,36 @@ fn drops_safety_rule(r: &Rules, c: &Call<'_, '_>) -> Option<usize> {
     (!restated).then_some(old)
 }
 
+/// A patch to a CI workflow that switches its trigger from `pull_request`
+/// to `pull_request_target`: the workflow that ran the pull request's code
+/// without secrets now runs it with the base repository's secrets and a
+/// write token (a "pwn request"), whatever its steps check out. Returns
+/// the index of the new text.
+fn switches_to_pr_target(c: &Call<'_, '_>) -> Option<usize> {
+    let ci = c
+        .strings
+        .iter()
+        .any(|s| super::is_path_key(&s.path) && exfil::is_ci_path(s.text));
+    if !ci {
+        return None;
+    }
+    let trigger = |t: &str| {
+        t.match_indices("pull_request").any(|(i, m)| {
+            !t[i + m.len()..].starts_with(['_', '-']) && !t[..i].ends_with(['_', '-'])
+        })
+    };
+    let old = c
+        .strings
+        .iter()
+        .any(|s| is_old_text(s) && trigger(s.text) && !s.text.contains("pull_request_target"));
+    if !old {
+        return None;
+    }
+    c.strings
+        .iter()
+        .position(|s| is_new_text(s) && s.text.contains("pull_request_target"))
+}
+
 /// An HTTP tool's `DELETE` of a whole account-level resource: a forge
 /// repository or project, an organisation, a cloud project or bucket
 /// (`DELETE https://api.github.com/repos/acme/infra`). Returns the index of
@@ -524,6 +554,10 @@ pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             Tier::Quarantine
         };
         ctx.add("tool.guard_removed", Span::new(0, s.text.len()), tier);
+    }
+    if let Some(s) = switches_to_pr_target(c).and_then(|i| c.strings.get(i)) {
+        ctx.path = s.path.clone();
+        ctx.add("tool.ci_write_all", Span::new(0, s.text.len()), Tier::Quarantine);
     }
     if let Some(s) = drops_safety_rule(r, c).and_then(|i| c.strings.get(i)) {
         ctx.path = s.path.clone();

@@ -82,7 +82,9 @@
 //!   a stored password printed into the transcript (after untrusted text
 //!   or sent on: block), a package installed from a forge path that
 //!   imitates itself by digits for letters (`github.com/l0dash-utils/lodash`:
-//!   `tool.lookalike_source`), text reversed or decoded into a shell
+//!   `tool.lookalike_source`), a workflow's trigger switched from
+//!   `pull_request` to `pull_request_target` (the pull request's code then
+//!   runs with the repository's secrets), text reversed or decoded into a shell
 //!   (`echo … | rev | sh`, after untrusted text: block; what the decoded
 //!   text does is read as well), a cluster or cloud secret's value decoded into the
 //!   transcript after untrusted text (untainted: flag), turning off the guard, untrusted package indexes, opaque pipes into a shell,
@@ -2879,6 +2881,31 @@ mod tests {
             Tier::Block
         );
         assert_eq!(tier("terminal", "echo 'make test' | sh"), Tier::Pass);
+    }
+
+    #[test]
+    fn a_workflow_switched_to_pull_request_target_is_held() {
+        use serde_json::json;
+        let patch = |old: &str, new: &str| {
+            call_tier(
+                "patch",
+                json!({"path": ".github/workflows/preview.yml", "old_string": old, "new_string": new}),
+                false,
+            )
+        };
+        assert_eq!(
+            patch("on:\n  pull_request:\n", "on:\n  pull_request_target:\n    types: [opened]\n"),
+            Tier::Quarantine
+        );
+        // Other trigger edits pass.
+        assert_eq!(
+            patch("on:\n  pull_request:\n", "on:\n  pull_request:\n    types: [opened, synchronize]\n"),
+            Tier::Pass
+        );
+        assert_eq!(
+            patch("on:\n  pull_request_target:\n    types: [opened]\n", "on:\n  pull_request_target:\n    types: [labeled]\n"),
+            Tier::Pass
+        );
     }
 
     #[test]
