@@ -1032,7 +1032,10 @@ mod tests {
         // a doctest kept in a comment is typed at the REPL too
         let t = "# >>> to_chatml([{\"role\": \"system\"}])";
         assert!(on_source_line(t, Span::new(6, 14)));
-        assert!(!on_source_line("# then call to_chatml(x)", Span::new(12, 20)));
+        assert!(!on_source_line(
+            "# then call to_chatml(x)",
+            Span::new(12, 20)
+        ));
     }
 
     #[test]

@@ -1447,7 +1447,9 @@ mod tests {
         assert!(!example_lead().is_match("I would like you to do this: \""));
         assert!(example_lead().is_match("e-maile zawierające ukryty tekst w rodzaju: „"));
         // a German "for instance", a gloss of a quotation in another language
-        assert!(example_lead().is_match("Angreifer versuchen, dort Einträge unterzubringen, etwa: „"));
+        assert!(
+            example_lead().is_match("Angreifer versuchen, dort Einträge unterzubringen, etwa: „")
+        );
         assert!(example_lead().is_match("(roughly: \""));
         assert!(!example_lead().is_match("Wir erwarten etwa 20 Gäste. Programm: „"));
         assert!(mention_cue().is_match("we found the Czech sentence „"));

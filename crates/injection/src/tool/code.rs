@@ -1635,7 +1635,10 @@ mod tests {
             read(fleet).commands,
             ["aws ec2 describe-instances --output text | xargs aws ec2 terminate-instances --instance-ids"]
         );
-        let filtered = fleet.replace("paginate()", "paginate(Filters=[{'Name': 'tag:env', 'Values': ['ci']}])");
+        let filtered = fleet.replace(
+            "paginate()",
+            "paginate(Filters=[{'Name': 'tag:env', 'Values': ['ci']}])",
+        );
         assert_eq!(read(&filtered).commands, ["aws sdk terminate-instances"]);
         let named = "import boto3\nec2 = boto3.client('ec2')\nec2.describe_instances()\nec2.terminate_instances(InstanceIds=['i-0abc'])\n";
         assert_eq!(read(named).commands, ["aws sdk terminate-instances"]);

@@ -557,7 +557,11 @@ pub(super) fn apply(tools: &ToolRules, c: &Call<'_, '_>, ctx: &mut Ctx) {
     }
     if let Some(s) = switches_to_pr_target(c).and_then(|i| c.strings.get(i)) {
         ctx.path = s.path.clone();
-        ctx.add("tool.ci_write_all", Span::new(0, s.text.len()), Tier::Quarantine);
+        ctx.add(
+            "tool.ci_write_all",
+            Span::new(0, s.text.len()),
+            Tier::Quarantine,
+        );
     }
     if let Some(s) = drops_safety_rule(r, c).and_then(|i| c.strings.get(i)) {
         ctx.path = s.path.clone();

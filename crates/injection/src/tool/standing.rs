@@ -246,12 +246,7 @@ fn secrets_in(lex: &Lexicon, s: &str) -> Vec<usize> {
         .secret_stems
         .iter()
         .flat_map(|w| s.match_indices(w.as_str()).map(|(i, _)| i))
-        .filter(|&i| {
-            s[..i]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !is_word_char(c))
-        })
+        .filter(|&i| s[..i].chars().next_back().is_none_or(|c| !is_word_char(c)))
         .collect();
     out.sort_unstable();
     out
@@ -289,8 +284,7 @@ pub(super) fn find_send(text: &str) -> Option<(usize, usize)> {
             words(&lower, 0)
         };
         for (i, w) in ws.iter().enumerate() {
-            let sending =
-                stem_in(&w.text, &lex.send_stems) || word_in(&w.text, &lex.send_words);
+            let sending = stem_in(&w.text, &lex.send_stems) || word_in(&w.text, &lex.send_words);
             if !sending {
                 continue;
             }
@@ -325,16 +319,19 @@ pub(super) fn find_send(text: &str) -> Option<(usize, usize)> {
                     }
                     f
                 };
-                let forbidden = lex
-                    .unspaced_send_negations
-                    .iter()
-                    .any(|n| lower[from..v].contains(n.as_str()) || lower[v..].starts_with(n.as_str()));
+                let forbidden = lex.unspaced_send_negations.iter().any(|n| {
+                    lower[from..v].contains(n.as_str()) || lower[v..].starts_with(n.as_str())
+                });
                 let credential = lex
                     .unspaced_secrets
                     .iter()
                     .any(|c| lower[..v].contains(c.as_str()));
                 if credential && !forbidden {
-                    let end = sinks.iter().copied().find(|&s| s > v).unwrap_or(v + send.len());
+                    let end = sinks
+                        .iter()
+                        .copied()
+                        .find(|&s| s > v)
+                        .unwrap_or(v + send.len());
                     return Some((base + v, base + end.max(v + send.len())));
                 }
             }

@@ -181,11 +181,12 @@ fn lookalike_path(url: &str) -> bool {
     segments.iter().any(|s| {
         let b = s.as_bytes();
         let disguised = (1..b.len().saturating_sub(1)).any(|i| {
-            b[i].is_ascii_digit() && b[i - 1].is_ascii_alphabetic() && b[i + 1].is_ascii_alphabetic()
+            b[i].is_ascii_digit()
+                && b[i - 1].is_ascii_alphabetic()
+                && b[i + 1].is_ascii_alphabetic()
         });
         let read: Option<String> = s.chars().map(unleet).collect();
-        disguised
-            && read.is_some_and(|r| r != *s && segments.iter().any(|o| *o == r))
+        disguised && read.is_some_and(|r| r != *s && segments.contains(&r))
     })
 }
 
@@ -244,9 +245,15 @@ mod tests {
                 "pip install git+https://github.com/requ3sts/requests",
                 Some("tool.lookalike_source"),
             ),
-            ("npm install git+https://github.com/i18next/i18next.git", None),
+            (
+                "npm install git+https://github.com/i18next/i18next.git",
+                None,
+            ),
             ("pip install git+https://github.com/web3py/web3.py", None),
-            ("npm install git+https://github.com/k8s-tools/k8s-client.git", None),
+            (
+                "npm install git+https://github.com/k8s-tools/k8s-client.git",
+                None,
+            ),
         ] {
             assert_eq!(hit(cmd), want, "{cmd}");
         }
