@@ -296,3 +296,33 @@ fn fresh12n_corpus_holds_its_baseline() {
         other_misses: &[],
     });
 }
+
+// The twelfth round's seventh blind table corpus
+// (`testdata/table_fresh12o.jsonl`, writer O): 64 texts, 27 aggregate
+// tables, 12 record-level tables and 25 other tables (a PR bot's lint
+// report, municipal buildings' energy use, SKU stock, exchange rates,
+// latency, timetables …) that must pass unchanged. The writer's exact LP
+// audit is kept outside the repo.
+//
+// First sight on 32c5929, under that audit: aggregate 26/27 pass (a
+// fixed-width CLI summary of trial participants whose trailing log line,
+// `[info] done in 0.82s`, was read as a row and broke its totals),
+// microdata 12/12 flagged, other tables 23/25 unchanged (buildings'
+// `Surface (m²)`, `Électricité (MWh)`; a ruff comment's rule slugs,
+// `line-too-long`). Round 12o (a line that writes across the gutters of
+// a space-aligned block and holds no whole number is no row of it; a
+// physical unit in a header over numbers, `Gaz (MWh)`, `Surface (m²)`; a
+// column of lowercase kebab-case slugs, `function-call-in-default-argument`):
+// aggregate 27/27 (147 primaries, 215 hidden data cells, 12 hidden totals),
+// microdata 12/12, other tables 25/25.
+
+#[test]
+fn fresh12o_corpus_holds_its_baseline() {
+    holds(&Baseline {
+        data: include_str!("../testdata/table_fresh12o.jsonl"),
+        size: (27, 12, 25),
+        aggregate_misses: &[],
+        microdata_misses: &[],
+        other_misses: &[],
+    });
+}

@@ -40,7 +40,7 @@
 use regex::Regex;
 use std::sync::OnceLock;
 
-use super::model::{clean, is_grand_total_label, is_percent_header, parse_count};
+use super::model::{clean, is_grand_total_label, is_percent_header, parse_count, parse_number};
 
 /// How much one sign weighs.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -58,6 +58,11 @@ pub(crate) enum Scope {
     Cell,
     /// A column header.
     Header,
+    /// A column header over a column of numbers (at least half its filled
+    /// cells): the unit of what its cells measure, not of a label's bands
+    /// (`Distance (km)` over `0-5`, `5-10` is an axis people are counted
+    /// along).
+    MeasureHeader,
 }
 
 /// One rule as data: a pattern, its weight, and what it must and must not
@@ -175,6 +180,26 @@ pub(crate) const RULES: &[Rule] = &[
             "Euro area",
             "Staff (n)",
             "Admissions",
+        ],
+    },
+    Rule {
+        name: "physical unit in a header",
+        scope: Scope::MeasureHeader,
+        strength: Strength::Medium,
+        pattern: r"(?i)(?:^|[\s(\[（,/_])(?:[kmgt]?wh|[kmgt]w|kwc|m²|m³|km²|m2|m3|km|ha|kg|tonnes?|tco2e?|kgco2e?|°c|l/100\s?km|kwh/m²)(?:$|[\s)\]）,/])",
+        examples: &[
+            "Surface (m²)",
+            "Électricité (MWh)",
+            "Gaz (MWh)",
+            "Verbrauch [kWh]",
+            "Fläche, m²",
+            "Masse (kg)",
+            "Émissions (tCO2e)",
+            "Leistung (kW)",
+            "Temperatur (°C)",
+        ],
+        negatives: &[
+            "Patients", "Kunden", "Whitby", "Kgs Lynn", "Hamlet", "Ward (n)", "Week",
         ],
     },
 ];
@@ -309,6 +334,36 @@ pub(crate) fn namespaced_labels(cells: &[&str]) -> bool {
         let n = prefixes.iter().filter(|q| *q == p).count();
         n >= 3 && n * 2 >= cells.len()
     })
+}
+
+/// The words of a lowercase kebab-case name (`line-too-long` → 3), or 0.
+fn kebab_words(cell: &str) -> usize {
+    let t = clean(cell);
+    let ok = t.contains('-')
+        && t.bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+        && t.bytes().any(|c| c.is_ascii_lowercase())
+        && t.split('-').all(|p| !p.is_empty());
+    if ok {
+        t.split('-').count()
+    } else {
+        0
+    }
+}
+
+/// A column of slugs: every filled cell (three or more) a lowercase
+/// kebab-case name, half of them of three words or more and one of four or
+/// more (`line-too-long`, `unused-import`, `function-call-in-default-argument`:
+/// the names of lint rules, CSS classes, CLI commands, services). Labels of
+/// groups of people are spaced or capitalised, and the few that are
+/// hyphenated are short compounds (`in-person`, `e-mail`, `full-time`,
+/// `face-to-face`).
+pub(crate) fn slug_column(cells: &[&str]) -> bool {
+    let words: Vec<usize> = cells.iter().map(|c| kebab_words(c)).collect();
+    cells.len() >= 3
+        && words.iter().all(|&w| w >= 2)
+        && words.iter().filter(|&&w| w >= 3).count() * 2 >= words.len()
+        && words.iter().any(|&w| w >= 4)
 }
 
 /// Whether a label cell names an entity by an identifier-shaped token.
@@ -576,6 +631,11 @@ pub(crate) fn evidence<'a>(
         for (k, rule) in RULES.iter().enumerate() {
             let hit = match rule.scope {
                 Scope::Header => !header.is_empty() && rule_matches(k, header),
+                Scope::MeasureHeader => {
+                    !header.is_empty()
+                        && rule_matches(k, header)
+                        && half(filled.iter().filter(|t| parse_number(t).is_some()).count())
+                }
                 Scope::Cell => half(filled.iter().filter(|t| rule_matches(k, t)).count()),
             };
             if hit {
@@ -598,6 +658,10 @@ pub(crate) fn evidence<'a>(
             col_object = true;
         }
         if !col_medium && counts * 2 < filled.len() && namespaced_labels(&filled) {
+            col_medium = true;
+            col_object = true;
+        }
+        if !col_medium && counts * 2 < filled.len() && slug_column(&filled) {
             col_medium = true;
             col_object = true;
         }
@@ -891,6 +955,79 @@ mod tests {
         ] {
             assert!(!namespaced_labels(col), "{col:?}");
         }
+    }
+
+    #[test]
+    fn columns_of_slugs() {
+        for col in [
+            &[
+                "line-too-long",
+                "unused-import",
+                "function-call-in-default-argument",
+                "non-pep604-annotation",
+                "if-else-block-instead-of-if-exp",
+            ][..],
+            &[
+                "no-unused-vars",
+                "prefer-const",
+                "no-explicit-any",
+                "no-non-null-assertion",
+            ],
+        ] {
+            assert!(slug_column(col), "{col:?}");
+        }
+        for col in [
+            &["in-person", "e-mail", "phone"][..],
+            &["full-time", "part-time", "self-employed"],
+            &["face-to-face", "out-of-hours", "in-person"],
+            &["north-east", "north-west", "south-east", "south-west"],
+            &["Line-too-long", "Unused-import", "Function-call-in-default"],
+            &["0-17", "18-24", "25-64"],
+            &["no-unused-vars", "prefer-const-and-more"],
+        ] {
+            assert!(!slug_column(col), "{col:?}");
+        }
+    }
+
+    #[test]
+    fn measures_of_things_under_physical_units() {
+        let buildings = evidence_of(&[
+            &["Bâtiment", "Surface (m²)", "Électricité (MWh)", "Gaz (MWh)"],
+            &["Mairie", "1 240", "96", "181"],
+            &["Médiathèque", "640", "38", "0"],
+            &["Local technique", "210", "6", "9"],
+        ]);
+        assert!(buildings.things_without_totals(), "{buildings:?}");
+        assert!(buildings.medium_cols >= 2, "{buildings:?}");
+        // A unit over bands is an axis: no sign.
+        let commuters = evidence_of(&[
+            &["Distance (km)", "Cyclists", "Walkers"],
+            &["0-5", "3", "12"],
+            &["5-10", "7", "2"],
+            &["10-20", "4", "1"],
+        ]);
+        assert!(!commuters.things_without_totals(), "{commuters:?}");
+        // People beside a measure stay people.
+        assert!(!table(&[
+            &["Ward", "Patients", "Weight (kg)", "Height (m²)"],
+            &["North", "3", "81", "2"],
+            &["South", "12", "77", "2"],
+        ]));
+        let lint = evidence_of(&[
+            &["Rule", "Count", "Fixable", "Description"],
+            &["E501", "27", "no", "line-too-long"],
+            &["F401", "9", "yes", "unused-import"],
+            &["B008", "4", "no", "function-call-in-default-argument"],
+            &["SIM108", "1", "yes", "if-else-block-instead-of-if-exp"],
+        ]);
+        assert!(lint.things_without_totals(), "{lint:?}");
+        let modes = evidence_of(&[
+            &["Mode", "Count"],
+            &["face-to-face", "3"],
+            &["out-of-hours", "12"],
+            &["in-person", "5"],
+        ]);
+        assert!(!modes.things_without_totals(), "{modes:?}");
     }
 
     #[test]

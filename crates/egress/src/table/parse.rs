@@ -606,6 +606,20 @@ fn fixed_width_at<'a>(
     if !content(text, &lines[i]).trim().contains("  ") {
         return Err(j);
     }
+    let block_end = j;
+    // A line of a tool's log after its table (`[info] done in 0.82s`) runs
+    // across the columns: it is no row.
+    while j - i > 3 {
+        let rest: Vec<&str> = lines[i..j - 1]
+            .iter()
+            .map(|l| content(text, l))
+            .filter(|c| !is_dash_rule(c))
+            .collect();
+        if rest.len() < 3 || !crosses_columns(content(text, &lines[j - 1]), &rest) {
+            break;
+        }
+        j -= 1;
+    }
     let block = &lines[i..j];
     let rule: Vec<bool> = block
         .iter()
@@ -613,23 +627,15 @@ fn fixed_width_at<'a>(
         .collect();
     let body = rule.iter().filter(|&&r| !r).count();
     if body < 3 {
-        return Err(j);
+        return Err(block_end);
     }
-    // A gutter column: a space (or past the end) on every body line.
-    let mut gutter: Vec<bool> = Vec::new();
-    for (l, is_rule) in block.iter().zip(&rule) {
-        if *is_rule {
-            continue;
-        }
-        for (k, ch) in content(text, l).chars().enumerate() {
-            if k >= gutter.len() {
-                gutter.push(true);
-            }
-            if ch != ' ' {
-                gutter[k] = false;
-            }
-        }
-    }
+    let gutter = gutter_of(
+        block
+            .iter()
+            .zip(&rule)
+            .filter(|(_, r)| !**r)
+            .map(|(l, _)| content(text, l)),
+    );
     let width = gutter.len();
     let min_gap = if body >= 4 { 1 } else { 2 };
     // Segments: runs of non-gutter columns, split at gutters wide enough.
@@ -656,7 +662,7 @@ fn fixed_width_at<'a>(
         p = end;
     }
     if segments.len() < 2 {
-        return Err(j);
+        return Err(block_end);
     }
     let mut grid = Grid::new(text, lines[i].start);
     let mut spans = Vec::with_capacity(block.len());
@@ -684,7 +690,7 @@ fn fixed_width_at<'a>(
             .map(|k| trimmed_cell(line, l.content, byte_at(2 * k), byte_at(2 * k + 1)))
             .collect();
         if !grid.push_row(&cells) {
-            return Err(j);
+            return Err(block_end);
         }
     }
     let header = if looks_like_header(&grid) {
@@ -703,7 +709,7 @@ fn fixed_width_at<'a>(
         filled >= 2 && counts * 3 >= grid.len() * 2
     });
     if !counted {
-        return Err(j);
+        return Err(block_end);
     }
     grid.shrink_to_fit();
     Ok((
@@ -717,6 +723,59 @@ fn fixed_width_at<'a>(
         },
         j,
     ))
+}
+
+/// Columns of spaces (or past a line's end) on every line: the gutters.
+fn gutter_of<'l>(lines: impl Iterator<Item = &'l str>) -> Vec<bool> {
+    let mut gutter: Vec<bool> = Vec::new();
+    for line in lines {
+        for (k, ch) in line.chars().enumerate() {
+            if k >= gutter.len() {
+                gutter.push(true);
+            }
+            if ch != ' ' {
+                gutter[k] = false;
+            }
+        }
+    }
+    gutter
+}
+
+/// Whether `line` writes into a gutter of `rest` (at least two spaces wide,
+/// between two columns of text) and holds no whole number: a line of prose
+/// or of a log (`[info] done in 0.82s`) beside an aligned table, not a row
+/// of it, whose cells keep to the columns (a padded label never reaches
+/// the next column, and a row of counts holds numbers).
+///
+/// ```text
+/// "[info] done in 0.82s" under "Cottis Hill   26   4" → true
+/// "all sites            66" under the same             → false
+/// ```
+pub(crate) fn crosses_columns(line: &str, rest: &[&str]) -> bool {
+    if line
+        .split_whitespace()
+        .any(|w| super::model::parse_count(w).is_some())
+    {
+        return false;
+    }
+    let gutter = gutter_of(rest.iter().copied());
+    let Some(first) = gutter.iter().position(|g| !g) else {
+        return false;
+    };
+    let last = gutter.iter().rposition(|g| !g).unwrap_or(first);
+    let mut k = first;
+    while k < last {
+        if !gutter[k] {
+            k += 1;
+            continue;
+        }
+        let run = gutter[k..last].iter().take_while(|&&g| g).count();
+        if run >= 2 && line.chars().skip(k).take(run).any(|c| c != ' ') {
+            return true;
+        }
+        k += run;
+    }
+    false
 }
 
 /// The first row is a header when some column holds numbers below it but not

@@ -551,6 +551,7 @@ const STUDY_TITLES: &[&str] = &[
     "usability study",
     "usability session",
     "usability notes",
+    "usability round",
     "user research",
     "user testing",
     "user test notes",
@@ -580,7 +581,21 @@ pub(super) fn is_study_notes(text: &str) -> bool {
         return false;
     };
     let title = first.trim_start_matches('#').trim().to_lowercase();
-    STUDY_TITLES.iter().any(|t| title.contains(t))
+    STUDY_TITLES.iter().any(|t| title.contains(t)) || counts_participants(&title)
+}
+
+/// Whether a title counts the participants of a study ("Checkout
+/// redesign (6 participants, remote)"): a number right before
+/// "participants". A meeting's list of attendees names them instead
+/// ("participants: Dana, me").
+fn counts_participants(title: &str) -> bool {
+    title.match_indices("participants").any(|(i, _)| {
+        title[..i]
+            .trim_end()
+            .rsplit(|c: char| !c.is_ascii_alphanumeric())
+            .next()
+            .is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
+    })
 }
 
 /// Whether a subject is the bare role word of a participant ("the user",

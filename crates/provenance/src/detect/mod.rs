@@ -1335,6 +1335,34 @@ mod tests {
         assert_eq!(det.detect(boss).len(), 1);
         let prep = "# Interview prep\n- The user decided to wear the blue suit.";
         assert_eq!(det.detect(prep).len(), 1);
+        let round = "Usability round 3 — search filters\n- The user chose the date filter first.";
+        assert!(det.detect(round).is_empty());
+        let counted = "Search filters (5 participants, remote)\n- The user chose the date filter first.";
+        assert!(det.detect(counted).is_empty());
+        let attendees = "Kickoff — participants: Dana, me\n- The user chose the date filter first.";
+        assert_eq!(det.detect(attendees).len(), 1);
+    }
+
+    /// A work artifact named as the topic before a Chinese subject
+    /// (官网新首页老板 OK 过了) is the thing decided on; a place or a
+    /// population before it is a modifier (餐厅老板, 新用户).
+    #[test]
+    fn artifact_topic_before_chinese_subject() {
+        let det = d();
+        for claim in [
+            "活动页新首页老板 OK 过了，周五上线。",
+            "这版设计稿甲方确认了，可以切图。",
+            "续约合同老板签了，下周寄出。",
+        ] {
+            assert_eq!(det.detect(claim).len(), 1, "{claim}");
+        }
+        for none in [
+            "餐厅老板决定关门。",
+            "新用户选择了月付方案。",
+            "如果首页老板 OK 过了，就周五上线。",
+        ] {
+            assert!(det.detect(none).is_empty(), "{none}");
+        }
     }
 
     #[test]

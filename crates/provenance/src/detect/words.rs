@@ -523,6 +523,16 @@ pub(super) const ZH_PREV_OK: &[&str] = &[
     "改动",
     "变更",
     "预算",
+    // a work artifact as the topic of the clause (官网新首页老板 OK 过了,
+    // 这版设计稿甲方确认了): the thing decided on, not a modifier of the
+    // subject (餐厅老板 and 新用户 stay out)
+    "首页",
+    "主页",
+    "设计稿",
+    "合同",
+    "报价",
+    "文案",
+    "排期",
     "这个",
     "这件事",
     "这事",
