@@ -33,6 +33,11 @@
 //!   `5–11`: an attribute's spread per row, not bands of a partition), and
 //!   in a label column kebab-case names of one namespace (`kite-core`,
 //!   `kite-cli`, `kite-docs`: the repositories of one project).
+//! - **Measures and slugs** (round 12o), medium: a physical unit in a
+//!   header over numbers (`Gaz (MWh)`, `Surface (m²)`: no count of people
+//!   has a unit) and a column of lowercase kebab-case slugs
+//!   (`line-too-long`, `function-call-in-default-argument`: lint rules,
+//!   not groups of people, whose labels are spaced or capitalised).
 //!
 //! Every rule below lists examples it must match and negatives it must
 //! not; the tests check both.

@@ -550,6 +550,9 @@ fn delimited_at<'a>(text: &'a str, lines: &[Line], i: usize) -> Option<(RawTable
 /// they are the commands around the output, not rows of it.
 const PROMPTS: &[&str] = &[">>> ", "... ", "$ ", "# ", "> ", "In [", "Out["];
 
+/// Lines of a log or of prose dropped from the end of a space-aligned block.
+const FIXED_TRAILING_LINES: usize = 3;
+
 /// Start lines tried in one block of lines that is no fixed-width table.
 const FIXED_TRIES: usize = 3;
 
@@ -608,8 +611,10 @@ fn fixed_width_at<'a>(
     }
     let block_end = j;
     // A line of a tool's log after its table (`[info] done in 0.82s`) runs
-    // across the columns: it is no row.
-    while j - i > 3 {
+    // across the columns: it is no row (a few such lines, so that a long
+    // block costs no more than a few passes).
+    let mut dropped = 0;
+    while j - i > 3 && dropped < FIXED_TRAILING_LINES {
         let rest: Vec<&str> = lines[i..j - 1]
             .iter()
             .map(|l| content(text, l))
@@ -619,6 +624,7 @@ fn fixed_width_at<'a>(
             break;
         }
         j -= 1;
+        dropped += 1;
     }
     let block = &lines[i..j];
     let rule: Vec<bool> = block
@@ -877,6 +883,26 @@ mod tests {
             .iter()
             .map(|r| r.iter().map(|c| c.text.to_string()).collect())
             .collect()
+    }
+
+    #[test]
+    fn lines_that_cross_the_columns() {
+        let rest = [
+            "site          remission    partial",
+            "Aldermoor            31         12",
+            "Cottis Hill          26          4",
+        ];
+        for line in ["[info] done in 0.82s", "Ç = çeyrek, İY = ilk yarıyıl."] {
+            assert!(crosses_columns(line, &rest), "{line}");
+        }
+        for line in [
+            "all sites            66         31",
+            "Unknown",
+            "Drumlin Ferry  in 2026  9",
+            "(3 rows)",
+        ] {
+            assert!(!crosses_columns(line, &rest), "{line}");
+        }
     }
 
     #[test]

@@ -1366,3 +1366,26 @@ fn compound_contact_headers_are_direct_identifiers() {
         assert!(!scan(text, &opts).microdata(), "{text}");
     }
 }
+
+#[test]
+fn a_log_line_after_a_printed_table_is_no_row_of_it() {
+    let text = "$ cohortctl summary --by site,outcome\n\
+                [info] loaded 133 participants\n\
+                site          remission    partial    no_response    total\n\
+                Aldermoor            31         12              7       50\n\
+                Brackwater            9         15             18       42\n\
+                Cottis Hill          26          4             11       41\n\
+                all sites            66         31             36      133\n\
+                [info] done in 0.82s\n";
+    let r = scan(text, &TableOptions::default());
+    assert_eq!(r.tables.len(), 1, "{}", r.text);
+    assert_eq!(r.tables[0].rows, 4, "{}", r.text);
+    assert!(r.tables[0].audit_passed(), "{}", r.text);
+    assert!(!r.tables[0].hidden.is_empty(), "{}", r.text);
+    assert!(r.text.ends_with("[info] done in 0.82s\n"), "{}", r.text);
+    assert!(
+        !r.text.contains(" 4 ") && !r.text.contains(" 7 "),
+        "{}",
+        r.text
+    );
+}

@@ -68,8 +68,9 @@
 //!    third parties and populations (repo owner, new users, 新用户, 仓库主人,
 //!    a first name the write introduces as another party's contact:
 //!    "client contact: Helen Achebe"); "the user" in a write titled as
-//!    research notes ("Interview notes — …", "Round 2 usability test"), who
-//!    is the participant;
+//!    research notes ("Interview notes — …", "Round 2 usability test", a
+//!    title that counts its participants: "… (6 participants)"), who is
+//!    the participant;
 //!    field names ("the user approved column", “用户批准人”字段); Chinese
 //!    noun phrases and rules (用户确认码, 用户确认收货后，…, …才能注册). The
 //!    rules kept as data (`data/claim_exemptions.json`): hedges and hearsay
@@ -1337,7 +1338,8 @@ mod tests {
         assert_eq!(det.detect(prep).len(), 1);
         let round = "Usability round 3 — search filters\n- The user chose the date filter first.";
         assert!(det.detect(round).is_empty());
-        let counted = "Search filters (5 participants, remote)\n- The user chose the date filter first.";
+        let counted =
+            "Search filters (5 participants, remote)\n- The user chose the date filter first.";
         assert!(det.detect(counted).is_empty());
         let attendees = "Kickoff — participants: Dana, me\n- The user chose the date filter first.";
         assert_eq!(det.detect(attendees).len(), 1);
@@ -1352,7 +1354,7 @@ mod tests {
         for claim in [
             "活动页新首页老板 OK 过了，周五上线。",
             "这版设计稿甲方确认了，可以切图。",
-            "续约合同老板签了，下周寄出。",
+            "续费报价老板批准了，下周付款。",
         ] {
             assert_eq!(det.detect(claim).len(), 1, "{claim}");
         }
