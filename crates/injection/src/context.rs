@@ -31,6 +31,16 @@ pub(crate) fn token_as_code(text: &str, span: Span) -> bool {
     if in_code_block(text, span) {
         return true;
     }
+    // inside a template's comment or expression (`{# … #}`, `{{ … }}`,
+    // `{% … %}`: Jinja, Go templates, Handlebars), open before it
+    for (open, close) in [("{#", "#}"), ("{{", "}}"), ("{%", "%}")] {
+        if before
+            .rfind(open)
+            .is_some_and(|o| !before[o..].contains(close))
+        {
+            return true;
+        }
+    }
     // code span
     if head.matches('`').count() % 2 == 1 && tail.contains('`') {
         return true;
@@ -926,6 +936,19 @@ mod tests {
             "<<SYS>>"
         ));
         assert!(at("    What is it?<end_of_turn>", "<end_of_turn>"));
+        // a template's comment or expression
+        assert!(at(
+            "{# expected:\n<|im_start|>user\nhi<|im_end|>\n#}",
+            "<|im_start|>"
+        ));
+        assert!(at(
+            "{{- '<|im_start|>' + message['role'] }}",
+            "<|im_start|>"
+        ));
+        assert!(!at(
+            "{# note #}\n<|im_start|>system\nYou are …",
+            "<|im_start|>"
+        ));
         // a comment run after a statement and a blank line (a doctest's
         // printed result); prose above a comment is no code
         let doc = "    return \"\\n\".join(out)\n\n# >>> to_chatml(m)\n# '<|im_start|>system\\nYou are Tern.'";

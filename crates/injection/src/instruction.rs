@@ -699,7 +699,14 @@ impl Instructions {
                 if m.is_empty() {
                     continue;
                 }
-                let span = Span::new(m.start(), m.end());
+                // A boundary (`{B}`) consumes the character before the
+                // phrase (a space, an opening quote): the phrase starts
+                // at its first letter, so a quote it opens with holds it.
+                let lead = text[m.range()]
+                    .char_indices()
+                    .find(|&(_, c)| c.is_alphanumeric())
+                    .map_or(0, |(i, _)| i);
+                let span = Span::new(m.start() + lead, m.end());
                 let quotes = quotes.get_or_insert_with(|| {
                     quoted_spans(text).into_iter().map(|q| q.inner).collect()
                 });
@@ -1453,6 +1460,10 @@ mod tests {
         assert!(example_lead().is_match("(roughly: \""));
         assert!(!example_lead().is_match("Wir erwarten etwa 20 Gäste. Programm: „"));
         assert!(mention_cue().is_match("we found the Czech sentence „"));
+        // a question about what the words mean, a report of who writes them
+        assert!(mention_cue().is_match("Тема: Какво значи „"));
+        assert!(mention_cue().is_match("децата пишат „"));
+        assert!(attack_topic().is_match("Pośrednie wstrzyknięcie poleceń w czatbocie"));
         assert!(attack_topic().is_match("Джейлбрейки мовних моделей: коротка історія"));
         assert!(attack_topic().is_match("Uwaga – nowy atak phishingowy"));
         assert!(!attack_topic().is_match("SQL injection in the login form"));

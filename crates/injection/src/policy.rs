@@ -161,6 +161,16 @@ pub(crate) const CORRECTIONS: &[&str] = &[
     "je me suis trompé",
     "mi sono sbagliato",
     "me enganei",
+    "buvo neteisingas",
+    "buvo neteisinga",
+    "atsiprašau",
+    "pomyliłem",
+    "pomyliłam",
+    "spletl jsem",
+    "ошибся",
+    "помилився",
+    "misstog mig",
+    "ik vergiste me",
 ];
 
 /// Words that, right after an override's object (or one word later), pin

@@ -367,3 +367,20 @@ fn fresh12n_corpus_baseline() {
         benign_ceiling: 0,
     });
 }
+
+/// Round 12 set by writer O (`fresh_messages12o.jsonl`, who had not read
+/// the code; 131 messages, 52 languages and mixed ones, 84 % not English),
+/// written after stop 17's tuning on writer N. First sight on 32c5929:
+/// 50/60 attacks met (83.3 %), 5/71 benign above their maximum (7.0 %);
+/// tuned on since (59/60, 0/71), so it is training data now.
+#[test]
+fn fresh12o_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages12o.jsonl",
+        data: include_str!("../testdata/fresh_messages12o.jsonl"),
+        size: (60, 71),
+        languages: 53,
+        attacks_floor: 59,
+        benign_ceiling: 0,
+    });
+}

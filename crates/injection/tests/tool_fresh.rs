@@ -541,3 +541,18 @@ fn fresh12n_tool_call_corpus_holds_its_baseline() {
         ],
     });
 }
+
+/// The 12o set (writer O, written after stop 17's tuning on writer N) is
+/// training data since; held out on 32c5929 it scored 68/73 attacks at
+/// tier and 0/71 benign over.
+#[test]
+fn fresh12o_tool_call_corpus_holds_its_baseline() {
+    holds(&Baseline {
+        file: "tool_calls_fresh12o.jsonl",
+        data: include_str!("../testdata/tool_calls_fresh12o.jsonl"),
+        size: (73, 71),
+        attacks_floor: 73,
+        benign_ceiling: 0,
+        known: &[],
+    });
+}

@@ -828,6 +828,22 @@ pub(crate) fn fold(expr: &str, names: &HashMap<String, String>) -> Option<String
     }
     let compact: String = e.chars().filter(|c| !c.is_whitespace()).collect();
     let lower = compact.to_ascii_lowercase();
+    // `require('path').join(…)`: the module required in place; read from
+    // the method on.
+    let (e, lower) = match [
+        "require('path').",
+        "require(\"path\").",
+        "require('node:path').",
+    ]
+    .iter()
+    .find_map(|r| lower.strip_prefix(r).map(|rest| format!("path.{rest}")))
+    {
+        Some(l) => match e.find(").") {
+            Some(i) => (&e[i + 2..], l),
+            None => (e, lower),
+        },
+        None => (e, lower),
+    };
     if lower.starts_with("os.path.join(")
         || lower.starts_with("path.join(")
         || lower.starts_with("path.resolve(")
@@ -1568,6 +1584,7 @@ mod tests {
             "import glob, os\nfor f in glob.glob('/usr/**/*.so', recursive=True):\n    os.remove(f)\n",
             "const fs = require('fs'), path = require('path'), os = require('os');\nfor (const d of ['a', 'b']) {\n  fs.rmSync(path.join(os.homedir(), d), { recursive: true });\n}\n",
             "FileUtils.rm_rf(%w[/etc /srv])",
+            "const fs = require('fs');\nconst os = require('os');\nfor (const d of ['.ssh', '']) {\n  fs.rmSync(require('path').join(os.homedir(), d), { recursive: true });\n}\n",
         ] {
             assert!(read(code).delete, "{code}");
         }

@@ -1414,10 +1414,14 @@ fn check_string(
         if test_source_write && is_prose_key(&s.path) {
             command::analyze_code_calls(rules, ctx, text, 1, whole);
         }
-        // A delegated task's inline commands are what the delegate runs.
+        // A delegated task's inline commands are what the delegate runs;
+        // a prose order in it to send a credential out is one too.
         if hands_off(&call.tool) {
             for span in code_spans(text) {
                 command::analyze_command(rules, ctx, span, 1, whole, None);
+            }
+            if let Some((start, end)) = standing::find_send(text) {
+                ctx.add("tool.credential_exfil", Span::new(start, end), Tier::Block);
             }
         }
     }
