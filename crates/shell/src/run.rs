@@ -741,8 +741,10 @@ fn decoded_pipeline(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> bool
         return false;
     }
     let Some(stages) = prev else { return false };
+    // Walk back at most 64 stages, as `pipeline_source` does (every shell
+    // of a long pipeline asks).
     let mut from = stages.len();
-    while from > 0 && stages[from - 1].pipes_out {
+    while from > 0 && stages[from - 1].pipes_out && stages.len() - from < 64 {
         from -= 1;
     }
     stages[from..]

@@ -90,7 +90,8 @@
 //!   transcript after untrusted text (untainted: flag), turning off the guard, untrusted package indexes, opaque pipes into a shell,
 //!   pipe-to-shell from a vendor's official installer host, and every
 //!   argument too large to read whole (a bounded prefix and suffix are
-//!   read; the size finding fails closed). The target decides between
+//!   read; the size finding fails closed), a memory or skill write past
+//!   the 256 KiB its sentence reader reads among them. The target decides between
 //!   block, quarantine and flag for data and infrastructure deletions
 //!   (`tool_context.json`): a name that says production blocks, a local,
 //!   dev, test or scratch target (a compose service, SQLite in `/tmp`)
@@ -1560,6 +1561,10 @@ fn check_string(
     } else if ci_write && !command_tool && exfil::ci_secret_unmasked(text) {
         ctx.add("tool.ci_secret_unmasked", whole, Tier::Quarantine);
     }
+    if memory_write && text.len() > standing::MAX_TEXT {
+        // Too long for the sentence reader: held unread, not passed.
+        ctx.add("tool.oversize", whole, Tier::Quarantine);
+    }
     if memory_write {
         // The phrase rule, then the shape of a standing order in any
         // language the lexicons hold (`standing.rs`).
@@ -2891,6 +2896,22 @@ mod tests {
             Tier::Block
         );
         assert_eq!(tier("terminal", "echo 'make test' | sh"), Tier::Pass);
+    }
+
+    #[test]
+    fn a_memory_write_too_long_to_read_is_held() {
+        use serde_json::json;
+        let long = "- prefers short answers\n".repeat(12_000);
+        assert!(long.len() > standing::MAX_TEXT);
+        assert_eq!(
+            call_tier("memory", json!({"action": "add", "content": long}), false),
+            Tier::Quarantine
+        );
+        let short = "- prefers short answers\n".repeat(100);
+        assert_eq!(
+            call_tier("memory", json!({"action": "add", "content": short}), false),
+            Tier::Pass
+        );
     }
 
     #[test]

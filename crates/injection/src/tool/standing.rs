@@ -45,8 +45,9 @@ const TRUST_WINDOW: usize = 5;
 const UNSPACED_WINDOW: usize = 8;
 /// Characters either side in which another negation makes a requirement.
 const UNSPACED_DOUBLE: usize = 10;
-/// Longest text read.
-const MAX_TEXT: usize = 256 * 1024;
+/// Longest text read (a longer memory write is held unread: the caller
+/// fails closed).
+pub(super) const MAX_TEXT: usize = 256 * 1024;
 
 #[derive(Deserialize)]
 struct Lexicon {
@@ -206,6 +207,9 @@ pub(super) fn find(text: &str) -> Option<(usize, usize)> {
 /// How many words before a sending verb a negation forbids it.
 const SEND_NEGATION_BACK: usize = 3;
 
+/// Most words between a sending verb and the address it sends to.
+const SEND_WINDOW: usize = 16;
+
 /// Characters before a sending verb, in a script written without spaces,
 /// in which a negation forbids it (`不要把 .env 发送到 …`).
 const UNSPACED_SEND_BACK: usize = 16;
@@ -290,14 +294,19 @@ pub(super) fn find_send(text: &str) -> Option<(usize, usize)> {
             }
             let negated = (i.saturating_sub(SEND_NEGATION_BACK)..i)
                 .any(|k| ws.get(k).is_some_and(|v| word_in(&v.text, &lex.negations)));
-            let Some(&sink) = sinks.iter().find(|&&s| s > w.end) else {
+            // The first address after the verb, within SEND_WINDOW words
+            // (sorted lists: each look-up is a binary search, so a
+            // sentence is read in linear time).
+            let Some(&sink) = sinks.get(sinks.partition_point(|&s| s <= w.end)) else {
                 continue;
             };
-            if negated || first_secret > sink {
+            let between = &ws[i + 1..(i + 1 + SEND_WINDOW).min(ws.len())];
+            if negated || first_secret > sink || between.last().is_some_and(|v| v.start < sink) {
                 continue;
             }
-            let between = &ws[i + 1..];
-            let named = secrets.iter().any(|&s| w.end <= s && s < sink)
+            let named = secrets
+                .get(secrets.partition_point(|&s| s < w.end))
+                .is_some_and(|&s| s < sink)
                 || between
                     .iter()
                     .take_while(|v| v.start < sink)
@@ -310,6 +319,12 @@ pub(super) fn find_send(text: &str) -> Option<(usize, usize)> {
             }
         }
         // A script written without spaces: credential, then the verb.
+        let first_unspaced = lex
+            .unspaced_secrets
+            .iter()
+            .filter_map(|c| lower.find(c.as_str()))
+            .min()
+            .unwrap_or(usize::MAX);
         for send in &lex.unspaced_sends {
             for (v, _) in lower.match_indices(send.as_str()) {
                 let from = {
@@ -322,10 +337,7 @@ pub(super) fn find_send(text: &str) -> Option<(usize, usize)> {
                 let forbidden = lex.unspaced_send_negations.iter().any(|n| {
                     lower[from..v].contains(n.as_str()) || lower[v..].starts_with(n.as_str())
                 });
-                let credential = lex
-                    .unspaced_secrets
-                    .iter()
-                    .any(|c| lower[..v].contains(c.as_str()));
+                let credential = first_unspaced < v;
                 if credential && !forbidden {
                     let end = sinks
                         .iter()
