@@ -38,6 +38,12 @@
 //!   has a unit) and a column of lowercase kebab-case slugs
 //!   (`line-too-long`, `function-call-in-default-argument`: lint rules,
 //!   not groups of people, whose labels are spaced or capitalised).
+//! - **A machine, a store and a change** (round 12p), medium: a percentage
+//!   of a machine's resource (`cpu%`, `%MEM`: the load of a host, and no
+//!   share veto), a label column of items named with their sizes (`Dübel
+//!   8mm`, `Schrauben M6x30`), the headers of a diff stat (`insertions |
+//!   deletions`) and one measure done and left (`Points done | Points
+//!   left`: the progress of work).
 //!
 //! Every rule below lists examples it must match and negatives it must
 //! not; the tests check both.
@@ -577,6 +583,176 @@ pub(crate) fn crossing_ranges(cells: &[&str]) -> bool {
     })
 }
 
+/// A percentage of a machine's resource (`cpu%`, `%MEM`, `GPU util %`,
+/// `disk_used_pct`): the load of a host, not a share of people. It is no
+/// veto, and over numbers it is a medium sign. The header holds the resource
+/// and the percent mark and nothing else: `Memory clinic referrals %` is a
+/// share of people. Examples and negatives in
+/// [`MACHINE_PERCENT_EXAMPLES`] and [`MACHINE_PERCENT_NEGATIVES`].
+const MACHINE_PERCENT: &str = r"(?i)^(?:%\s*(?:cpu|mem)|(?:cpu|mem|memory|ram|vram|swap|heap|disk|gpu)(?:[\s_-]?(?:util|utilisation|utilization|usage|used|load|busy))?[\s_-]?(?:%|\(%\)|\[%\]|pct|percent))$";
+
+/// What [`MACHINE_PERCENT`] must match.
+#[cfg_attr(not(test), allow(dead_code))]
+const MACHINE_PERCENT_EXAMPLES: &[&str] = &[
+    "cpu%",
+    "CPU %",
+    "%CPU",
+    "%MEM",
+    "GPU util %",
+    "disk_used_pct",
+    "Memory (%)",
+    "mem_used%",
+];
+
+/// What [`MACHINE_PERCENT`] must not match.
+#[cfg_attr(not(test), allow(dead_code))]
+const MACHINE_PERCENT_NEGATIVES: &[&str] = &[
+    "%",
+    "Share (%)",
+    "% female",
+    "Memory clinic referrals %",
+    "Use%",
+    "Rate %",
+    "CPU",
+    "Uptake %",
+];
+
+fn machine_percent_re() -> Option<&'static Regex> {
+    static R: OnceLock<Option<Regex>> = OnceLock::new();
+    R.get_or_init(|| Regex::new(MACHINE_PERCENT).ok()).as_ref()
+}
+
+/// Whether a header is a percentage of a machine's resource (a pattern that
+/// failed to compile matches none: the share veto stands).
+pub(crate) fn machine_percent_header(header: &str) -> bool {
+    machine_percent_re().is_some_and(|r| r.is_match(clean(header)))
+}
+
+/// An item named with its size: a name, then a size in millimetres,
+/// centimetres, millilitres or milliampere-hours (`Dübel 8mm`,
+/// `Kabelbinder 200 mm (100er)`, `Akku 2000 mAh`), or a metric thread
+/// (`Schrauben M6x30`). No band: a range, a bound or a comparison
+/// (`0–5 mm`, `Under 150 cm`, `150 cm and over`, `≥ 50 mm`) is an axis
+/// people are counted along. Returns the name's first word.
+fn sized_item(cell: &str) -> Option<&str> {
+    static R: OnceLock<Option<Regex>> = OnceLock::new();
+    let size = R
+        .get_or_init(|| {
+            Regex::new(
+                r"(?:^|\s)(?:\d+(?:[.,]\d+)?\s?(?:mm|cm|ml|mAh)|M\d{1,2}x\d{1,3})(?:$|[\s,;)])",
+            )
+            .ok()
+        })
+        .as_ref()?;
+    let t = clean(cell);
+    let band = t.contains(['–', '—', '<', '>', '≤', '≥', '+'])
+        || t.split_whitespace().any(|w| {
+            w.starts_with('-')
+                || w.ends_with('-')
+                || w.contains('-') && w.bytes().any(|b| b.is_ascii_digit())
+                || [
+                    "under", "over", "below", "above", "to", "and", "or", "up", "bis", "unter",
+                    "über", "ab", "moins", "plus", "à", "hasta", "desde",
+                ]
+                .iter()
+                .any(|b| w.eq_ignore_ascii_case(b))
+        });
+    let first = t.split_whitespace().next()?;
+    let named = first.chars().count() >= 3 && first.chars().all(char::is_alphabetic);
+    (!band && named && size.is_match(t)).then_some(first)
+}
+
+/// A label column of items named with their sizes (at least three cells,
+/// half of them or more, not all of one name): `Schrauben M6x30`, `Dübel
+/// 8mm`, `Kabelbinder 200mm` — the stock of a store. A column of one name
+/// in steps (`Height 140 cm`, `Height 145 cm`) is an axis, and bands
+/// (`0–5 mm`, `Under 150 cm`) are no sizes of an item.
+pub(crate) fn sized_items(cells: &[&str]) -> bool {
+    let names: Vec<&str> = cells.iter().filter_map(|c| sized_item(c)).collect();
+    cells.len() >= 3
+        && names.len() >= 2
+        && names.len() * 2 >= cells.len()
+        && names.iter().any(|n| !n.eq_ignore_ascii_case(names[0]))
+}
+
+/// The words that say a measure is done, and that it is left to do.
+const DONE_WORDS: &[&str] = &[
+    "done",
+    "completed",
+    "complete",
+    "finished",
+    "burned",
+    "erledigt",
+    "fertig",
+    "faits",
+    "terminés",
+    "hechos",
+    "completados",
+];
+const LEFT_WORDS: &[&str] = &[
+    "left",
+    "remaining",
+    "to do",
+    "todo",
+    "offen",
+    "übrig",
+    "restants",
+    "restantes",
+    "pendientes",
+];
+
+/// A header split into a measure and a word from `words`, at its end or at
+/// its start: `Points done` → `points`.
+fn progress_stem(header: &str, words: &[&str]) -> Option<String> {
+    let h = clean(header).to_lowercase();
+    words.iter().find_map(|w| {
+        let stem = h
+            .strip_suffix(w)
+            .filter(|s| s.ends_with([' ', '_', '-']))
+            .or_else(|| h.strip_prefix(w).filter(|s| s.starts_with([' ', '_', '-'])))?
+            .trim_matches([' ', '_', '-']);
+        (!stem.is_empty()).then(|| stem.to_string())
+    })
+}
+
+/// The progress of work in two headers: one measure done and left
+/// (`Points done | Points left`, `Tasks completed | Tasks remaining`,
+/// `remaining_hours | done_hours`): a burn-down of a sprint or a project,
+/// whose numbers are amounts of work, not people. The measure is the same
+/// in both; `Joined | Left`, `Nurses joined | Nurses left` (people who
+/// left), `Cases open | Cases closed` (a caseload) and `Points for | Points
+/// against` are no progress.
+pub(crate) fn progress_pair(headers: &[String]) -> bool {
+    let done: Vec<String> = headers
+        .iter()
+        .filter_map(|h| progress_stem(h, DONE_WORDS))
+        .collect();
+    headers
+        .iter()
+        .filter_map(|h| progress_stem(h, LEFT_WORDS))
+        .any(|l| done.contains(&l))
+}
+
+/// The headers of a diff stat: lines inserted and deleted (`insertions |
+/// deletions`, git's words; `lines added | lines removed`). Its numbers
+/// count lines of a change per path, not people; `Additions | Removals`
+/// (to a register) and `Admissions | Discharges` are not it.
+pub(crate) fn diffstat_headers(headers: &[String]) -> bool {
+    let has = |words: &[&str]| {
+        headers
+            .iter()
+            .any(|h| words.iter().any(|w| clean(h).eq_ignore_ascii_case(w)))
+    };
+    has(&["insertions", "insertions(+)", "lines added", "added lines"])
+        && has(&[
+            "deletions",
+            "deletions(-)",
+            "lines deleted",
+            "lines removed",
+            "removed lines",
+        ])
+}
+
 /// Medium signs that are axes people are counted along as well (cases by
 /// date, arrivals by hour): they never decide alone.
 const AXIS_RULES: &[&str] = &["clock time in a cell", "date in a cell"];
@@ -608,8 +784,10 @@ pub(crate) fn evidence<'a>(
         .collect();
     for c in 0..ncols {
         let header = headers.get(c).map_or("", |h| h.as_str());
+        let machine_percent = !header.is_empty() && machine_percent_header(header);
         if !header.is_empty()
-            && (is_percent_header(header) || average_re().is_none_or(|r| r.is_match(header)))
+            && ((is_percent_header(header) && !machine_percent)
+                || average_re().is_none_or(|r| r.is_match(header)))
         {
             veto = true;
         }
@@ -670,6 +848,17 @@ pub(crate) fn evidence<'a>(
             col_medium = true;
             col_object = true;
         }
+        if !col_medium && counts * 2 < filled.len() && sized_items(&filled) {
+            col_medium = true;
+            col_object = true;
+        }
+        if !col_medium
+            && machine_percent
+            && half(filled.iter().filter(|t| parse_number(t).is_some()).count())
+        {
+            col_medium = true;
+            col_object = true;
+        }
         if !col_medium && crossing_ranges(&filled) {
             col_medium = true;
             col_object = true;
@@ -677,6 +866,11 @@ pub(crate) fn evidence<'a>(
         medium_cols += usize::from(col_medium);
         object_cols += usize::from(col_object);
     }
+    // Signs of the headers together (round 12p): the progress of work and a
+    // diff stat, each one more sign naming an object.
+    let pairs = usize::from(progress_pair(headers)) + usize::from(diffstat_headers(headers));
+    medium_cols += pairs;
+    object_cols += pairs;
     // Signs of the context: each one more column naming an object, none
     // when the text above the table names people.
     if !names_people(ctx.before) {
@@ -1033,6 +1227,154 @@ mod tests {
             &["in-person", "5"],
         ]);
         assert!(!modes.things_without_totals(), "{modes:?}");
+    }
+
+    #[test]
+    fn percentages_of_a_machine_are_no_shares() {
+        for h in MACHINE_PERCENT_EXAMPLES {
+            assert!(machine_percent_header(h), "{h}");
+        }
+        for h in MACHINE_PERCENT_NEGATIVES {
+            assert!(!machine_percent_header(h), "{h}");
+        }
+        let hosts = evidence_of(&[
+            &[
+                "host",
+                "cpu%",
+                "load1",
+                "mem_used_gb",
+                "disk_free_gb",
+                "uptime_d",
+            ],
+            &["web-01", "37", "1.22", "5.8", "41", "3"],
+            &["web-02", "41", "1.40", "6.1", "39", "3"],
+            &["db-01", "68", "4.07", "58.2", "212", "27"],
+        ]);
+        assert!(!hosts.veto && hosts.medium_cols >= 2, "{hosts:?}");
+        // A share of people still vetoes, and a machine's percentage beside
+        // a header naming people stays people.
+        assert!(!table(&[
+            &["Host", "Cost (€)", "Sessions", "Share (%)"],
+            &["web-01", "1200", "3", "5.0"],
+            &["web-02", "1300", "57", "95.0"],
+        ]));
+        assert!(!table(&[
+            &["Host", "Users", "cpu%", "mem_used_gb"],
+            &["web-01", "3", "37", "5.8"],
+            &["web-02", "12", "41", "6.1"],
+        ]));
+    }
+
+    #[test]
+    fn items_named_with_their_sizes() {
+        for col in [
+            &[
+                "Schrauben M6x30",
+                "Dübel 8mm",
+                "Kabelbinder 200mm",
+                "Akku 18V",
+            ][..],
+            &[
+                "Dichtband 3 mm",
+                "Kabelbinder 200 mm (100er)",
+                "Schraube M6x20 verzinkt",
+                "Scharnier Edelstahl",
+            ],
+            &["Spritze 5 ml", "Kanüle 0,8 mm", "Pflaster"],
+        ] {
+            assert!(sized_items(col), "{col:?}");
+        }
+        for col in [
+            // One name in steps: an axis.
+            &["Height 140 cm", "Height 145 cm", "Height 150 cm"][..],
+            // Bands and bounds.
+            &["Rain 0–5 mm", "Rain 5–10 mm", "Rain over 10 mm"],
+            &["Under 150 cm", "Between 150-170 cm", "Over 170 cm"],
+            &[
+                "Children 150 cm and over",
+                "Children below 150 cm",
+                "Babies",
+            ],
+            // Sizes without a name, and a road.
+            &["140 cm", "145 cm", "150 cm"],
+            &["M6", "M25", "A1"],
+            &["Dübel 8mm", "Ward 3", "Ward 4", "Ward 5", "Ward 6"],
+        ] {
+            assert!(!sized_items(col), "{col:?}");
+        }
+        let stock = evidence_of(&[
+            &["Artikel", "Lager", "Bestand", "Mindestbestand"],
+            &["Schrauben M6x30", "Halle 2", "3", "20"],
+            &["Dübel 8mm", "Halle 2", "7", "50"],
+            &["Kabelbinder 200mm", "Halle 1", "140", "100"],
+            &["Akku 18V", "Halle 1", "2", "5"],
+        ]);
+        assert!(stock.things_without_totals(), "{stock:?}");
+    }
+
+    #[test]
+    fn the_progress_of_work_and_a_diff_stat() {
+        let hs = |h: &[&str]| -> Vec<String> { h.iter().map(|s| s.to_string()).collect() };
+        for h in [
+            &["Epic", "Stories", "Points done", "Points left"][..],
+            &["Project", "Tasks completed", "Tasks remaining"],
+            &["team", "remaining_hours", "done_hours"],
+            &["Epic", "Punkte erledigt", "Punkte offen"],
+        ] {
+            assert!(progress_pair(&hs(h)), "{h:?}");
+        }
+        for h in [
+            &["Club", "Joined", "Left"][..],
+            &["Ward", "Nurses joined", "Nurses left"],
+            &["Team", "Cases open", "Cases closed"],
+            &["Team", "Points for", "Points against"],
+            &["Team", "Done", "Left"],
+            &["Team", "Points done", "Tasks left"],
+        ] {
+            assert!(!progress_pair(&hs(h)), "{h:?}");
+        }
+        for h in [
+            &["directory", "files", "insertions", "deletions"][..],
+            &["Path", "Lines added", "Lines removed"],
+        ] {
+            assert!(diffstat_headers(&hs(h)), "{h:?}");
+        }
+        for h in [
+            &["Month", "Additions", "Removals"][..],
+            &["Ward", "Admissions", "Discharges"],
+            &["Path", "Insertions"],
+        ] {
+            assert!(!diffstat_headers(&hs(h)), "{h:?}");
+        }
+        let board = evidence_of(&[
+            &["Epic", "Stories", "Points done", "Points left"],
+            &["Checkout v3", "9", "21", "8"],
+            &["Search relevance", "4", "13", "5"],
+            &["Tech debt", "6", "7", "3"],
+        ]);
+        assert!(board.things_without_totals(), "{board:?}");
+        // A diff stat per path with its total row: two signs decide.
+        assert!(table(&[
+            &["directory", "files", "insertions", "deletions"],
+            &["crates/core", "6", "412", "88"],
+            &["crates/cli", "2", "31", "9"],
+            &["docs", "3", "57", "4"],
+            &["total", "11", "500", "101"],
+        ]));
+        // The headers alone, beside totals of words: one sign.
+        assert!(!table(&[
+            &["Region", "insertions", "deletions"],
+            &["North", "3", "8"],
+            &["South", "12", "9"],
+            &["Total", "15", "17"],
+        ]));
+        // People veto the progress of work, in a listing too.
+        let staff = evidence_of(&[
+            &["Team", "Staff", "Modules done", "Modules left"],
+            &["North", "3", "8", "2"],
+            &["South", "12", "9", "1"],
+        ]);
+        assert!(!staff.things_without_totals(), "{staff:?}");
     }
 
     #[test]
