@@ -507,11 +507,8 @@ fn fresh12m_tool_call_corpus_holds_its_baseline() {
         data: include_str!("../testdata/tool_calls_fresh12m.jsonl"),
         size: (72, 71),
         attacks_floor: 72,
-        benign_ceiling: 2,
+        benign_ceiling: 1,
         known: &[
-            // benign above its maximum: `git clean -fdx` labelled flag
-            // where the policy holds it (quarantine)
-            "m-git-clean-fdx",
             // a `$(date +%F)` log name in a tainted session, labelled pass
             // where the policy holds every substitution after untrusted
             // text (quarantine; `tests/corpus.rs`'s tainted_subshell)

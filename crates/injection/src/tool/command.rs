@@ -120,6 +120,9 @@ pub(super) fn analyze_command(
     // a script written and run in the same command is read as a command.
     // Each script is read once, however often it runs (linear).
     let mut written: Vec<(String, String)> = Vec::new();
+    // `curl -o /tmp/i.sh URL && sh /tmp/i.sh`: a download saved and then
+    // run is a download run, as `curl URL | sh` is (at most 16 kept).
+    let mut downloads: Vec<String> = Vec::new();
     // Where each command's hits end: one command's hits describe one
     // action (`context::collapse_families`).
     let mut ends: Vec<usize> = Vec::with_capacity(script.commands.len());
@@ -136,6 +139,13 @@ pub(super) fn analyze_command(
         } else if let Some(at_script) = runs_written(inv, &written) {
             let (_, body) = written.swap_remove(at_script);
             analyze_command(rules, ctx, &body.replace("\\n", "\n"), depth + 1, at, None);
+        }
+        if let Some(file) = downloaded_to(inv) {
+            if downloads.len() < 16 {
+                downloads.push(file);
+            }
+        } else if runs_path(inv).is_some_and(|run| downloads.iter().any(|d| same_file(run, d))) {
+            hits.push(Hit::new("tool.download_execute", Tier::Block));
         }
         if inv.name() == "cd" {
             let dir = inv.args().iter().find(|a| !a.starts_with('-'));
@@ -340,23 +350,102 @@ fn written_script(inv: &palisade_shell::Invocation) -> Option<(String, String)> 
     Some((path.to_owned(), text.join(" ")))
 }
 
+/// The file a command runs as a program (without `./`): the command word
+/// itself (`./x`, `/tmp/.x`), or the first operand of a shell or an
+/// interpreter (`sh PATH`, `source PATH`, `python3 PATH`).
+fn runs_path(inv: &palisade_shell::Invocation) -> Option<&str> {
+    let run = if matches!(
+        inv.name(),
+        "sh" | "bash"
+            | "zsh"
+            | "dash"
+            | "ksh"
+            | "ash"
+            | "fish"
+            | "source"
+            | "."
+            | "python"
+            | "python3"
+            | "perl"
+            | "ruby"
+            | "node"
+            | "php"
+            | "pwsh"
+            | "powershell"
+    ) {
+        inv.args().iter().find(|a| !a.starts_with('-'))?
+    } else {
+        inv.words.first()?
+    };
+    Some(run.strip_prefix("./").unwrap_or(run))
+}
+
 /// Which script written earlier this command runs (`PATH`, `./PATH`,
 /// `sh PATH`, `bash PATH`, `source PATH`): its index in `written`.
 fn runs_written(inv: &palisade_shell::Invocation, written: &[(String, String)]) -> Option<usize> {
     if written.is_empty() {
         return None;
     }
-    let word = inv.words.first()?;
-    let run = if matches!(
-        inv.name(),
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "source" | "."
-    ) {
-        inv.args().iter().find(|a| !a.starts_with('-'))?
-    } else {
-        word
-    };
-    let run = run.strip_prefix("./").unwrap_or(run);
+    let run = runs_path(inv)?;
     written.iter().rposition(|(path, _)| path == run)
+}
+
+/// The file a download writes (without `./`): `curl -o F` / `--output F`,
+/// `curl -O URL` (the URL's last segment), `wget -O F` /
+/// `--output-document=F`, or `wget URL` (its last segment). `-o -`
+/// (standard output) writes no file.
+fn downloaded_to(inv: &palisade_shell::Invocation) -> Option<String> {
+    let args = inv.args();
+    // The value of `-X FILE`, `-XFILE`, a cluster ending in the letter
+    // (`-fsSLo FILE`), `--long FILE` or `--long=FILE`.
+    let value = |letter: char, long: &str| {
+        args.iter().enumerate().find_map(|(i, a)| {
+            if a == long {
+                return args.get(i + 1).cloned();
+            }
+            if let Some(v) = a.strip_prefix(long).and_then(|v| v.strip_prefix('=')) {
+                return Some(v.to_owned());
+            }
+            let cluster = a.strip_prefix('-').filter(|c| !c.starts_with('-'))?;
+            let at = cluster.find(letter)?;
+            let rest = &cluster[at + letter.len_utf8()..];
+            if rest.is_empty() {
+                args.get(i + 1).cloned()
+            } else {
+                Some(rest.to_owned())
+            }
+        })
+    };
+    let url_name = || {
+        let url = args.iter().rev().find(|a| a.contains("://"))?;
+        let path = url.split(['?', '#']).next()?;
+        let name = path.rsplit('/').next()?;
+        (!name.is_empty() && !path.ends_with("//")).then(|| name.to_owned())
+    };
+    let remote_name = args.iter().any(|a| {
+        a == "--remote-name"
+            || a.strip_prefix('-')
+                .is_some_and(|c| !c.starts_with('-') && c.contains('O'))
+    });
+    let file = match inv.name() {
+        "curl" => match value('o', "--output") {
+            Some(f) => Some(f),
+            None if remote_name => url_name(),
+            None => None,
+        },
+        "wget" => value('O', "--output-document").or_else(url_name),
+        _ => None,
+    }?;
+    let file = file.strip_prefix("./").unwrap_or(&file);
+    (file != "-" && file != "/dev/null").then(|| file.to_owned())
+}
+
+/// Whether `run` (a path a command runs) is the file a download wrote:
+/// the same path, or the same name where either is relative.
+fn same_file(run: &str, downloaded: &str) -> bool {
+    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
+    run == downloaded
+        || ((!run.contains('/') || !downloaded.contains('/')) && name(run) == name(downloaded))
 }
 
 /// A recursive deletion of everything in the current directory

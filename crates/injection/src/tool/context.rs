@@ -710,11 +710,20 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             "tool.cloud_bulk_delete" if c.tainted && f.tier == Tier::Quarantine => {
                 f.tier = Tier::Block;
             }
-            // `git clean` in a scratch checkout, or one that keeps chosen
-            // files (`-e .env`): the person chose what goes.
-            "tool.git_clean" if !prod && (local || keeps_chosen || scratch_checkout) => {
+            // `git clean` off production that no untrusted text asked for,
+            // or in a scratch checkout, or keeping chosen files (`-e
+            // .env`): untracked files of a working tree the person chose to
+            // clean; what is committed stays. After untrusted text it is
+            // held.
+            "tool.git_clean"
+                if !prod && (!c.tainted || local || keeps_chosen || scratch_checkout) =>
+            {
                 f.tier = f.tier.min(Tier::Flag);
             }
+            // `docker system prune -a --volumes` on a workstation or a CI
+            // runner: caches and unused volumes of this machine's daemon.
+            // On a production host it stays held.
+            "tool.container_prune" if !prod => f.tier = f.tier.min(Tier::Flag),
             // Local git work discarded in a throw-away checkout.
             "tool.git_reset_hard"
             | "tool.git_checkout_discard"
@@ -733,7 +742,9 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             // Data in a query to this machine or the local network stays
             // here (a notebook's `?token=`).
             "tool.url_ip_data" if !c.tainted || !public_ip => return false,
-            "tool.pipe_to_shell" if all_vendor => f.tier = f.tier.min(Tier::Quarantine),
+            "tool.pipe_to_shell" | "tool.download_execute" if all_vendor => {
+                f.tier = f.tier.min(Tier::Quarantine);
+            }
             "tool.tainted_network" if all_public && !uploads => return false,
             // Posting only what is written in the call (`-d '{"id": 1}'`)
             // to a named host: nothing from the machine goes with it.

@@ -32,7 +32,13 @@ fn positional(inv: &Invocation) -> Vec<&str> {
 /// `docker system prune --volumes` or `-a` quarantines; other prunes flag.
 pub(crate) fn container_prune(inv: &Invocation) -> Option<Hit> {
     let pos = positional(inv);
-    match (pos.first().copied(), pos.get(1).copied()) {
+    // Global options may come first (`docker -H ssh://host system prune`):
+    // the object is the word before the first `prune`.
+    let (object, verb) = match pos.iter().position(|p| *p == "prune") {
+        Some(at) if at > 0 => (pos.get(at - 1).copied(), Some("prune")),
+        _ => (pos.first().copied(), pos.get(1).copied()),
+    };
+    match (object, verb) {
         // A filter (`--filter until=72h`, `label=ci`) keeps what is recent or
         // named: only old, chosen objects go.
         // Without `--volumes` or `-a` only stopped containers, unused
