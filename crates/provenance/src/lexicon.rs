@@ -111,6 +111,7 @@ pub(crate) enum ExemptionKind {
     /// denies what the sentence before said ("…; that approval was never
     /// given").
     RetractedNext,
+    MentionLead,
 }
 
 /// One not-claim rule kept as data.

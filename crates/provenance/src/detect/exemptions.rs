@@ -17,6 +17,7 @@ pub(super) struct DataExemptions {
     pub(super) after_predicate: Re,
     pub(super) other_before_clause: Re,
     pub(super) retracted_next: Re,
+    pub(super) mention_lead: Re,
 }
 
 impl DataExemptions {
@@ -40,6 +41,7 @@ impl DataExemptions {
                 "(?i)^[ \\t]*(?:{})",
                 alt(ExemptionKind::RetractedNext)
             )),
+            mention_lead: lazy(&format!("(?i)(?:{})", alt(ExemptionKind::MentionLead))),
         }
     }
 }
@@ -495,6 +497,24 @@ impl ClaimDetector {
         !negated && self.zh_prefix_rules(clause, at, true)
     }
 
+    /// Whether a word before a Chinese subject makes it no claim (由, 待,
+    /// 供, 需, 说, 规则 …: the `zh_prefix_block` words). 供 and 需 offer or
+    /// require (供用户选择, 需用户确认), but not in 供应商 (a supplier) or 需求
+    /// (a request), which name a topic (供应商的事用户定了, 这个需求老板 OK
+    /// 过了). The matches are read only when the regex finds one.
+    fn zh_prefix_blocked(&self, window: &str) -> bool {
+        let block = &self.grammar.fixed.zh_prefix_block;
+        block.is_match(window)
+            && block.find_iter(window).any(|m| {
+                let after = &window[m.end()..];
+                !match m.as_str() {
+                    "供" => after.starts_with(['应', '應']),
+                    "需" => after.starts_with('求'),
+                    _ => false,
+                }
+            })
+    }
+
     /// The Chinese prefix rules; `frame`: the phrase starts with a frame word,
     /// so the word before it is not read as part of the subject.
     fn zh_prefix_rules(&self, clause: &str, subj_start: usize, frame: bool) -> bool {
@@ -506,7 +526,7 @@ impl ClaimDetector {
             return false;
         }
         let near = near_end(window, HEDGE_WINDOW);
-        if self.grammar.fixed.zh_prefix_block.is_match(window)
+        if self.zh_prefix_blocked(window)
             || self.grammar.data.zh_before_subject.is_match(near)
             || near.bytes().any(|b| b.is_ascii_alphabetic())
                 && self
@@ -652,7 +672,13 @@ impl ClaimDetector {
         let disposal = rest.starts_with('把') || rest.starts_with('将') || causative;
         // 用户指示：备份必须加密后再上传: after a colon the segment is the
         // instruction's content, so its own 后再 is no condition on the claim.
-        let content = rest.starts_with([':', '：']);
+        // So is what a causative with the agent as object orders (用户让我每次
+        // 改完配置之前，都先备份): its 之前 is part of the order, not a time
+        // clause of the claim.
+        let ordered = ["让我", "讓我", "叫我", "要我", "请我"]
+            .iter()
+            .any(|c| pred.ends_with(c));
+        let content = rest.starts_with([':', '：']) || ordered;
         if (!disposal && self.grammar.fixed.zh_de_noun.is_match(rest))
             || (!content && self.grammar.fixed.zh_cond_after.is_match(rest))
         {

@@ -584,6 +584,90 @@ pub(super) fn is_study_notes(text: &str) -> bool {
     STUDY_TITLES.iter().any(|t| title.contains(t)) || counts_participants(&title)
 }
 
+/// The words a platform's published rules end their title with (a
+/// marketplace's trading rules, terms of service, a refund policy): under
+/// such a title the bare "the user" and 用户 are the platform's customer, a
+/// population, as in the seed's e-commerce rules (用户确认收货后，订单完成).
+/// Matched at the end of the first non-blank line, lower-cased, after a
+/// trailing parenthesis ("(摘录)", "(excerpt)") is removed.
+const RULEBOOK_TITLES: &[&str] = &[
+    "交易规则",
+    "平台规则",
+    "商城规则",
+    "店铺规则",
+    "售后规则",
+    "会员规则",
+    "积分规则",
+    "售后政策",
+    "退款政策",
+    "退货政策",
+    "退换货政策",
+    "隐私政策",
+    "用户协议",
+    "服务协议",
+    "服务条款",
+    "使用条款",
+    "平台规范",
+    "商家规范",
+    "terms of service",
+    "terms of use",
+    "terms and conditions",
+    "user agreement",
+    "refund policy",
+    "return policy",
+    "returns policy",
+    "privacy policy",
+    "marketplace rules",
+    "platform rules",
+];
+
+/// Words of a title that name the user as the one who set the rules (用户
+/// 定的交易规则, "Platform rules set by the user"): such rules are the
+/// user's decisions, not a platform's.
+const RULEBOOK_SET_BY: &[&str] = &[
+    "定的",
+    "定下",
+    "立的",
+    "制定的",
+    "要求的",
+    "set by",
+    "from the user",
+    "the user's",
+];
+
+/// The longest first line [`is_rulebook`] reads as a title (bytes).
+const RULEBOOK_TITLE_MAX: usize = 240;
+
+/// Whether `text` is titled as a platform's published rules
+/// ([`RULEBOOK_TITLES`] ending its first non-blank line, heading marks and
+/// a trailing parenthesis stripped), not as work on them ("用户协议修订",
+/// "Terms of service review" end in another word) and not as rules the
+/// user set ([`RULEBOOK_SET_BY`]).
+///
+/// ```text
+/// "### 平台交易规则(摘录)" → true;  "# 用户协议修订" → false
+/// "# 用户定的交易规则" → false;     "Terms of Service (excerpt)" → true
+/// ```
+pub(super) fn is_rulebook(text: &str) -> bool {
+    let Some(first) = text.lines().map(str::trim).find(|l| !l.is_empty()) else {
+        return false;
+    };
+    // A title is short: a longer first line is prose, and is not read
+    // (no pass over a long paragraph).
+    if first.len() > RULEBOOK_TITLE_MAX {
+        return false;
+    }
+    let title = first.trim_start_matches('#').trim().to_lowercase();
+    let mut head = title.as_str();
+    if head.ends_with([')', '）']) {
+        if let Some(open) = head.rfind(['(', '（']) {
+            head = head[..open].trim_end();
+        }
+    }
+    RULEBOOK_TITLES.iter().any(|t| head.ends_with(t))
+        && !RULEBOOK_SET_BY.iter().any(|w| title.contains(w))
+}
+
 /// Whether a title counts the participants of a study ("Checkout
 /// redesign (6 participants, remote)"): a number right before
 /// "participants". A meeting's list of attendees names them instead

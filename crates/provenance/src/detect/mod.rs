@@ -70,7 +70,10 @@
 //!    "client contact: Helen Achebe"); "the user" in a write titled as
 //!    research notes ("Interview notes — …", "Round 2 usability test", a
 //!    title that counts its participants: "… (6 participants)"), who is
-//!    the participant;
+//!    the participant; 用户 and "the user" under the title of a platform's
+//!    published rules (平台交易规则（摘录）, "Terms of Service"), who is its
+//!    customer; quotes displayed after a line that introduces them as
+//!    examples of wording ("… lines such as:");
 //!    field names ("the user approved column", “用户批准人”字段); Chinese
 //!    noun phrases and rules (用户确认码, 用户确认收货后，…, …才能注册). The
 //!    rules kept as data (`data/claim_exemptions.json`): hedges and hearsay
@@ -240,8 +243,9 @@ struct Budget {
     /// The first names the write introduces as another party's contacts
     /// ([`grammar::contact_names`]): each is one of them, not the user.
     contacts: Vec<String>,
-    /// The write is titled as research notes ([`grammar::is_study_notes`]):
-    /// "the user" and 用户 in it are the participant.
+    /// The write is titled as research notes ([`grammar::is_study_notes`])
+    /// or as a platform's published rules ([`grammar::is_rulebook`]): "the
+    /// user" and 用户 in it are the participant or the platform's customer.
     study: bool,
 }
 
@@ -353,6 +357,12 @@ fn has_ascii_uppercase(t: &str) -> bool {
     blocks.remainder().iter().any(u8::is_ascii_uppercase)
 }
 
+/// Whether a line (markers stripped) opens with a quote mark or a
+/// backtick: a displayed quote.
+fn opens_quote(body: &str) -> bool {
+    body.starts_with(['"', '“', '\'', '‘', '「', '『', '`'])
+}
+
 /// A detection in normalized coordinates, before span ownership.
 #[derive(Clone, Debug)]
 struct Raw {
@@ -429,10 +439,12 @@ impl ClaimDetector {
             bullet: false,
             others_named: grammar::names_others(text),
             contacts: grammar::contact_names(text),
-            study: grammar::is_study_notes(text),
+            study: grammar::is_study_notes(text) || grammar::is_rulebook(text),
         };
         let mut claims = Vec::new();
         let mut in_fence = false;
+        // The last non-blank line introduced displayed quotes as examples.
+        let mut mention_lead = false;
         // Under a heading that names the user's decisions, each list item
         // is one of them, subject or not ("## What the user decided").
         let mut decided_heading = false;
@@ -443,6 +455,22 @@ impl ClaimDetector {
             if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
                 in_fence = !in_fence;
                 continue;
+            }
+            // The quotes displayed after a line that introduces them as
+            // examples of wording ("… lines such as:") are mentions, up to
+            // the next line that is no such quote. Only a line ending in a
+            // colon can be a lead, so most lines cost one byte test.
+            let tail = trimmed.trim_end();
+            if !in_fence && !tail.is_empty() {
+                if mention_lead && opens_quote(strip_markers(tail)) {
+                    continue;
+                }
+                mention_lead = (tail.ends_with(':') || tail.ends_with('：'))
+                    && self
+                        .grammar
+                        .data
+                        .mention_lead
+                        .is_match(near_end(tail, HEDGE_WINDOW));
             }
             // A decision-log table: the rows whose "decided by" cell names
             // the user are the user's decisions.
@@ -1345,6 +1373,27 @@ mod tests {
         assert_eq!(det.detect(attendees).len(), 1);
     }
 
+    /// Under a title of a platform's published rules the bare 用户 is the
+    /// platform's customer; work on the rules, rules the user set and the
+    /// boss are not.
+    #[test]
+    fn users_of_a_platform_rulebook_are_customers() {
+        let det = d();
+        let rules = "### 平台交易规则(摘录)\n\n\
+                     1. 用户确认收货后,订单完成。\n\
+                     4. 用户拒绝签收的包裹,由快递原路退回,运费由商家承担。";
+        assert!(det.detect(rules).is_empty());
+        let tos =
+            "Terms of Service (excerpt)\n- The user agreed to binding arbitration by signing up.";
+        assert!(det.detect(tos).is_empty());
+        let revision = "# 用户协议修订\n- 用户决定删掉第 5 条。";
+        assert_eq!(det.detect(revision).len(), 1);
+        let set_by = "# 用户定的交易规则\n1. 用户决定只收支付宝。";
+        assert_eq!(det.detect(set_by).len(), 1);
+        let boss = "### 平台交易规则(摘录)\n- 老板决定下个月起不再接入这个平台。";
+        assert_eq!(det.detect(boss).len(), 1);
+    }
+
     /// A work artifact named as the topic before a Chinese subject
     /// (官网新首页老板 OK 过了) is the thing decided on; a place or a
     /// population before it is a modifier (餐厅老板, 新用户).
@@ -1355,6 +1404,8 @@ mod tests {
             "活动页新首页老板 OK 过了，周五上线。",
             "这版设计稿甲方确认了，可以切图。",
             "续费报价老板批准了，下周付款。",
+            "导出 CSV 这个需求老板 OK 过了，下个 sprint 先做。",
+            "供应商的事用户定了，就用顺丰冷链，不再比价。",
         ] {
             assert_eq!(det.detect(claim).len(), 1, "{claim}");
         }
@@ -1362,6 +1413,10 @@ mod tests {
             "餐厅老板决定关门。",
             "新用户选择了月付方案。",
             "如果首页老板 OK 过了，就周五上线。",
+            "如果这个需求老板 OK 过了，就下个 sprint 先做。",
+            "供应商的事用户决定不了，要问采购。",
+            "这是供用户选择的方案。",
+            "需用户确认后再发货。",
         ] {
             assert!(det.detect(none).is_empty(), "{none}");
         }

@@ -532,6 +532,11 @@ pub(super) const ZH_PREV_OK: &[&str] = &[
     "报价",
     "文案",
     "排期",
+    // a request or a matter as the topic (导出 CSV 这个需求老板 OK 过了,
+    // 供应商的事用户定了): what was decided, not who
+    "需求",
+    "的事",
+    "的事情",
     "这个",
     "这件事",
     "这事",
