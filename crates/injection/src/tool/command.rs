@@ -201,6 +201,9 @@ pub(super) fn analyze_command(
         }
         ends.push(hits.len());
     }
+    if serves_root_publicly(&script.commands) {
+        hits.push(Hit::new("tool.public_share", Tier::Block));
+    }
     if exfil::forced_secret_push(&script.commands) {
         hits.push(Hit::new("tool.secret_push", Tier::Block));
     }
@@ -253,6 +256,9 @@ pub(super) fn analyze_code(
         .is_some_and(|m| !rules.in_regex_literal(program, m.start()));
     if raw_reverse {
         ctx.add("tool.reverse_shell", at, Tier::Block);
+    }
+    if code::sends_secrets(program) {
+        ctx.add("tool.credential_exfil", at, Tier::Block);
     }
     analyze_code_calls(rules, ctx, program, depth, at);
 }
@@ -378,6 +384,65 @@ fn runs_path(inv: &palisade_shell::Invocation) -> Option<&str> {
         inv.words.first()?
     };
     Some(run.strip_prefix("./").unwrap_or(run))
+}
+
+/// A file server started on a root or the home directory (`cd ~ && python3
+/// -m http.server`, `php -S 0.0.0.0:80 -t /`) and a tunnel that publishes a
+/// local port to the internet (`ngrok http`, `cloudflared tunnel --url`,
+/// `lt --port`, `bore local`, `ssh -R … serveo.net`) in the same command:
+/// every key and credential file in it is on a public URL. A project's own
+/// directory served, or a tunnel alone, is no share of this kind.
+fn serves_root_publicly(commands: &[palisade_shell::Invocation]) -> bool {
+    let mut cwd_root = false;
+    let mut served = false;
+    let mut tunnel = false;
+    for inv in commands {
+        let args = inv.args();
+        let after = |flags: &[&str]| {
+            args.iter()
+                .position(|a| flags.contains(&a.as_str()))
+                .and_then(|i| args.get(i + 1))
+        };
+        match inv.name() {
+            "cd" => {
+                cwd_root = match args.iter().find(|a| !a.starts_with('-')) {
+                    Some(dir) => destructive::root_like(dir),
+                    None => true,
+                };
+            }
+            "python" | "python3" | "python2"
+                if args.windows(2).any(|w| {
+                    w[0] == "-m" && matches!(w[1].as_str(), "http.server" | "SimpleHTTPServer")
+                }) =>
+            {
+                served |= match after(&["-d", "--directory"]) {
+                    Some(dir) => destructive::root_like(dir),
+                    None => cwd_root,
+                };
+            }
+            "php" if args.iter().any(|a| a == "-S") => {
+                served |= match after(&["-t"]) {
+                    Some(dir) => destructive::root_like(dir),
+                    None => cwd_root,
+                };
+            }
+            "ngrok" => {
+                tunnel |= args
+                    .iter()
+                    .any(|a| matches!(a.as_str(), "http" | "tcp" | "tls"))
+            }
+            "cloudflared" => tunnel |= args.iter().any(|a| a == "tunnel"),
+            "lt" | "localtunnel" | "bore" => tunnel = true,
+            "ssh" => {
+                tunnel |= args.iter().any(|a| a == "-R")
+                    && args
+                        .iter()
+                        .any(|a| a.contains("serveo") || a.contains("localhost.run"));
+            }
+            _ => {}
+        }
+    }
+    served && tunnel
 }
 
 /// Which script written earlier this command runs (`PATH`, `./PATH`,
