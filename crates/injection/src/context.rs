@@ -597,6 +597,35 @@ pub(crate) fn on_source_line(text: &str, span: Span) -> bool {
             .iter()
             .any(|d| head.trim_start().starts_with(d))
         || is_assignment(head)
+        || bound_receiver_call(&before[..before.len() - head.len()], head)
+}
+
+/// How many lines above a call its receiver's binding is looked for.
+const BINDING_LOOKBACK: usize = 200;
+
+/// Whether a line opens with a method call on a name the program itself
+/// bound on an earlier line (`tok = AutoTokenizer.from_pretrained(…)` …
+/// `tok.add_special_tokens({…})`): the call is the program's own.
+///
+/// ```text
+/// ("tok = load()\n", "tok.") → true; ("", "tok.") → false;
+/// ("tok = load()\n", "Please tok.") → false (not at the line start)
+/// ```
+fn bound_receiver_call(above: &str, head: &str) -> bool {
+    let t = head.trim_start_matches([' ', '\t']);
+    let n = t
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(t.len());
+    if n == 0 || t.starts_with(|c: char| c.is_ascii_digit()) || !t[n..].starts_with('.') {
+        return false;
+    }
+    let name = &t[..n];
+    above.lines().rev().take(BINDING_LOOKBACK).any(|l| {
+        l.trim_start()
+            .strip_prefix(name)
+            .map(|r| r.trim_start_matches([' ', '\t']))
+            .is_some_and(|r| r.starts_with('=') && !r.starts_with("=="))
+    })
 }
 
 /// Whether a line begins by assigning to a name (`text = tok.apply_chat_template(`,
@@ -870,6 +899,40 @@ pub(crate) fn opens_system_turn(text: &str, span: Span) -> bool {
     token.to_lowercase().contains("sys")
         || head.starts_with("system")
         || head.starts_with("developer")
+}
+
+/// Longest field label (in bytes) [`next_field_label`] reads.
+const FIELD_LABEL_MAX: usize = 40;
+
+/// The line after the one `span` of `text` is on, when it is a field of a
+/// record: a label of one to three words, a colon and a value
+/// (`Owner: platform team`, `Omistaja: alustatiimi`); `None` otherwise.
+///
+/// ```text
+/// ("System: prod-pg-01\nOwner: platform team", 0..7) → Some("Owner: platform team")
+/// ("System: new policy\n\nDo this", 0..7)           → None
+/// ("User: hi\nplease do it: now", 0..5)              → None (four words)
+/// ```
+pub(crate) fn next_field_label(text: &str, span: Span) -> Option<&str> {
+    let after = text.get(span.end..)?;
+    let nl = after.find('\n')?;
+    let rest = &after[nl + 1..];
+    let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+    let t = line.trim_start_matches([' ', '\t']);
+    let colon = t.find([':', '：'])?;
+    let label = &t[..colon];
+    let value = &t[colon..];
+    (colon > 0
+        && colon <= FIELD_LABEL_MAX
+        && !label.ends_with(' ')
+        && label.split(' ').count() <= 3
+        && label
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        && label.starts_with(char::is_alphabetic)
+        && value.len() > 2
+        && value[value.chars().next().map_or(1, char::len_utf8)..].starts_with(' '))
+    .then_some(t)
 }
 
 #[cfg(test)]
@@ -1192,5 +1255,25 @@ mod tests {
         assert!(opens_system_turn(t, Span::new(0, 12)));
         let t = "<|im_start|>user\nhi";
         assert!(!opens_system_turn(t, Span::new(0, 12)));
+    }
+
+    #[test]
+    fn field_labels_bound_calls() {
+        let t = "System: prod-pg-01\nOwner: platform team";
+        assert_eq!(
+            next_field_label(t, Span::new(0, 7)),
+            Some("Owner: platform team")
+        );
+        assert_eq!(
+            next_field_label("System: new policy\n\nDo this", Span::new(0, 7)),
+            None
+        );
+        assert_eq!(
+            next_field_label("User: hi\nplease do it now: x", Span::new(0, 5)),
+            None
+        );
+        assert!(bound_receiver_call("tok = load()\n", "tok."));
+        assert!(!bound_receiver_call("", "tok."));
+        assert!(!bound_receiver_call("tok = load()\n", "Please tok."));
     }
 }

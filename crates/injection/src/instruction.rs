@@ -730,6 +730,24 @@ impl Instructions {
     }
 }
 
+/// Whether a phrase whose sentence opens with `before` sits in a
+/// parenthesis opened right after a closing quote: the gloss of a quoted
+/// name (`«DAN» (Do Anything Now)`, `"DAN" (Do Anything Now)`), part of
+/// the quotation.
+///
+/// ```text
+/// "промпт «DAN» (" → true; "промпт DAN (" → false; "«DAN» (x) и " → false
+/// ```
+fn glossed(before: &str) -> bool {
+    let Some(open) = before.rfind('(') else {
+        return false;
+    };
+    !before[open..].contains(')')
+        && before[..open]
+            .trim_end_matches([' ', '\t'])
+            .ends_with(['»', '"', '”', '“', '\'', '’', '」', '』'])
+}
+
 /// The sentence-ish window around `span`: back to the previous sentence end
 /// (at most 240 bytes), forward to the next (at most 240 bytes).
 fn window(text: &str, span: Span) -> (usize, usize) {
@@ -966,7 +984,8 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span], topic:
     let quoted = quotes
         .iter()
         .any(|q| q.contains(span) || (q.start <= span.start && span.start < q.end))
-        || in_european_quotes(&text[ws..span.start], text[span.start..].chars().next());
+        || in_european_quotes(&text[ws..span.start], text[span.start..].chars().next())
+        || glossed(&text[ws..span.start]);
     let lead_start = span.start.saturating_sub(48).max(ws);
     let mut lead_start_b = lead_start;
     while !text.is_char_boundary(lead_start_b) {
@@ -1485,5 +1504,13 @@ mod tests {
         ] {
             assert!(re.compiles());
         }
+    }
+
+    #[test]
+    fn glossed_names() {
+        assert!(glossed("промпт «DAN» ("));
+        assert!(glossed("the \"DAN\" ("));
+        assert!(!glossed("промпт DAN ("));
+        assert!(!glossed("«DAN» (x) и "));
     }
 }

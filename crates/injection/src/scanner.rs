@@ -722,7 +722,21 @@ impl Scanner {
                     // a bare order after it is the new turn's (policy).
                     let wrapper =
                         id == "turn.wrapper_close" && context::tags_only_line(base, h.span);
-                    boundaries.push((span, !wrapper));
+                    // "System: prod-pg-01 (primary)\nOwner: platform team": a
+                    // role word heading a block of fields is a field label,
+                    // not a turn (policy); a forged exchange's next line is
+                    // another turn.
+                    let field = id == "turn.role_line"
+                        && context::next_field_label(base, h.span).is_some_and(|next| {
+                            !self
+                                .signals
+                                .scan(&format!("\n\n{next}"))
+                                .iter()
+                                .any(|t| t.signal == Signal::Turn)
+                        });
+                    if !field {
+                        boundaries.push((span, !wrapper));
+                    }
                 }
                 Signal::Address => {
                     out.push(Finding::new(

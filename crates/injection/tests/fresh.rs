@@ -384,3 +384,20 @@ fn fresh12o_corpus_baseline() {
         benign_ceiling: 0,
     });
 }
+
+/// Round 12 set by writer P (`fresh_messages12p.jsonl`, who had not read
+/// the code; 122 messages, 55 languages). First sight on ff46308: 48/57
+/// attacks met (84.2 %), 3/65 benign above their maximum (4.6 %); tuned on
+/// since (57/57, 0/65: role labels, AI address nouns, conceal orders and
+/// secret nouns filled for every language), so it is training data now.
+#[test]
+fn fresh12p_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages12p.jsonl",
+        data: include_str!("../testdata/fresh_messages12p.jsonl"),
+        size: (57, 65),
+        languages: 55,
+        attacks_floor: 57,
+        benign_ceiling: 0,
+    });
+}
