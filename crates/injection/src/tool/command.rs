@@ -121,7 +121,7 @@ pub(super) fn analyze_command(
     // Each script is read once, however often it runs (linear).
     let mut written: Vec<(String, String)> = Vec::new();
     // `curl -o /tmp/i.sh URL && sh /tmp/i.sh`: a download saved and then
-    // run is a download run, as `curl URL | sh` is (at most 16 kept).
+    // run is a download run, as `curl URL | sh` is (the latest 16 kept).
     let mut downloads: Vec<String> = Vec::new();
     // Where each command's hits end: one command's hits describe one
     // action (`context::collapse_families`).
@@ -141,9 +141,11 @@ pub(super) fn analyze_command(
             analyze_command(rules, ctx, &body.replace("\\n", "\n"), depth + 1, at, None);
         }
         if let Some(file) = downloaded_to(inv) {
-            if downloads.len() < 16 {
-                downloads.push(file);
+            // The latest 16: earlier downloads cannot push a later one out.
+            if downloads.len() == 16 {
+                downloads.remove(0);
             }
+            downloads.push(file);
         } else if runs_path(inv).is_some_and(|run| downloads.iter().any(|d| same_file(run, d))) {
             hits.push(Hit::new("tool.download_execute", Tier::Block));
         }
@@ -310,24 +312,17 @@ pub(super) fn analyze_code_calls(
     }
 }
 
+/// Shells and interpreters that run the program they are given (on
+/// standard input, or as their first operand).
+const PROGRAM_RUNNERS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "python", "python3", "perl", "ruby", "node",
+    "php",
+];
+
 /// A shell or interpreter reading its program from a pipeline that starts
 /// with a downloader (`curl …`, `wget -O- …`), with no script file named.
 fn downloads_into_shell(inv: &palisade_shell::Invocation) -> bool {
-    let shell = matches!(
-        inv.name(),
-        "sh" | "bash"
-            | "zsh"
-            | "dash"
-            | "ksh"
-            | "ash"
-            | "fish"
-            | "python"
-            | "python3"
-            | "perl"
-            | "ruby"
-            | "node"
-            | "php"
-    );
+    let shell = PROGRAM_RUNNERS.contains(&inv.name());
     shell
         && matches!(
             inv.pipe_source.as_str(),
@@ -360,25 +355,9 @@ fn written_script(inv: &palisade_shell::Invocation) -> Option<(String, String)> 
 /// itself (`./x`, `/tmp/.x`), or the first operand of a shell or an
 /// interpreter (`sh PATH`, `source PATH`, `python3 PATH`).
 fn runs_path(inv: &palisade_shell::Invocation) -> Option<&str> {
-    let run = if matches!(
-        inv.name(),
-        "sh" | "bash"
-            | "zsh"
-            | "dash"
-            | "ksh"
-            | "ash"
-            | "fish"
-            | "source"
-            | "."
-            | "python"
-            | "python3"
-            | "perl"
-            | "ruby"
-            | "node"
-            | "php"
-            | "pwsh"
-            | "powershell"
-    ) {
+    let run = if PROGRAM_RUNNERS.contains(&inv.name())
+        || matches!(inv.name(), "source" | "." | "pwsh" | "powershell")
+    {
         inv.args().iter().find(|a| !a.starts_with('-'))?
     } else {
         inv.words.first()?
