@@ -356,3 +356,38 @@ fn fresh12p_corpus_holds_its_baseline() {
         other_misses: &[],
     });
 }
+
+// The twelfth round's ninth blind table corpus
+// (`testdata/table_fresh12q.jsonl`, writer Q): 63 texts, 27 aggregate
+// tables, 12 record-level tables and 24 other tables (a server check in
+// Chinese, a MEMORY.md of open TODOs per module, SaaS prices, hyperfine,
+// tokei, kubectl nodes, a stock list, a league table, train times …) that
+// must pass unchanged. The writer's exact LP audit is kept outside the repo.
+//
+// First sight on c3a5d61, under that audit (width rule): aggregate 26/27
+// pass, microdata 12/12 flagged, other tables 22/24 unchanged (170
+// primaries, 234 hidden data cells, 25 hidden totals): a markdown table
+// inside a chat transcript's message (`{"messages": [{"role", "content"}
+// …]}`) left its three primaries visible, the array being read as a table
+// of its own and its strings never; a Chinese host check (`主机 | CPU核数 |
+// 负载 | 磁盘使用率 | 告警数`, `63%`) whose disk use vetoed as a share of
+// people; `Module | TODOs | FIXMEs | Files`, counts of markers in code.
+// Round 12q (the multi-line strings of a uniform array are read as
+// documents; a machine's load in other languages, `磁盘使用率`,
+// `CPU-Auslastung`, `Uso de CPU`, is no share even with its percent
+// marks; `TODO`, `FIXME`, `HACK` headers in capitals): aggregate 27/27
+// (170 primaries, 238 hidden data cells, 25 hidden totals), microdata
+// 12/12, other tables 24/24. Under the symmetric rule (the interval
+// reaching half the threshold on both sides of the value), which the
+// crate does not promise, 14/27 aggregate tables pass before and after.
+
+#[test]
+fn fresh12q_corpus_holds_its_baseline() {
+    holds(&Baseline {
+        data: include_str!("../testdata/table_fresh12q.jsonl"),
+        size: (27, 12, 24),
+        aggregate_misses: &[],
+        microdata_misses: &[],
+        other_misses: &[],
+    });
+}

@@ -44,6 +44,12 @@
 //!   8mm`, `Schrauben M6x30`), the headers of a diff stat (`insertions |
 //!   deletions`) and one measure done and left (`Points done | Points
 //!   left`: the progress of work).
+//! - **Other languages and code** (round 12q): a machine's load named in
+//!   Chinese, Japanese, Korean, German, the Romance languages or Russian
+//!   (`磁盘使用率`, `CPU-Auslastung`, `Uso de CPU`) is that percentage too,
+//!   written with its percent marks (`63%`) or not; a header of markers
+//!   left in code (`TODOs`, `FIXMEs`, `HACK`, in capitals: `Todos` is
+//!   Spanish for all) over numbers is a medium sign.
 //!
 //! Every rule below lists examples it must match and negatives it must
 //! not; the tests check both.
@@ -211,6 +217,31 @@ pub(crate) const RULES: &[Rule] = &[
         ],
         negatives: &[
             "Patients", "Kunden", "Whitby", "Kgs Lynn", "Hamlet", "Ward (n)", "Week",
+        ],
+    },
+    Rule {
+        // Round 12q: the markers left in source code (`TODO`, `FIXME`,
+        // `HACK`), counted per module, file or crate. Written in capitals,
+        // as in the code: the Spanish and Portuguese `Todos` (all) is no
+        // marker.
+        name: "code marker in a header",
+        scope: Scope::MeasureHeader,
+        strength: Strength::Medium,
+        pattern: r"^(?:#\s*|(?i:open|n|num|count)\s+)?(?:TODO|FIXME|HACK)(?:s|'s)?(?:\s*/\s*(?:TODO|FIXME|HACK)s?)?(?i:[\s_]*(?:count|comments?|markers?|\(n\)))?$",
+        examples: &[
+            "TODOs",
+            "FIXMEs",
+            "TODO",
+            "HACKs",
+            "# TODO",
+            "Open TODOs",
+            "TODO/FIXME",
+            "TODO count",
+            "FIXME comments",
+            "TODO_count",
+        ],
+        negatives: &[
+            "Todos", "todos", "Todas", "TODOS", "Tasks", "Issues", "To do", "Hackney", "Fixed",
         ],
     },
 ];
@@ -589,7 +620,19 @@ pub(crate) fn crossing_ranges(cells: &[&str]) -> bool {
 /// and the percent mark and nothing else: `Memory clinic referrals %` is a
 /// share of people. Examples and negatives in
 /// [`MACHINE_PERCENT_EXAMPLES`] and [`MACHINE_PERCENT_NEGATIVES`].
-const MACHINE_PERCENT: &str = r"(?i)^(?:%\s*(?:cpu|mem)|(?:cpu|mem|memory|ram|vram|swap|heap|disk|gpu)(?:[\s_-]?(?:util|utilisation|utilization|usage|used|load|busy))?[\s_-]?(?:%|\(%\)|\[%\]|pct|percent))$";
+const MACHINE_PERCENT: &str = concat!(
+    r"(?i)^(?:%\s*(?:cpu|mem)|(?:cpu|mem|memory|ram|vram|swap|heap|disk|gpu)(?:[\s_-]?(?:util|utilisation|utilization|usage|used|load|busy))?[\s_-]?(?:%|\(%\)|\[%\]|pct|percent)",
+    // The same in other languages (round 12q): a resource, then its use or
+    // load, in Chinese, Japanese and Korean (`磁盘使用率`, `CPU使用率`,
+    // `メモリ使用率`, `디스크 사용률`) and as German compounds
+    // (`CPU-Auslastung`, `Speicherauslastung`); or the use first, in the
+    // Romance languages and Russian (`Uso de CPU`, `Utilisation disque`,
+    // `Загрузка CPU`). A percent mark may follow.
+    r"|(?:cpu|gpu|内存|記憶體|磁盘|磁碟|硬盘|硬碟|显存|交换分区|メモリ|ディスク|디스크|메모리)\s*(?:使用率|利用率|占用率|负载|負荷|사용률)",
+    r"|(?:cpu|gpu|ram|disk|speicher|arbeitsspeicher|festplatten?|datenträger)-?(?:auslastung|nutzung|belegung)",
+    r"|(?:uso|utilizzo|utilización|ocupación|utilisation|occupation|использование|загрузка)\s+(?:(?:de|del|de\s+la|du|della|dello)\s+)?(?:cpu|gpu|ram|disco|disque|memoria|mémoire|диска|памяти|процессора)",
+    r")(?:\s*,?\s*(?:%|\(%\)|（%）|\[%\]))?$",
+);
 
 /// What [`MACHINE_PERCENT`] must match.
 #[cfg_attr(not(test), allow(dead_code))]
@@ -602,6 +645,16 @@ const MACHINE_PERCENT_EXAMPLES: &[&str] = &[
     "disk_used_pct",
     "Memory (%)",
     "mem_used%",
+    "磁盘使用率",
+    "CPU使用率",
+    "内存占用率(%)",
+    "メモリ使用率",
+    "디스크 사용률",
+    "CPU-Auslastung",
+    "Speicherauslastung (%)",
+    "Uso de CPU (%)",
+    "Utilisation disque",
+    "Загрузка CPU, %",
 ];
 
 /// What [`MACHINE_PERCENT`] must not match.
@@ -615,6 +668,14 @@ const MACHINE_PERCENT_NEGATIVES: &[&str] = &[
     "Rate %",
     "CPU",
     "Uptake %",
+    "使用率",
+    "就诊率",
+    "CPU核数",
+    "床位使用率",
+    "Auslastung",
+    "Bettenauslastung",
+    "Uso de servicios (%)",
+    "Загрузка",
 ];
 
 fn machine_percent_re() -> Option<&'static Regex> {
@@ -800,13 +861,17 @@ pub(crate) fn evidence<'a>(
             continue;
         }
         let half = |n: usize| n * 2 >= filled.len() && n > 0;
-        // Unsigned percentages beside counts: shares of people.
-        if half(
-            filled
-                .iter()
-                .filter(|t| t.ends_with('%') && !t.starts_with(['-', '+', '−']))
-                .count(),
-        ) {
+        // Unsigned percentages beside counts: shares of people (a
+        // machine's load written with its percent mark, `63%` under
+        // `磁盘使用率`, is none).
+        if !machine_percent
+            && half(
+                filled
+                    .iter()
+                    .filter(|t| t.ends_with('%') && !t.starts_with(['-', '+', '−']))
+                    .count(),
+            )
+        {
             veto = true;
         }
         let mut col_medium = false;
@@ -1263,6 +1328,53 @@ mod tests {
             &["web-01", "3", "37", "5.8"],
             &["web-02", "12", "41", "6.1"],
         ]));
+    }
+
+    #[test]
+    fn a_machines_load_in_other_languages_and_markers_of_code() {
+        for h in MACHINE_PERCENT_EXAMPLES {
+            assert!(machine_percent_header(h), "{h}");
+        }
+        for h in MACHINE_PERCENT_NEGATIVES {
+            assert!(!machine_percent_header(h), "{h}");
+        }
+        // A host listing in Chinese: its disk use is written with percent
+        // marks, and is no share of people.
+        let hosts = evidence_of(&[
+            &["主机", "CPU核数", "负载", "磁盘使用率", "告警数"],
+            &["web-01", "8", "2.1", "63%", "0"],
+            &["web-02", "8", "5.7", "71%", "2"],
+            &["db-01", "16", "3.3", "88%", "4"],
+        ]);
+        assert!(!hosts.veto && hosts.things_without_totals(), "{hosts:?}");
+        // A ward's bed occupancy is a share of beds of people: it vetoes.
+        let wards = evidence_of(&[
+            &["病区", "出院数", "床位使用率"],
+            &["内科-01", "3", "63%"],
+            &["外科-02", "12", "71%"],
+        ]);
+        assert!(!wards.things_without_totals(), "{wards:?}");
+        let shares = evidence_of(&[
+            &["Centro", "Precio (€)", "Uso de servicios (%)"],
+            &["Norte", "12", "63%"],
+            &["Sur", "9", "37%"],
+        ]);
+        assert!(shares.veto, "{shares:?}");
+        // Open TODOs per module: markers of code, in capitals.
+        let todos = evidence_of(&[
+            &["Module", "TODOs", "FIXMEs", "Files"],
+            &["cache", "4", "1", "12"],
+            &["proto", "0", "0", "3"],
+            &["server", "9", "2", "17"],
+        ]);
+        assert!(todos.things_without_totals(), "{todos:?}");
+        // `Todos` (all, in Spanish) is a column of people.
+        let todos_es = evidence_of(&[
+            &["Región", "Hombres", "Mujeres", "Todos"],
+            &["Norte", "4", "1", "5"],
+            &["Sur", "9", "2", "11"],
+        ]);
+        assert!(!todos_es.things_without_totals(), "{todos_es:?}");
     }
 
     #[test]

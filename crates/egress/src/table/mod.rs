@@ -654,10 +654,34 @@ fn walk_json<'o>(
         json::Node::Array(items) => {
             let tables = uniform_objects(items);
             if !tables.is_empty() {
+                let from = edits.len();
+                let mut withheld = false;
                 for raw in &tables {
                     let (e, result, _) = process(text, raw, o);
+                    withheld |= result.withheld;
                     edits.extend(e);
                     out.push(result);
+                }
+                // A chat transcript or a list of notes (`[{"role", "content"}
+                // …]`) is such an array too, and its multi-line strings are
+                // documents, not cells: a table written inside one is read
+                // like any other (round 12q). No count spans lines, so no
+                // edit of the array's own table lies inside them; one that
+                // would is left to that table.
+                if !withheld {
+                    let taken: Vec<(usize, usize)> =
+                        edits[from..].iter().map(|e| (e.0, e.1)).collect();
+                    for v in items {
+                        if let json::Node::Object(members) = v {
+                            for (_, cell) in members {
+                                if let json::Node::Str(_, a, b) = cell {
+                                    if !taken.iter().any(|&(x, y)| x < *b && *a < y) {
+                                        walk_json(text, cell, o, depth, edits, out);
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
                 return;
             }

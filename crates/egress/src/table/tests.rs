@@ -186,6 +186,47 @@ fn json_string_and_uniform_array() {
 }
 
 #[test]
+fn a_table_inside_a_chat_transcript_is_read() {
+    // An array of uniform objects whose strings hold documents (round
+    // 12q): the messages are a table of their own, and the markdown table
+    // inside a message is protected.
+    let table = "Casos por tipo:\n| Tipo | Menores | Adultos | Total |\n|---|---|---|---|\n| Física | 6 | 41 | 47 |\n| Psicológica | 12 | 84 | 96 |\n| Digital | 8 | 3 | 11 |\n| Total | 26 | 128 | 154 |";
+    let doc = serde_json::json!({"messages": [
+        {"role": "user", "content": "resúmeme los casos"},
+        {"role": "assistant", "content": table},
+    ]})
+    .to_string();
+    let r = run(&doc);
+    let v: serde_json::Value = serde_json::from_str(&r.text).unwrap();
+    let content = v["messages"][1]["content"].as_str().unwrap();
+    assert!(!content.contains("| 6 |"), "{content}");
+    assert!(content.contains("[suppressed]"), "{content}");
+    assert_eq!(v["messages"][0]["content"], "resúmeme los casos");
+    assert_eq!(
+        run(&r.text).text,
+        r.text,
+        "a second pass hides nothing more"
+    );
+    // A record-level array withheld whole is not read again inside.
+    let mut rows = Vec::new();
+    for i in 0..30 {
+        rows.push(serde_json::json!({"email": format!("u{i}@example.org"), "note": "a\nb"}));
+    }
+    let doc = serde_json::json!({ "rows": rows }).to_string();
+    let opts = TableOptions {
+        microdata: MicrodataAction::Withhold,
+        ..TableOptions::default()
+    };
+    let r = scan(&doc, &opts);
+    assert!(r.microdata());
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&r.text).is_ok(),
+        "{}",
+        r.text
+    );
+}
+
+#[test]
 fn microdata_withheld_and_id_trap() {
     let mut text = String::from("record_id,age,sex,visits\n");
     for i in 0..30 {
