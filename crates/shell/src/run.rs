@@ -440,7 +440,9 @@ impl Walk {
             if let Some(text) = source.and_then(echoed_text) {
                 inv.words
                     .extend(text.split_whitespace().take(64).map(str::to_owned));
-            } else if let Some(listed) = source.and_then(listed_paths) {
+            } else if let Some(listed) =
+                prev.and_then(listing_before_filters).and_then(listed_paths)
+            {
                 let placeholder = inv.words.iter().any(|w| w.contains("{}"));
                 if placeholder {
                     // Each listed name is put in the template: a child of
@@ -856,6 +858,21 @@ fn echoed_text(source: &SimpleCommand) -> Option<String> {
 /// The paths a listing prints, as patterns: `ls -d A B` prints `A B`,
 /// `ls A` prints A's children (`A/*`), `find A …` prints A and what is
 /// under it (`A/*`). `None` for any other command or no operand.
+/// The stage that lists names for `xargs`, read back over the stages
+/// that only pick some of its lines (`ls -1t | tail -n +6 | xargs rm`:
+/// `tail` keeps names `ls` printed, so they are what `ls` lists).
+fn listing_before_filters(prev: &[SimpleCommand]) -> Option<&SimpleCommand> {
+    prev.iter().rev().take(8).find(|stage| {
+        let name = peel(&stage.words)
+            .and_then(|start| stage.words.get(start))
+            .map(|w| basename(w));
+        !matches!(
+            name,
+            Some("head" | "tail" | "sort" | "uniq" | "grep" | "egrep" | "fgrep" | "shuf" | "tac")
+        )
+    })
+}
+
 fn listed_paths(source: &SimpleCommand) -> Option<Vec<String>> {
     let start = peel(&source.words)?;
     let words = &source.words[start..];
@@ -1222,8 +1239,18 @@ mod tests {
             rm_args("find . -name '*.pyc' -print0 | xargs -0 rm -f"),
             ["-f"]
         );
+        // Lines picked from a listing are names it lists.
+        assert_eq!(
+            rm_args("ls -1t /srv/app/releases | tail -n +6 | xargs -r rm -rf"),
+            ["-rf", "/srv/app/releases/*"]
+        );
+        assert_eq!(
+            rm_args("ls -1t ~ | tail -n +2 | xargs rm -rf"),
+            ["-rf", "~/*"]
+        );
         // Not a listing: nothing is added.
         assert_eq!(rm_args("cat list.txt | xargs rm -f"), ["-f"]);
+        assert_eq!(rm_args("cat list.txt | head -3 | xargs rm -f"), ["-f"]);
     }
 
     #[test]
