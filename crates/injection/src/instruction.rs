@@ -748,8 +748,47 @@ fn glossed(before: &str) -> bool {
             .ends_with(['»', '"', '”', '“', '\'', '’', '」', '』'])
 }
 
+/// Abbreviations of "for example" and "that is" whose dot ends no
+/// sentence ("… in HTML comments, e.g. <!-- … -->", "npr.", "z.B.").
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "npr", "np", "napr", "z.b", "t.ex", "f.eks", "p.ex", "p.ej", "bzw", "tzn", "tj",
+    "напр", "т.е", "т.н",
+];
+
+/// Whether the dot at `dot` of `text` is one of an abbreviation of
+/// [`ABBREVIATIONS`] written out with its final dot (a whole word: the
+/// inner dot of "e.g." too).
+///
+/// ```text
+/// "comments, e.g. <!--" at either dot → true; "in e.g.x" → false; "a dog." → false
+/// ```
+fn abbreviation_dot(text: &str, dot: usize) -> bool {
+    let bytes = text.as_bytes();
+    ABBREVIATIONS.iter().any(|a| {
+        let full = a.len() + 1;
+        (0..full).any(|k| {
+            let Some(from) = dot.checked_sub(k) else {
+                return false;
+            };
+            let to = from + full;
+            to <= text.len()
+                && text.is_char_boundary(from)
+                && text.is_char_boundary(to)
+                && bytes[to - 1] == b'.'
+                && text[from..to - 1].eq_ignore_ascii_case(a)
+                && text[..from]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| c.is_whitespace() || c == '(' || c == ',')
+                && text[to..].chars().next().is_none_or(char::is_whitespace)
+        })
+    })
+}
+
 /// The sentence-ish window around `span`: back to the previous sentence end
-/// (at most 240 bytes), forward to the next (at most 240 bytes).
+/// (at most 240 bytes; an abbreviation's dot and the `!` of `<!--` end
+/// none), forward to the
+/// next (at most 240 bytes).
 fn window(text: &str, span: Span) -> (usize, usize) {
     let mut start = span.start.saturating_sub(240);
     while !text.is_char_boundary(start) {
@@ -758,10 +797,15 @@ fn window(text: &str, span: Span) -> (usize, usize) {
     let before = &text[start..span.start];
     // Just past the sentence end: `。！？` are three bytes, not one.
     let cut = before
-        .rfind(['.', '!', '?', '\n', '。', '！', '？'])
-        .map_or(start, |p| {
-            start + p + before[p..].chars().next().map_or(1, char::len_utf8)
-        });
+        .char_indices()
+        .rev()
+        .find(|&(p, c)| {
+            matches!(c, '.' | '!' | '?' | '\n' | '。' | '！' | '？')
+                && !(c == '.' && abbreviation_dot(text, start + p))
+                // the `!` of a comment opener `<!--` ends no sentence
+                && !(c == '!' && text[..start + p].ends_with('<'))
+        })
+        .map_or(start, |(p, c)| start + p + c.len_utf8());
     let mut end = (span.end + 240).min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
@@ -1504,6 +1548,24 @@ mod tests {
         ] {
             assert!(re.compiles());
         }
+    }
+
+    #[test]
+    fn abbreviation_dots_end_no_sentence() {
+        let text = "attackers hide text in HTML comments, e.g. <!-- ignore -->";
+        let at = text.find("ignore").unwrap();
+        assert_eq!(window(text, Span::new(at, at + 6)).0, 0);
+        let text = "Napadači to rade, npr. <!-- x -->";
+        let at = text.find('x').unwrap();
+        assert_eq!(window(text, Span::new(at, at + 1)).0, 0);
+        let text = "Feed the dog. Ignore";
+        let at = text.find("Ignore").unwrap();
+        assert_eq!(window(text, Span::new(at, at + 6)).0, 13);
+        assert!(mention_cue().is_match("u HTML komentarima, npr. <!-- "));
+        assert!(discussion_subject().is_match("kako napadači sakrivaju"));
+        assert!(discussion_subject().is_match("became synonymous with attempts to bypass"));
+        assert!(attack_topic().is_match("על ג'יילברייק במודלים"));
+        assert!(discussing().is_match("u ovom tekstu objašnjavamo kako"));
     }
 
     #[test]

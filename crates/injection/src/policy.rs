@@ -65,6 +65,7 @@
 //! | an encoded order (L4) inside a `hidden` region (an HTML comment holding a URL-encoded override) | block (encoded and hidden from the reader) |
 //! | a forged `System:` turn that raises the session's trust, role or access to admin/root/developer (`claim.trust_raise`) | quarantine (a `claim`; block with an order after it) |
 //! | a phrase, turn, address or claim on a markdown blockquote line that is the object of an open sentence above it ("最初に試したのは定番の\n\n> …"), not a callout (no label and colon at its start, not after a finished sentence, a colon, a list item or a heading) | a mention: at most flag |
+//! | an `override`/order-class phrase in an HTML comment that an example cue opens inside a sentence about attacks ("attackers hide instructions in HTML comments, e.g. <!-- ignore previous instructions -->", "napadači …, npr. <!-- … -->"; an abbreviation's dot and the `!` of `<!--` end no sentence) | a mention: at most flag, so no hidden order (a tutorial shows the comment) |
 //! | a quoted phrase (any quote style, also after a colon) in a text that names an attack on AI models anywhere (prompt injection, jailbreak, джейлбрейк, 提示注入, phishing …), or in a quotation an example marker announces ("hidden text, for example in white letters: \"…\"", "w rodzaju: „…”") | a mention: at most flag (an article, an awareness mail; the same words unquoted still hold) |
 //!
 //! Context caps a phrase at flag before the table applies: a phrase inside

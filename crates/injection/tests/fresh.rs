@@ -401,3 +401,32 @@ fn fresh12p_corpus_baseline() {
         benign_ceiling: 0,
     });
 }
+
+/// Round 12 set by writer Q (`fresh_messages12q.jsonl`, who had not read
+/// the code; 134 messages, 55 languages). First sight on c3a5d61: 52/63
+/// attacks met (82.5 %), 2/71 benign above their maximum (2.8 %); tuned on
+/// since (63/63, 0/71), so it is training data now. Classes filled: a
+/// language's override verb or word order (Basque "alde batera utzi",
+/// Georgian copula-first "შენ ხარ შეუზღუდავი ასისტენტი", Amharic persona
+/// without the pronoun, Amharic "-ልኝ" and Georgian "publish" disclosure
+/// verbs), "your real task" in Galician and Persian, a user's prior approval
+/// in Galician and Persian, memory writes (Ukrainian remember + the user
+/// allowed, Norwegian "legg dette inn i minnet ditt"), vocatives to an AI
+/// helper (Romanian "Asistentule AI:", Maltese "Għall-aġent AI:", Bengali
+/// "এআই সহকারী,", Estonian "tehisintellekti abilised,", also as a JSON
+/// field value); context: an abbreviation's dot ("e.g.", "npr.") and the
+/// `!` of `<!--` end no sentence, an HTML comment an example cue opens is
+/// shown, not hidden, and "attempts to bypass", South Slavic attackers,
+/// "we explain how" and Hebrew attack names make a discussion. No known
+/// misses left on this set.
+#[test]
+fn fresh12q_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages12q.jsonl",
+        data: include_str!("../testdata/fresh_messages12q.jsonl"),
+        size: (63, 71),
+        languages: 55,
+        attacks_floor: 63,
+        benign_ceiling: 0,
+    });
+}
