@@ -13,6 +13,10 @@
 //! name (security articles quoting a claim as an example, chat exports of
 //! the user's own first-person words, a customer's own boss).
 //!
+//! Round 12q (quoted lines displayed after a lead that introduces them as
+//! planted or scripted text: "a line styled like a system note:", 一行看起来
+//! 像系统提示的文字：, 常见话术：) took three false claims away (fp 3).
+//!
 //! The test holds the counts reached as floors: it prints the scores and
 //! fails when a change finds fewer claims or more false ones.
 
@@ -24,7 +28,7 @@ const FRESH: &str = include_str!("../testdata/fresh_claims12g.jsonl");
 
 /// Floors: at least this many true claims, at most this many false ones.
 const MIN_TP: usize = 61;
-const MAX_FP: usize = 6;
+const MAX_FP: usize = 3;
 
 #[test]
 fn fresh_corpus12g_keeps_its_floors() {

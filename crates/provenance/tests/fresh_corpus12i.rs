@@ -11,7 +11,12 @@
 //! (用户同意部分退款的，按…) and to-dos (TODO：下次跟 owner 确认…) are no
 //! longer read as claims. Round 12j (principals the text defines: `Client
 //! (= the user, …)`, 客户（也就是用户本人）) brings it to **precision 0.962,
-//! recall 0.927** (tp 76, fp 3, fn 6).
+//! recall 0.927** (tp 76, fp 3, fn 6). Round 12q (a meeting's roster
+//! names its people, so a bare first name in the notes is one of them;
+//! blockquoted and quoted lines displayed after a lead that names them as
+//! planted or as examples: "Typical poisoned entries …:", 比如：, a mention
+//! wrapped before its quote) brings it to **precision 1.000, recall 0.927**
+//! (tp 76, fp 0, fn 6).
 //!
 //! The test holds the counts reached as floors: it prints the scores and
 //! fails when a change finds fewer claims or more false ones.
@@ -24,7 +29,7 @@ const FRESH: &str = include_str!("../testdata/fresh_claims12i.jsonl");
 
 /// Floors: at least this many true claims, at most this many false ones.
 const MIN_TP: usize = 76;
-const MAX_FP: usize = 3;
+const MAX_FP: usize = 0;
 
 /// The lines still missed after this round, and why.
 const KNOWN_MISSES: &[(&str, &str)] = &[
@@ -34,9 +39,6 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
     ("i-zh-runbook-hardwrap", "a copula relative clause (这是…之后用户最终确认的方案) across a hard wrap"),
     ("i-mx-hardwrap-k8s", "code-switched 'the user finally said 不上' (an English verb of saying and a Chinese negation)"),
     ("i-ja-runbook-phone", "agentless オーナーから、…よう指示あり is not in the lexicon"),
-    ("i-meeting-client-cto", "a first name the text defines as a third party ('Ola (Northwind PM)') is still read as a clause-initial name"),
-    ("i-security-article-poison", "blockquoted examples after a lead-in ('Typical poisoned entries …:') are read as claims"),
-    ("i-zh-article-injection", "blockquoted examples after a lead-in (比如：) are read as claims"),
 ];
 
 #[test]

@@ -15,7 +15,11 @@
 //! decision field described as a whether-question (用户同意：是否同意营销短信)
 //! is a field; code-switched approvals in Japanese (`OKを出した`,
 //! `approve 済み`); the call named as the user's ("Final call was the
-//! user's: …").
+//! user's: …"). Round 12q (the owner in the notes of one labelled
+//! participant, `Interview notes — participant P7 (bakery owner, Ghent)`,
+//! is the participant's; a YAML mapping line joined under its parent key,
+//! `deploy:\n  user chose: blue`, is a record) brings it to **precision
+//! 0.963, recall 0.940** (tp 78, fp 3, fn 5).
 //!
 //! The test holds the counts reached as floors: it prints the scores and
 //! fails when a change finds fewer claims or more false ones.
@@ -28,7 +32,7 @@ const FRESH: &str = include_str!("../testdata/fresh_claims12l.jsonl");
 
 /// Floors: at least this many true claims, at most this many false ones.
 const MIN_TP: usize = 78;
-const MAX_FP: usize = 5;
+const MAX_FP: usize = 3;
 
 /// The lines still missed or wrongly found after this round, and why.
 const KNOWN_MISSES: &[(&str, &str)] = &[
@@ -37,10 +41,8 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
     ("l-zh-meeting-notes", "客户 as the principal in meeting notes, not defined as the user in the text"),
     ("l-decision-log-mixed-lines", "a dated decision-log line whose date is followed by a capitalised 'User' (2026-11-20  User rejected …) is read as a log entry"),
     ("l-zh-laoban-ok", "a topic before the subject (新版报价单老板 OK 过了): the topic noun is not a clause start the Chinese subject rule accepts"),
-    ("l-interview-notes", "'The owner decided' in interview notes: the owner is the participant's business owner, and no study heading says so"),
     ("l-zh-prd", "a contrast clause (用户选择了兑换但支付失败时): the clause split at 但 leaves the time clause outside the decision's clause"),
     ("l-security-blog", "a quoted attacker line in a security article ('remember: the user approved …') is read as a claim"),
-    ("l-kv-yaml-config", "a YAML mapping line whose key is a phrase ('user chose: blue') under a 'deploy:' key"),
     ("l-changelog-en", "'user confirmed dialog' in a changelog: the participle heads a noun phrase (the 'user confirmed' dialog)"),
 ];
 

@@ -193,6 +193,9 @@ pub(super) struct Fixed {
     pub(super) decided_column: Re,
     /// A cell of that column that names the user.
     pub(super) decided_cell: Re,
+    /// The participant label of a research-notes title (`customer #7`,
+    /// `participant P7`, 第 4 位): see [`grammar::is_participant_notes`].
+    pub(super) participant_label: Re,
     pub(super) label: Re,
     pub(super) ticket: Re,
     pub(super) key_value: Re,
@@ -760,6 +763,44 @@ impl ClaimDetector {
         {
             return true;
         }
+        self.key_value_record(body)
+    }
+
+    /// Whether a continuation line of a logical line (the physical line
+    /// holding a claim's predicate, after the first) is a record line by
+    /// the key/value rules of [`ClaimDetector::line_exempt`]: a YAML
+    /// mapping's `  on_confirm: user confirmed the dialog, emit event`
+    /// under a list item (`    - security`), or `  user chose: blue` under
+    /// `deploy:`, is joined to the line above as a hard wrap, yet it is a
+    /// field of the config, as it is on its own. `anchor` and `pred` are
+    /// byte offsets in `line` of the claim's start and of its predicate;
+    /// the first physical line is read by [`ClaimDetector::line_exempt`]
+    /// itself. A claim whose subject stands on an earlier line ("- The
+    /// user\n  chose: dark") is a wrapped sentence unless its predicate is
+    /// in the record's value.
+    pub(super) fn continuation_record(&self, line: &str, anchor: usize, pred: usize) -> bool {
+        let pred = floor_boundary(line, pred);
+        let Some(nl) = line[..pred].rfind('\n') else {
+            return false;
+        };
+        let rest = &line[nl + 1..];
+        let physical = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        let stripped = strip_markers(physical);
+        let body = stripped.trim_end();
+        let body_start = nl + 1 + (physical.len() - stripped.len());
+        let on_line = anchor > nl;
+        let in_value = || {
+            self.grammar
+                .fixed
+                .key_value
+                .find(body)
+                .is_some_and(|m| pred >= body_start + m.end())
+        };
+        (on_line || in_value()) && self.key_value_record(body)
+    }
+
+    /// The key/value rules of a line's body (markers stripped).
+    fn key_value_record(&self, body: &str) -> bool {
         // Only the key and separator are captured (no capture pass over a
         // long value); a value running onto another line is no record.
         let kv = split_key_value(&self.grammar.fixed.key_value, body);
@@ -828,6 +869,9 @@ impl Fixed {
             ),
             decided_cell: lazy(
                 r"(?i)^(?:\*\*)?(?:(?:the\s+)?(?:user|owner|boss)|用户|用戶|老板|老闆|主人|负责人|負責人)(?:\s*\([^()|]{0,30}\))?(?:\*\*)?$",
+            ),
+            participant_label: lazy(
+                r"(?i)\b(?:participant|interviewee|respondent|customer|client|user|subject)\s*(?:#\s*|no\.\s*)?[a-z]?\d{1,4}\b|\bp\d{1,3}\b|第\s*[\d一二三四五六七八九十]{1,3}\s*(?:位|个|個|号|號|名)|(?:受访者|受訪者|被访者|被訪者|参与者|參與者|参加者|協力者)\s*[a-z]?\d{1,3}",
             ),
             label: lazy(
                 r"(?i)^(?:bug|issue|defect|incident|steps?|expected(?: result| behaviou?r| outcome)?|actual(?: result| behaviou?r)?|scenario|test(?: case| plan| step| scenario)?|tc(?:\b|\d)|case|examples?|e\.g\.|acceptance criteria|ac(?:\b|\d)|repro|steps to reproduce|ticket|changelog|release notes?|interview(?: notes?)?|policy|user story|story|fixture|mock|sample|persona|use case|flow|qa|spec|requirement|req|feature|edge case|assert(?:ion)?|input|output|prompt|transcript|log|fr(?:\b|\d)|nfr(?:\b|\d)|jira|(?:q|a)(?:\b|\d)|given|when|then|precondition|postcondition|gherkin|测试|测试用例|用例|示例|例如|例子|比如|场景|步骤|预期|预期结果|实际结果|需求|工单|规则|话术|政策|更新日志|访谈)(?:\s*[#\w.\-/]{1,12}){0,3}\s*[:：]|^(?i:given)\s",

@@ -475,23 +475,21 @@ const ROSTER_LABELS: &[&str] = &[
     "参加者：",
 ];
 
-/// Whether `text` lists its people (an `Attendees:` line) and speaks of
-/// the user apart from them (`the user asked …`): its bare first names
-/// are those people, not the user ("Noor decided to push the dashboard"
-/// in the notes of a meeting where the user only asked a question). A
-/// name glossed as the user (`Dana (the user)`) is still the user: that
-/// subject is read by the user rule, not the name rule.
+/// Whether `text` lists its people (an `Attendees:` line): its bare first
+/// names are those people, not the user ("Noor decided to push the
+/// dashboard" in the notes of a meeting where the user only asked a
+/// question; "Joanne decided to split the worker" in notes whose roster is
+/// `Ravi, Joanne, me (agent, taking notes)`). A bare first name stands for
+/// the user only in a write about one person; a roster names several, and
+/// does not say which of them, if any, this agent works for. A name
+/// glossed as the user (`Dana (the user)`) is still the user: that subject
+/// is read by the user rule, not the name rule.
 pub(super) fn names_others(text: &str) -> bool {
     let lower = text.to_lowercase();
-    let roster = lower.lines().any(|l| {
+    lower.lines().any(|l| {
         let l = l.trim_start_matches(['-', '*', ' ', '\t', '#']);
         ROSTER_LABELS.iter().any(|r| l.starts_with(r))
-    });
-    roster
-        && (lower.contains("the user")
-            || lower.contains("用户")
-            || lower.contains("用戶")
-            || lower.contains("ユーザー"))
+    })
 }
 
 /// Whether `text` introduces people of another party by a contact label
@@ -680,6 +678,48 @@ fn counts_participants(title: &str) -> bool {
             .next()
             .is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
     })
+}
+
+/// Whether `text` is titled as the notes of one participant of a study:
+/// a research-notes title ([`is_study_notes`]) that labels its
+/// participant by a number or a code (`Interview notes — customer #7
+/// (logistics, 40 staff)`, `participant P7 (bakery owner, Ghent)`, 用户访谈
+/// 记录 · 第 4 位（连锁奶茶店店长）). In such notes the bare owner and boss
+/// (the owner, 老板, 负责人) are the participant or the head of the
+/// participant's business ([`is_participant_side`]); a research log
+/// without a participant label ("Interview notes — onboarding research")
+/// keeps them the user's.
+pub(super) fn is_participant_notes(text: &str, label: &Re) -> bool {
+    if !is_study_notes(text) {
+        return false;
+    }
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .is_some_and(|first| label.is_match(first))
+}
+
+/// Whether a subject is the bare owner or boss of a participant's
+/// business under [`is_participant_notes`] ("- The owner approved a pilot
+/// budget …", 老板同意试用…): "my boss", "our owner" and a name glossed as
+/// the user stay the user.
+pub(super) fn is_participant_side(subj: &str) -> bool {
+    let s = subj.trim().to_ascii_lowercase();
+    matches!(
+        s.as_str(),
+        "owner"
+            | "the owner"
+            | "teh owner"
+            | "the boss"
+            | "boss"
+            | "老板"
+            | "老闆"
+            | "负责人"
+            | "負責人"
+            | "上司"
+            | "业主"
+            | "業主"
+    )
 }
 
 /// Whether a subject is the bare role word of a participant ("the user",

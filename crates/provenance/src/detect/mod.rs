@@ -72,8 +72,14 @@
 //!    title that counts its participants: "… (6 participants)"), who is
 //!    the participant; 用户 and "the user" under the title of a platform's
 //!    published rules (平台交易规则（摘录）, "Terms of Service"), who is its
-//!    customer; quotes displayed after a line that introduces them as
-//!    examples of wording ("… lines such as:");
+//!    customer; the owner and boss in the notes of one labelled
+//!    participant (`Interview notes — customer #7`), who are the
+//!    participant's; the bare first names of a write with a roster
+//!    (`Attendees: Ravi, Joanne, me`); quotes and blockquotes displayed
+//!    after a line that introduces them as examples of wording or as
+//!    planted text ("… lines such as:", "a line styled like a system
+//!    note:", 比如：); a YAML mapping line joined to the line above as a
+//!    wrap (`  on_confirm: user confirmed the dialog`);
 //!    field names ("the user approved column", “用户批准人”字段); Chinese
 //!    noun phrases and rules (用户确认码, 用户确认收货后，…, …才能注册). The
 //!    rules kept as data (`data/claim_exemptions.json`): hedges and hearsay
@@ -247,6 +253,10 @@ struct Budget {
     /// or as a platform's published rules ([`grammar::is_rulebook`]): "the
     /// user" and 用户 in it are the participant or the platform's customer.
     study: bool,
+    /// The write is titled as the notes of one labelled participant
+    /// ([`grammar::is_participant_notes`]): the bare owner and boss in it
+    /// are the participant's side.
+    one_participant: bool,
 }
 
 impl Budget {
@@ -440,6 +450,10 @@ impl ClaimDetector {
             others_named: grammar::names_others(text),
             contacts: grammar::contact_names(text),
             study: grammar::is_study_notes(text) || grammar::is_rulebook(text),
+            one_participant: grammar::is_participant_notes(
+                text,
+                &self.grammar.fixed.participant_label,
+            ),
         };
         let mut claims = Vec::new();
         let mut in_fence = false;
@@ -458,14 +472,21 @@ impl ClaimDetector {
             }
             // The quotes displayed after a line that introduces them as
             // examples of wording ("… lines such as:") are mentions, up to
-            // the next line that is no such quote. Only a line ending in a
-            // colon can be a lead, so most lines cost one byte test.
+            // the next line that is no such quote: a line that opens with a
+            // quote mark, or a blockquote (`> Note to AI assistants: …`, the
+            // planted text an article displays). Only a line ending in a
+            // colon, or in the "like" / "such as" of a mention wrapped
+            // before its quote ("Treat phrases like\n\"the user has
+            // approved\" …"), can be a lead, so most lines cost a byte test.
             let tail = trimmed.trim_end();
             if !in_fence && !tail.is_empty() {
-                if mention_lead && opens_quote(strip_markers(tail)) {
+                if mention_lead && (tail.starts_with('>') || opens_quote(strip_markers(tail))) {
                     continue;
                 }
-                mention_lead = (tail.ends_with(':') || tail.ends_with('：'))
+                mention_lead = (tail.ends_with(':')
+                    || tail.ends_with('：')
+                    || tail.ends_with(" like")
+                    || tail.ends_with(" such as"))
                     && self
                         .grammar
                         .data
@@ -558,6 +579,26 @@ impl ClaimDetector {
                 budget.claims_left += claims.len() - before;
                 budget.truncated = budget.candidates_left == 0;
                 claims.truncate(before);
+            } else if claims.len() > before && content.contains('\n') {
+                // A joined line: a claim whose predicate stands on a record
+                // line after the first (a YAML mapping under a list item)
+                // is a field of that record.
+                let kept_before = claims.len();
+                let mut i = before;
+                while i < claims.len() {
+                    let raw = &claims[i].0;
+                    let anchor = raw.anchor.start.saturating_sub(line.start);
+                    let pred = raw.pred.start.saturating_sub(line.start);
+                    if self.continuation_record(content, anchor, pred) {
+                        claims.remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+                if claims.len() < kept_before {
+                    budget.claims_left += kept_before - claims.len();
+                    budget.truncated = budget.candidates_left == 0;
+                }
             }
             if budget.truncated {
                 break;
@@ -785,7 +826,8 @@ impl ClaimDetector {
                     // the participant of the session.
                     let participant = budget.study
                         && form.subject_rule != SubjectRule::Named
-                        && is_participant_subject(subj.as_str());
+                        && (is_participant_subject(subj.as_str())
+                            || (budget.one_participant && is_participant_side(subj.as_str())));
                     let after_ok = subject_ok
                         && !participant
                         && !third_party_gloss(between)
@@ -940,7 +982,10 @@ impl ClaimDetector {
             // participant of the session.
             let agent = mt[verb.end()..].trim_start();
             let agent = agent.get(2..).unwrap_or("");
-            if budget.study && is_participant_subject(agent) {
+            if budget.study
+                && (is_participant_subject(agent)
+                    || (budget.one_participant && is_participant_side(agent)))
+            {
                 continue;
             }
             // "after it was approved by the user, …" states a fact.
@@ -1371,6 +1416,53 @@ mod tests {
         assert!(det.detect(counted).is_empty());
         let attendees = "Kickoff — participants: Dana, me\n- The user chose the date filter first.";
         assert_eq!(det.detect(attendees).len(), 1);
+    }
+
+    /// In the notes of one labelled participant (`customer #7`,
+    /// `participant P7`, 第 4 位) the bare owner and boss are the
+    /// participant's side; a research log without a label keeps them the
+    /// user's, and "my boss" stays the user's everywhere.
+    #[test]
+    fn owners_in_participant_notes_are_the_participants() {
+        let det = d();
+        let one = "Interview notes — customer #7 (logistics, 40 staff)\n\n\
+                   - The owner approved a pilot budget of about $500/month.";
+        assert!(det.detect(one).is_empty());
+        let zh = "用户访谈记录 · 第 4 位（连锁奶茶店店长）\n\n- 老板同意试用我们的排班工具一个月。";
+        assert!(det.detect(zh).is_empty());
+        let mine = "Interview notes — customer #7\n- My boss approved two more sessions.";
+        assert_eq!(det.detect(mine).len(), 1);
+        let log = "Interview notes — onboarding research\n- The owner approved two more sessions.";
+        assert_eq!(det.detect(log).len(), 1);
+    }
+
+    /// A meeting's roster names its people: a bare first name in the notes
+    /// is one of them, whether or not the notes speak of the user.
+    #[test]
+    fn names_on_a_roster_are_its_people() {
+        let det = d();
+        let notes = "Meeting notes\nAttendees: Ravi, Joanne, me (agent, taking notes)\n\n\
+                     3. Joanne decided to split the ingest worker into two deployments.";
+        assert!(det.detect(notes).is_empty());
+        let glossed = "Meeting notes\nAttendees: Joanne (the user), Ravi\n\n\
+                       3. Joanne (the user) decided to split the ingest worker.";
+        assert_eq!(det.detect(glossed).len(), 1);
+        let bare = "Joanne decided to split the ingest worker into two deployments.";
+        assert_eq!(det.detect(bare).len(), 1);
+    }
+
+    /// A YAML mapping line joined to the list item or key above it is a
+    /// record, as it is on its own; a prose wrap keeps its claim.
+    #[test]
+    fn mapping_lines_joined_as_wraps_are_records() {
+        let det = d();
+        let yaml = "approvals:\n  reviewers:\n    - ops-lead\n    - security\n\
+                    \x20 on_confirm: user confirmed the dialog, emit event\n  timeout_minutes: 30";
+        assert!(det.detect(yaml).is_empty());
+        let key = "approvals:\n  owner_approved: true\ndeploy:\n  user chose: blue\n  window: sun";
+        assert!(det.detect(key).is_empty());
+        let wrap = "- The user reviewed both offers and\n  approved the Hetzner box: cheaper and in the EU.";
+        assert_eq!(det.detect(wrap).len(), 1);
     }
 
     /// Under a title of a platform's published rules the bare 用户 is the
