@@ -85,8 +85,9 @@ pub struct SimpleCommand {
     /// Whether one of its words was spelled to hide what it says: empty
     /// quotes or a backslash inside a word (`r''m`, `r\m`), a letter, digit
     /// or `-` written as an ANSI-C escape (`$'\x72m'`), an unset `${IFS}`
-    /// as the blank. A shell reads these as the plain word; nobody writes
-    /// them but to get a command past a reader.
+    /// as the blank, a command name put together from two or more variables
+    /// (`x=r; y=m; $x$y`). A shell reads these as the plain word; nobody
+    /// writes them but to get a command past a reader.
     ///
     /// ```
     /// assert!(palisade_shell::parse(r"$'\x72\x6d' -rf x").commands[0].disguised);
@@ -94,6 +95,8 @@ pub struct SimpleCommand {
     /// assert!(!palisade_shell::parse(r"printf $'\x1b[31m%s\n' red").commands[0].disguised);
     /// assert!(!palisade_shell::parse(r#"\rm -f "$HOME"/x ''"#).commands[0].disguised);
     /// assert!(!palisade_shell::parse("X='' rm -rf build --opt=''").commands[0].disguised);
+    /// assert!(palisade_shell::parse("x=r; y=m; $x$y -rf x").commands.iter().any(|c| c.disguised));
+    /// assert!(!palisade_shell::parse("d=/srv; n=app; ls $d/$n").commands.iter().any(|c| c.disguised));
     /// ```
     pub disguised: bool,
 }
@@ -136,6 +139,7 @@ fn parse_into(input: &str, depth: usize, out: &mut Parsed, vars: &mut Vars) {
         vars,
         pending_heredocs: Vec::new(),
         disguise: false,
+        pieces: 0,
     };
     p.run(false);
 }
@@ -218,6 +222,9 @@ struct Parser<'a> {
     /// The word being read was spelled to hide it
     /// ([`SimpleCommand::disguised`]).
     disguise: bool,
+    /// Known variables expanded into the word being read: a command name
+    /// put together from two or more (`x=r; y=m; $x$y -rf …`) is disguised.
+    pieces: usize,
 }
 
 impl Parser<'_> {
@@ -324,7 +331,11 @@ impl Parser<'_> {
                                 continue;
                             }
                         }
-                        if std::mem::take(&mut self.disguise) {
+                        let pieces = std::mem::take(&mut self.pieces);
+                        if std::mem::take(&mut self.disguise)
+                            || (pieces >= 2
+                                && cmd.words.iter().all(|w| split_assignment(w).is_some()))
+                        {
                             cmd.disguised = true;
                         }
                         if cmd.words.len() < MAX_WORDS {
@@ -634,6 +645,7 @@ impl Parser<'_> {
         let mut w = String::new();
         let mut any = false;
         self.disguise = false;
+        self.pieces = 0;
         while let Some(c) = self.peek() {
             match c {
                 ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>' => {
@@ -808,7 +820,10 @@ impl Parser<'_> {
                 };
                 let default = default.filter(|d| !d.contains(['$', '`']));
                 match known {
-                    Some(Ok(v)) => w.push_str(v),
+                    Some(Ok(v)) => {
+                        self.pieces += 1;
+                        w.push_str(v);
+                    }
                     // `${IFS}`, `${IFS:0:1}`, `${IFS%?}`, `${IFS#?}`: blanks of
                     // an unset IFS, whatever part of it is taken.
                     None if name == "IFS" => {
@@ -840,7 +855,10 @@ impl Parser<'_> {
                 }
                 let name: String = self.chars[start..self.pos].iter().collect();
                 match self.vars.expand(&name, &mut self.out.problems) {
-                    Some(Ok(v)) => w.push_str(v),
+                    Some(Ok(v)) => {
+                        self.pieces += 1;
+                        w.push_str(v);
+                    }
                     None if name == "IFS" => {
                         self.disguise = true;
                         w.push(FIELD_SPLIT);

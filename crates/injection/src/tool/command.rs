@@ -198,7 +198,7 @@ pub(super) fn analyze_command(
         }
         // A command a rule holds, spelled to get past a reader (`$'\x72\x6d'
         // -rf …`, `r''m`, `${IFS}`): the disguise is the intent.
-        if inv.disguised && hits.len() > first_hit {
+        if inv.disguised && (hits.len() > first_hit || deletes(inv)) {
             hits.push(Hit::new("tool.disguised_command", Tier::Block));
         }
         ends.push(hits.len());
@@ -630,4 +630,15 @@ fn first_command(s: &str) -> String {
             palisade_shell::peel(&c.words).map(|i| palisade_shell::basename(&c.words[i]).to_owned())
         })
         .unwrap_or_default()
+}
+
+/// A program that deletes or overwrites what it is given (`rm`, `shred`,
+/// `unlink`, `dd`, `mkfs…`): spelled in disguise, it blocks whatever its
+/// targets (`cd /opt/gitea && \r\m -\r\f data repositories`).
+fn deletes(inv: &palisade_shell::Invocation) -> bool {
+    let name = inv.name();
+    matches!(
+        name,
+        "rm" | "shred" | "unlink" | "rmdir" | "dd" | "wipefs" | "srm"
+    ) || name.starts_with("mkfs")
 }
