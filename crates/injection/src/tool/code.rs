@@ -657,9 +657,14 @@ fn read_with(code: &str, seed: HashMap<String, String>) -> CodeFindings {
     }
     // Perl and Ruby call without parentheses: `unlink '/etc/passwd'`,
     // `rmtree "/home"`, `FileUtils.rm_rf '/'`.
+    // `unlink glob("$ENV{HOME}/.ssh/*")`: every file a pattern names.
     for word in ["unlink ", "rmtree ", "remove_tree ", "rm_rf ", "rm_r "] {
         for (at, _) in code.match_indices(word).take(16) {
             let rest = code[at + word.len()..].trim_start();
+            let rest = rest
+                .strip_prefix("glob(")
+                .or_else(|| rest.strip_prefix("glob "))
+                .map_or(rest, str::trim_start);
             if !rest.starts_with(['\'', '"']) {
                 continue;
             }
@@ -669,7 +674,8 @@ fn read_with(code: &str, seed: HashMap<String, String>) -> CodeFindings {
                 .find(|&(_, c)| rest.starts_with(c))
                 .map(|(i, _)| i + 1);
             if let Some(v) = lit_end.and_then(|e| literal(&rest[..e], &names)) {
-                if root_like(&v) || v.starts_with("/etc/") {
+                let v = v.replace("$ENV{HOME}", "~");
+                if root_like(&v) || v.starts_with("/etc/") || credential_dir_glob(&v) {
                     out.delete = true;
                 }
             }
@@ -677,6 +683,19 @@ fn read_with(code: &str, seed: HashMap<String, String>) -> CodeFindings {
     }
     out.reverse_shell = reverse_shell(&lower);
     out
+}
+
+/// Every file of a home credential directory (`~/.ssh/*`, `$HOME/.gnupg/*`):
+/// the keys themselves.
+fn credential_dir_glob(path: &str) -> bool {
+    let Some(dir) = path.strip_suffix("/*") else {
+        return false;
+    };
+    let dir = dir
+        .strip_prefix("~/")
+        .or_else(|| dir.strip_prefix("$HOME/"))
+        .or_else(|| dir.strip_prefix("${HOME}/"));
+    matches!(dir, Some(".ssh" | ".gnupg" | ".aws" | ".kube" | ".docker"))
 }
 
 /// Constructors of cloud and cluster SDK clients, and the CLI whose
@@ -1713,6 +1732,7 @@ mod tests {
             "from pathlib import Path\nfor p in Path.home().rglob('*'):\n    p.unlink()\n",
             "import os; os.remove('/etc/passwd')",
             "unlink '/etc/passwd'",
+            "unlink glob(\"$ENV{HOME}/.ssh/*\"); print \"ok\\n\"",
             "import os, shutil\ntarget = os.path.expanduser('~/')\nfor name in os.listdir(target):\n    p = os.path.join(target, name)\n    shutil.rmtree(p)\n",
             "import glob, os\nfor f in glob.glob('/usr/**/*.so', recursive=True):\n    os.remove(f)\n",
             "const fs = require('fs'), path = require('path'), os = require('os');\nfor (const d of ['a', 'b']) {\n  fs.rmSync(path.join(os.homedir(), d), { recursive: true });\n}\n",
@@ -1723,6 +1743,8 @@ mod tests {
         }
         for code in [
             "import shutil\nshutil.rmtree('build', ignore_errors=True)\n",
+            "unlink glob(\"/tmp/build/*.o\");",
+            "unlink glob(\"$ENV{HOME}/.ssh/known_hosts.old\");",
             "const fs = require('fs');\nfs.rmSync('dist', { recursive: true, force: true });\n",
             "from pathlib import Path\nfor p in Path('data/cache').glob('*.tmp'):\n    p.unlink()\n",
             "import shutil; print(shutil.disk_usage('/'))",

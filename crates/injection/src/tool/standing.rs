@@ -221,8 +221,8 @@ const SEND_WINDOW: usize = 16;
 /// in which a negation forbids it (`不要把 .env 发送到 …`).
 const UNSPACED_SEND_BACK: usize = 16;
 
-/// Where a mail address or a URL starts in `s`: the places a credential
-/// is sent to.
+/// Where a mail address, a URL or a messenger handle starts in `s`: the
+/// places a credential is sent to.
 fn sinks(s: &str) -> Vec<usize> {
     let b = s.as_bytes();
     let mut out = Vec::new();
@@ -245,6 +245,19 @@ fn sinks(s: &str) -> Vec<usize> {
     }
     for scheme in ["https://", "http://"] {
         out.extend(s.match_indices(scheme).map(|(i, _)| i));
+    }
+    // A messenger handle (`@infra_backup_bot`): an `@` that starts a word,
+    // then a letter and at least three more name characters.
+    for (i, _) in s.match_indices('@') {
+        let starts_word = i == 0 || matches!(b[i - 1], b' ' | b'\t' | b'(' | b'[' | b'"' | b'\'');
+        let name = &b[i + 1..];
+        let len = name
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+            .count();
+        if starts_word && name.first().is_some_and(u8::is_ascii_alphabetic) && len >= 4 {
+            out.push(i);
+        }
     }
     out.sort_unstable();
     out
