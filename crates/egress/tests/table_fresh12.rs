@@ -391,3 +391,52 @@ fn fresh12q_corpus_holds_its_baseline() {
         other_misses: &[],
     });
 }
+
+// The twelfth round's tenth blind table corpus
+// (`testdata/table_fresh12r.jsonl`, writer R): 63 texts, 25 aggregate
+// tables, 13 record-level tables and 25 other tables (a stock list by
+// warehouse, a recipe, servers per rack, issues by label, a flaky-test
+// report, an HTTP status histogram, a Turkish release checklist …) that
+// must pass unchanged. The writer's exact LP audit is kept outside the repo.
+//
+// First sight on a3747d9, under that audit (width rule): aggregate 25/25
+// pass, microdata 12/13 flagged, other tables 18/25 unchanged (246
+// primaries, 367 hidden data cells, 63 hidden totals). Round 12r changed
+// nothing in the crate: a header counting events of software (`requests`,
+// `Açık hata`) fixed the status histogram and the checklist, but made the
+// 12q endpoint listing (`id | endpoint | requests | errors`) a table of
+// things whose `id` column then read as record-level, so it was withdrawn.
+// Final numbers are those of first sight. Known misses:
+// - `r-micro-signins-ip-fixed`: fixed-width sign-ins whose `SOURCE_IP`
+//   column is not read as a direct identifier;
+// - `r-none-lagerbestand-de`: stock by warehouse with sums, only two of
+//   five items named with a size (`Kreissäge 190 mm`);
+// - `r-none-ricetta-pasta-it`: a recipe's quantities (`500 g`, `1 pizzico`)
+//   with a small reference column;
+// - `r-none-rack-servers`: servers per rack, hardware models as headers
+//   (`PowerEdge R660`) and a total row;
+// - `r-none-issue-labels`: issues by label, `Open | Closed | Total`, read
+//   like a caseload;
+// - `r-none-flaky-tests-csv`: failure counts beside `failure_rate_%`, which
+//   vetoes as a share;
+// - `r-none-nginx-status-counts`, `r-none-surum-kontrol-tr`: one count of
+//   software events (`requests`, `Açık hata`) and no other sign.
+
+#[test]
+fn fresh12r_corpus_holds_its_baseline() {
+    holds(&Baseline {
+        data: include_str!("../testdata/table_fresh12r.jsonl"),
+        size: (25, 13, 25),
+        aggregate_misses: &[],
+        microdata_misses: &["r-micro-signins-ip-fixed"],
+        other_misses: &[
+            "r-none-lagerbestand-de",
+            "r-none-ricetta-pasta-it",
+            "r-none-rack-servers",
+            "r-none-issue-labels",
+            "r-none-flaky-tests-csv",
+            "r-none-nginx-status-counts",
+            "r-none-surum-kontrol-tr",
+        ],
+    });
+}
