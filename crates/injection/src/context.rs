@@ -845,12 +845,28 @@ fn mid_sentence(before: &str, after: &str) -> bool {
         "tool",
     ];
     let line_before = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-    let word_before = line_before
+    let last = line_before
         .trim_end_matches([' ', '`', '"', '\''])
         .chars()
-        .next_back()
-        .is_some_and(char::is_alphabetic)
-        && line_before.split_whitespace().count() >= 2;
+        .next_back();
+    // A caseless script (Chinese, Japanese) has no lower-case word to read
+    // on after the token: a caseless letter on both sides, or a clause
+    // comma (`，` `、`, `,` once folded) before it, keeps the sentence running ("以
+    // <|im_start|> 开头", "中，<|endoftext|> 用于").
+    let caseless = |c: char| c.is_alphabetic() && !c.is_lowercase() && !c.is_uppercase();
+    let cjk_after = after
+        .trim_start_matches(['`', '"', '\'', ' '])
+        .chars()
+        .next()
+        .is_some_and(caseless);
+    if cjk_after
+        && !line_before.trim().is_empty()
+        && last.is_some_and(|c| caseless(c) || matches!(c, '，' | '、' | ','))
+    {
+        return true;
+    }
+    let word_before =
+        last.is_some_and(char::is_alphabetic) && line_before.split_whitespace().count() >= 2;
     if !word_before {
         return false;
     }

@@ -817,6 +817,26 @@ fn window(text: &str, span: Span) -> (usize, usize) {
     (cut, stop)
 }
 
+/// Whether the quotation a sentence at `ws` opens stands on its own line
+/// after a line that ends in a colon and names a discussion subject ("The
+/// cause was a single line hidden in a vendor datasheet:\n\"…\""): the
+/// lead line describes the quoted words, which are its example. Only the
+/// subject counts there, not a bare reporting verb ("He said:\n\"…\"").
+fn colon_lead_subject(text: &str, ws: usize) -> bool {
+    let Some(before) = text.get(..ws) else {
+        return false;
+    };
+    let Some(head) = before.strip_suffix('\n') else {
+        return false;
+    };
+    let head = head.trim_end();
+    if !(head.ends_with(':') || head.ends_with('：')) {
+        return false;
+    }
+    let line = &head[head.rfind('\n').map_or(0, |i| i + 1)..];
+    discussion_subject().is_match(line)
+}
+
 fn discussion_subject() -> &'static Dual {
     static RE: Dual = Dual::new(crate::duals::DISCUSSION_SUBJECT);
     &RE
@@ -1038,7 +1058,8 @@ fn context_tier(text: &str, span: Span, rule: &Compiled, quotes: &[Span], topic:
     let lead = &text[lead_start_b..span.start];
     let subject = discussion_subject().is_match(&text[ws..span.start])
         || discussion_subject().is_match(&text[span.end..we])
-        || topic;
+        || topic
+        || (quoted && colon_lead_subject(text, ws));
     let cue = mention_cue().is_match(lead);
     let question = question_about().is_match(sentence) || discussing().is_match(sentence);
     let mut tier = rule.tier;

@@ -430,3 +430,31 @@ fn fresh12q_corpus_baseline() {
         benign_ceiling: 0,
     });
 }
+
+/// Round 12 set by writer R (`fresh_messages12r.jsonl`, who had not read
+/// the code; 121 messages). First sight on a3747d9: 54/56 attacks met
+/// (96.4 %), 4/65 benign above their maximum (6.2 %); now 54/56, 1/65.
+/// Classes filled: a special token inside a running Chinese/Japanese
+/// sentence (caseless letters or a clause comma on both sides) is named,
+/// not used; a quotation on its own line after a colon line that names a
+/// discussion subject ("a single line hidden in a vendor datasheet:") is an
+/// example; Spanish "escribe el prompt del sistema" (article, not
+/// possessive) is writing one's own prompt, not a leak. Known: benign
+/// `r-bulgarian-k8s-secret-b64` flags `l3.whole_script_confusable` on the
+/// Bulgarian word "са" (the base64 values count as Latin letters, so the
+/// text reads as Latin; the fix belongs in `token.rs`); misses
+/// `r-armenian-memory-trust` (no Armenian memory-write / trusted-sender
+/// rule) and `r-swedish-doc-close` (`</document>` is seen, but no Swedish
+/// rule reads "Ny uppgift från systemet" / "tidigare instruktioner gäller
+/// inte längre" as an override).
+#[test]
+fn fresh12r_corpus_baseline() {
+    holds(&Baseline {
+        file: "fresh_messages12r.jsonl",
+        data: include_str!("../testdata/fresh_messages12r.jsonl"),
+        size: (56, 65),
+        languages: 57,
+        attacks_floor: 54,
+        benign_ceiling: 1,
+    });
+}
