@@ -615,7 +615,8 @@ impl ClaimDetector {
             return (tail.contains('了') || tail.contains('已'))
                 && !self.grammar.fixed.zh_future.is_match(tail);
         }
-        // 用户确认收货后订单完成, 用户选择了兑换但支付失败时，积分退回: the
+        // 用户确认收货后订单完成, 用户选择了兑换但支付失败时，积分退回,
+        // 用户确认收货前不要推荐退货: the
         // decision verb heads a time or condition clause of a process; it
         // records a decision only when the main clause is past (用户确认方案后
         // 我们就开工了).
@@ -636,7 +637,12 @@ impl ClaimDetector {
             let word = after.starts_with([
                 '端', '台', '续', '續', '面', '来', '來', '期', '果', '候', '间', '間', '刻', '段',
                 '区', '區', '长', '長', '代', '效', '机', '機', '钟', '鐘', '尚', '髦', '天', '年',
+                '者', '景', '提', '缀', '綴', '置', '进', '進', '往', '任', '身', '途', '列', '沿',
+                '锋', '鋒', '夕', '方', '排', '半', '科', '辈', '輩', '奏', '言', '后', '後', '驱',
+                '驅', '程', '门', '門',
             ]);
+            // 用户同意了之前的报价: 之前的 / 前面 name an earlier thing.
+            let word = word || (m.as_str().ends_with('前') && after.starts_with('的'));
             let frame = clause[..end].contains(['经', '經']);
             let tail = &after[..after
                 .find(['。', '！', '!', '；', ';', '\n'])
@@ -905,7 +911,7 @@ impl Fixed {
             // condition clause of a process. Not a duration (三小时后), not
             // 暂时 / 当时, not 后端 / 后台 / 后续.
             zh_process_clause: lazy(
-                r"^了?(?:[^，,。；;的]{0,9}[^，,。；;的\d一二三四五六七八九十两几个天日周月年分秒钟時时点點小暂暫当當同及临臨按准实實届屆平随隨那此彼以](?:之后|之後|以后|以後|后|後|时|時|的时候)|(?:之后|之後|后|後|时|時|的时候))",
+                r"^了?(?:[^，,。；;的]{0,9}[^，,。；;的\d一二三四五六七八九十两几个天日周月年分秒钟時时点點小暂暫当當同及临臨按准实實届屆平随隨那此彼以提目向往跟眼面空事从從](?:之后|之後|以后|以後|后|後|时|時|的时候)|[^，,。；;的:：每次]{0,3}[^，,。；;的底初末\d一二三四五六七八九十两几个天日周月年分秒钟時时点點小暂暫当當同及临臨按准实實届屆平随隨那此彼以提目向往跟眼面空事从從](?:之前|前)|(?:之后|之後|后|後|时|時|的时候|之前|前))",
             ),
             zh_future: lazy(r"才|即可|则|就会|就能|将|会|可以|可|自动|便可|再"),
             generic: lazy(
@@ -920,9 +926,10 @@ impl Fixed {
             question_aux: lazy(
                 r"(?i)^\W*(?:did|does|do|has|have|had|is|was|were|should|can|could|would|will|may|might|must|shall|why|how|what|which|who)\b",
             ),
-            // A field name: "the user approved column", "user approved=true".
+            // A field name: "the user approved column", "user approved=true",
+            // "the user decided-at timestamp", "owner approved-by".
             field_after: lazy(
-                r#"(?i)^["'”’]?\s*=|^["'”’]?\s+(?:labels?|tags?|toggles?|columns?|fields?|flags?|attributes?|property|properties|events?|states?|status|timestamps?|booleans?|bits?|enums?|values?|keys?|params?|parameters?|metrics?|counts?|rates?|badges?|checkbox(?:es)?|tables?|rows?)\b"#,
+                r#"(?i)^["'”’]?\s*=|^-(?:at|by|time|date|ts|flag|count)\b|^["'”’]?(?:-[a-z]+)?\s+(?:labels?|tags?|toggles?|columns?|fields?|flags?|attributes?|property|properties|events?|states?|status|timestamps?|booleans?|bits?|enums?|values?|keys?|params?|parameters?|metrics?|counts?|rates?|badges?|checkbox(?:es)?|tables?|rows?)\b"#,
             ),
             // "agreed to nothing yet", "has chosen none so far", "confirmed
             // receipt of the email": nothing was decided.
