@@ -97,6 +97,7 @@ pub struct SimpleCommand {
     /// assert!(!palisade_shell::parse("X='' rm -rf build --opt=''").commands[0].disguised);
     /// assert!(palisade_shell::parse("x=r; y=m; $x$y -rf x").commands.iter().any(|c| c.disguised));
     /// assert!(!palisade_shell::parse("d=/srv; n=app; ls $d/$n").commands.iter().any(|c| c.disguised));
+    /// assert!(!palisade_shell::parse("a=x; b=y; OUT=$a$b make").commands.iter().any(|c| c.disguised));
     /// ```
     pub disguised: bool,
 }
@@ -334,6 +335,7 @@ impl Parser<'_> {
                         let pieces = std::mem::take(&mut self.pieces);
                         if std::mem::take(&mut self.disguise)
                             || (pieces >= 2
+                                && split_assignment(&w).is_none()
                                 && cmd.words.iter().all(|w| split_assignment(w).is_some()))
                         {
                             cmd.disguised = true;

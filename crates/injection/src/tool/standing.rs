@@ -59,9 +59,10 @@ struct Lexicon {
     postposed_negations: Vec<String>,
     breakers: Vec<String>,
     confirm_stems: Vec<String>,
-    /// A review or check (nouns, whole words): the confirmation waived only
-    /// right after a "without" head (one word may sit between) (`sem revisão`), not after a plain negation (`don't
-    /// review lockfiles` skips reading files).
+    /// A review or check (nouns, whole words): the confirmation waived, but
+    /// only right after a "without" head, one word between at most (`sem
+    /// revisão`, `without a review`); after a plain negation it is not
+    /// (`don't review lockfiles` only skips reading files).
     review_stems: Vec<String>,
     ask_stems: Vec<String>,
     user_stems: Vec<String>,
