@@ -850,9 +850,9 @@ fn mid_sentence(before: &str, after: &str) -> bool {
         .chars()
         .next_back();
     // A caseless script (Chinese, Japanese) has no lower-case word to read
-    // on after the token: a caseless letter on both sides, or a clause
-    // comma (`，` `、`, `,` once folded) before it, keeps the sentence running ("以
-    // <|im_start|> 开头", "中，<|endoftext|> 用于").
+    // on after the token: a caseless letter after it, and a caseless letter
+    // or a clause comma (`，` `、`, `,` once folded) before it, keep the
+    // sentence running ("以 <|im_start|> 开头", "中，<|endoftext|> 用于").
     let caseless = |c: char| c.is_alphabetic() && !c.is_lowercase() && !c.is_uppercase();
     let cjk_after = after
         .trim_start_matches(['`', '"', '\'', ' '])

@@ -787,8 +787,7 @@ fn abbreviation_dot(text: &str, dot: usize) -> bool {
 
 /// The sentence-ish window around `span`: back to the previous sentence end
 /// (at most 240 bytes; an abbreviation's dot and the `!` of `<!--` end
-/// none), forward to the
-/// next (at most 240 bytes).
+/// none), forward to the next (at most 240 bytes).
 fn window(text: &str, span: Span) -> (usize, usize) {
     let mut start = span.start.saturating_sub(240);
     while !text.is_char_boundary(start) {
